@@ -1,0 +1,15 @@
+#include <mocap/error.h>
+
+namespace mocap {
+
+std::string Error::to_string() const {
+  std::string s;
+  if (!file.empty()) {
+    s += file;
+    if (line > 0) s += ":" + std::to_string(line);
+    s += ": ";
+  }
+  return s + message;
+}
+
+}  // namespace mocap

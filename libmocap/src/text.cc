@@ -1,0 +1,162 @@
+#include "text.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+namespace mocap::text {
+namespace {
+
+// A block holds at least two maximal lines, so a line never spans more than
+// one refill.
+constexpr std::size_t kBlockBytes = 4 * kMaxLineBytes;
+
+}  // namespace
+
+LineReader::LineReader(std::string_view text, std::string name)
+    : name_(std::move(name)), begin_(text.data()), end_(text.data() + text.size()) {}
+
+Result<LineReader> LineReader::open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return fail(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  LineReader reader;
+  reader.name_ = path;
+  reader.fd_ = fd;
+  reader.fd_closer_ = std::shared_ptr<int>(new int(fd), [](int* p) {
+    ::close(*p);
+    delete p;
+  });
+  reader.buffer_ = std::make_unique<char[]>(kBlockBytes);
+  reader.buffer_size_ = kBlockBytes;
+  reader.begin_ = reader.end_ = reader.buffer_.get();
+  reader.at_eof_ = false;
+  return reader;
+}
+
+bool LineReader::refill() {
+  char* const base = buffer_.get();
+  const std::size_t kept = static_cast<std::size_t>(end_ - begin_);
+  std::memmove(base, begin_, kept);
+  begin_ = base;
+  end_ = base + kept;
+  while (!at_eof_ && static_cast<std::size_t>(end_ - base) < buffer_size_) {
+    const ssize_t n = ::read(fd_, base + (end_ - base), buffer_size_ - (end_ - base));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error_ = Error{name_, line_number_ + 1, std::string("read failed: ") + std::strerror(errno)};
+      return false;
+    }
+    if (n == 0) at_eof_ = true;
+    end_ += n;
+  }
+  return true;
+}
+
+bool LineReader::next(std::string_view& line) {
+  if (error_) return false;
+  const char* newline = nullptr;
+  for (;;) {
+    newline = static_cast<const char*>(std::memchr(begin_, '\n', end_ - begin_));
+    if (newline || at_eof_) break;
+    if (static_cast<std::size_t>(end_ - begin_) > kMaxLineBytes) break;
+    if (!refill()) return false;
+  }
+  const char* line_end = newline ? newline : end_;
+  if (!newline && begin_ == end_) return false;
+  ++line_number_;
+  if (static_cast<std::size_t>(line_end - begin_) > kMaxLineBytes) {
+    error_ = Error{name_, line_number_,
+                   "line longer than " + std::to_string(kMaxLineBytes) + " bytes: expected a text line"};
+    return false;
+  }
+  line = std::string_view(begin_, line_end - begin_);
+  begin_ = newline ? newline + 1 : end_;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (std::memchr(line.data(), '\0', line.size())) {
+    error_ = Error{name_, line_number_, "NUL byte: expected a text file, this looks binary"};
+    return false;
+  }
+  return true;
+}
+
+std::string_view next_word(std::string_view& rest) {
+  std::size_t i = 0;
+  while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t' || rest[i] == '\r')) ++i;
+  std::size_t j = i;
+  while (j < rest.size() && rest[j] != ' ' && rest[j] != '\t' && rest[j] != '\r') ++j;
+  const std::string_view word = rest.substr(i, j - i);
+  rest.remove_prefix(j);
+  return word;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::optional<double> parse_number(std::string_view word) {
+  if (!word.empty() && word.front() == '+') word.remove_prefix(1);
+  double v = 0.0;
+  const auto [ptr, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
+  if (ec != std::errc() || ptr != word.data() + word.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+std::optional<double> parse_bound(std::string_view word) {
+  if (word == "inf" || word == "+inf") return HUGE_VAL;
+  if (word == "-inf") return -HUGE_VAL;
+  return parse_number(word);
+}
+
+std::optional<int> parse_int(std::string_view word) {
+  int v = 0;
+  const auto [ptr, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
+  if (ec != std::errc() || ptr != word.data() + word.size() || word.empty()) return std::nullopt;
+  return v;
+}
+
+void append_number(std::string& out, double v) {
+  std::array<char, 32> buf;
+  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  out.append(buf.data(), ptr);
+}
+
+void append_unscaled(std::string& out, double stored, double scale) {
+  if (scale == 1.0 || !std::isfinite(stored)) return append_number(out, stored);
+  // stored / scale is within an ulp or two of the file's number; of the
+  // neighbours that convert back to `stored`, the shortest is the file's text.
+  const double guess = stored / scale;
+  std::array<char, 32> best;
+  std::size_t best_len = 0;
+  double x = guess;
+  for (int i = 0; i < 2; ++i) x = std::nextafter(x, -HUGE_VAL);
+  for (int i = 0; i < 5; ++i, x = std::nextafter(x, HUGE_VAL)) {
+    if (x * scale != stored) continue;
+    std::array<char, 32> buf;
+    const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), x);
+    const std::size_t len = static_cast<std::size_t>(ptr - buf.data());
+    if (best_len == 0 || len < best_len) {
+      best = buf;
+      best_len = len;
+    }
+  }
+  if (best_len == 0) return append_number(out, guess);
+  out.append(best.data(), best_len);
+}
+
+std::string quote(std::string_view word) {
+  constexpr std::size_t kShown = 40;
+  std::string q = "'";
+  q.append(word.substr(0, kShown));
+  if (word.size() > kShown) q += "...";
+  q += "'";
+  return q;
+}
+
+}  // namespace mocap::text

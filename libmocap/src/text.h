@@ -1,0 +1,70 @@
+// Text helpers shared by the parsers and writers (not part of the public API).
+#pragma once
+
+#include <mocap/error.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mocap::text {
+
+// Longest line accepted. Real ASF and AMC lines are under 200 bytes; a longer
+// one means the input is not what it claims to be.
+inline constexpr std::size_t kMaxLineBytes = 64 * 1024;
+
+// Yields the lines of a file or of text in memory, without line ends (LF or
+// CRLF), counting them from 1. Files are read in blocks, so memory stays small
+// whatever the file's size. A NUL byte or a line over kMaxLineBytes stops the
+// reader with an error.
+class LineReader {
+ public:
+  LineReader(std::string_view text, std::string name);
+  static Result<LineReader> open(const std::string& path);
+
+  // The next line; false at the end of input or on error (see error()).
+  bool next(std::string_view& line);
+  int line_number() const { return line_number_; }
+  const std::string& name() const { return name_; }
+  const std::optional<Error>& error() const { return error_; }
+
+ private:
+  LineReader() = default;
+  bool refill();
+
+  std::string name_;
+  int line_number_ = 0;
+  std::optional<Error> error_;
+  int fd_ = -1;  // -1 for text in memory
+  std::shared_ptr<int> fd_closer_;
+  std::unique_ptr<char[]> buffer_;
+  const char* begin_ = nullptr;  // unread part of the current block
+  const char* end_ = nullptr;
+  std::size_t buffer_size_ = 0;
+  bool at_eof_ = true;
+};
+
+// Splits off the next whitespace-separated word of `rest`; empty at the end.
+std::string_view next_word(std::string_view& rest);
+// `s` without leading and trailing spaces and tabs.
+std::string_view trim(std::string_view s);
+
+// Parses a whole word as a finite number ("1e-015" and a leading '+' are
+// accepted; "nan", "inf" and trailing characters are not).
+std::optional<double> parse_number(std::string_view word);
+// As parse_number, but "inf", "-inf" and "+inf" are accepted too.
+std::optional<double> parse_bound(std::string_view word);
+std::optional<int> parse_int(std::string_view word);
+
+// Appends the shortest text that reads back as exactly `v`.
+void append_number(std::string& out, double v);
+// Appends the shortest text of a number x with x * scale == stored, so that a
+// value converted at load by `scale` is written back in file units and reads
+// back to the same stored value.
+void append_unscaled(std::string& out, double stored, double scale);
+
+// "a b c" for a word list, quoted for messages: 'word'.
+std::string quote(std::string_view word);
+
+}  // namespace mocap::text

@@ -1,0 +1,91 @@
+// mocap fk <asf> <amc>: world joint positions of every frame, in metres.
+#include <mocap/fk.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+#include "cli_util.h"
+
+namespace mocap::cli {
+namespace {
+
+struct FkOptions {
+  std::string asf;
+  std::string amc;
+  std::string frames;
+  std::string format = "csv";
+  std::string output;
+  double fps = 120.0;
+};
+
+void append_fixed(std::string& out, double v) {
+  char buf[40];
+  const int n = std::snprintf(buf, sizeof buf, "%.9f", v);
+  out.append(buf, static_cast<std::size_t>(n));
+}
+
+int run_fk(const FkOptions& options) {
+  const auto range = options.frames.empty() ? FrameRange{} : parse_frame_range(options.frames);
+  if (!range) {
+    std::cerr << "mocap fk: --frames " << options.frames << ": expected a:b, a: or :b with a <= b\n";
+    return kUsage;
+  }
+  const auto clip = load_clip(options.asf, options.amc, options.fps);
+  if (!clip) return kBadInput;
+  const Skeleton& skeleton = clip->skeleton;
+  const Motion& motion = clip->motion;
+  const std::size_t bones = skeleton.bones.size();
+  Pose pose = make_pose(skeleton);
+  std::vector<Eigen::Vector3d> positions(bones);
+  std::vector<Eigen::Quaterniond> rotations(bones);
+
+  const bool csv = options.format == "csv";
+  std::string out = csv ? "frame,bone,x,y,z\n" : "";
+  nlohmann::ordered_json frames = nlohmann::ordered_json::array();
+  for (int f = 0; f < motion.frame_count(); ++f) {
+    const int number = motion.frame_numbers[f];
+    if (!range->contains(number)) continue;
+    pose_from_channels(skeleton, motion.frame(f), pose);
+    forward_kinematics(skeleton, pose, positions, rotations);
+    nlohmann::ordered_json joints;
+    for (std::size_t b = 0; b < bones; ++b) {
+      const Eigen::Vector3d& p = positions[b];
+      if (csv) {
+        out += std::to_string(number) + ',' + skeleton.bones[b].name;
+        for (int i = 0; i < 3; ++i) {
+          out += ',';
+          append_fixed(out, p[i]);
+        }
+        out += '\n';
+      } else {
+        joints[skeleton.bones[b].name] = {p.x(), p.y(), p.z()};
+      }
+    }
+    if (!csv) frames.push_back({{"frame", number}, {"positions_m", std::move(joints)}});
+  }
+  if (!csv) {
+    nlohmann::ordered_json j = {{"units", "m"}, {"fps", motion.fps}, {"frames", std::move(frames)}};
+    out = j.dump() + "\n";
+  }
+  return emit(options.output, out);
+}
+
+}  // namespace
+
+void add_fk_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<FkOptions>();
+  CLI::App* command = app.add_subcommand(
+      "fk", "World positions in metres: the root, then every bone's end point (where its children start)");
+  command->add_option("asf", options->asf, "ASF skeleton")->required();
+  command->add_option("amc", options->amc, "AMC motion")->required();
+  command->add_option("--frames", options->frames, "Frame numbers as in the AMC, inclusive: a:b, a: or :b");
+  command->add_option("--format", options->format, "csv (frame,bone,x,y,z) or json")
+      ->check(CLI::IsMember({"csv", "json"}));
+  command->add_option("-o,--output", options->output, "Output file (default: standard output)");
+  add_fps_option(*command, options->fps);
+  command->callback([options, &exit_code] { exit_code = run_fk(*options); });
+}
+
+}  // namespace mocap::cli

@@ -1,0 +1,112 @@
+// mocap info <asf> [<amc>]: what a skeleton and a motion hold.
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <sstream>
+
+#include "cli_util.h"
+
+namespace mocap::cli {
+namespace {
+
+struct InfoOptions {
+  std::string asf;
+  std::string amc;
+  double fps = 120.0;
+  bool json = false;
+};
+
+std::string dof_list(const Bone& bone) {
+  std::string s;
+  for (Channel c : bone.dofs) (s += s.empty() ? "" : " ") += channel_name(c, bone.parent < 0);
+  return s;
+}
+
+nlohmann::ordered_json info_json(const Skeleton& skeleton, const Motion* motion) {
+  nlohmann::ordered_json j;
+  j["name"] = skeleton.name;
+  j["version"] = skeleton.version;
+  j["units"] = {{"mass", skeleton.mass_unit},
+                {"length", skeleton.length_unit},
+                {"metres_per_length_unit", skeleton.metres_per_unit()},
+                {"angle", skeleton.angles_in_degrees ? "deg" : "rad"}};
+  j["bones"] = nlohmann::ordered_json::array();
+  for (const Bone& bone : skeleton.bones) {
+    j["bones"].push_back(
+        {{"name", bone.name},
+         {"id", bone.id},
+         {"parent", bone.parent < 0 ? nullptr : nlohmann::ordered_json(skeleton.bones[bone.parent].name)},
+         {"length_m", bone.length},
+         {"dofs", dof_list(bone)}});
+  }
+  j["channels"] = skeleton.channel_count;
+  if (motion) {
+    j["frames"] = motion->frame_count();
+    j["first_frame"] = motion->frame_numbers.front();
+    j["last_frame"] = motion->frame_numbers.back();
+    j["fps"] = motion->fps;
+    j["duration_s"] = motion->duration_seconds();
+    j["angles_in_file"] = motion->file_in_degrees ? "deg" : "rad";
+  }
+  return j;
+}
+
+void print_tree(std::ostream& out, const Skeleton& skeleton, int bone, int depth) {
+  const Bone& b = skeleton.bones[bone];
+  out << std::string(2 * depth + 2, ' ') << b.name;
+  if (bone != 0) out << "  " << b.length << " m";
+  if (!b.dofs.empty()) out << "  [" << dof_list(b) << "]";
+  out << "\n";
+  for (int child : skeleton.children(bone)) print_tree(out, skeleton, child, depth + 1);
+}
+
+std::string info_text(const Skeleton& skeleton, const Motion* motion) {
+  std::ostringstream out;
+  int with_dofs = 0;
+  for (const Bone& bone : skeleton.bones) with_dofs += bone.dofs.empty() ? 0 : 1;
+  out << "skeleton  " << (skeleton.name.empty() ? "(unnamed)" : skeleton.name) << ", version "
+      << (skeleton.version.empty() ? "-" : skeleton.version) << "\n";
+  out << "units     length " << skeleton.length_unit << " (1 unit = " << skeleton.metres_per_unit() << " m), angle "
+      << (skeleton.angles_in_degrees ? "deg" : "rad") << ", mass " << skeleton.mass_unit << "\n";
+  out << "bones     " << skeleton.bones.size() << " including the root, " << with_dofs << " with dofs, "
+      << skeleton.channel_count << " channels\n";
+  if (motion) {
+    out << "frames    " << motion->frame_count() << " (" << motion->frame_numbers.front() << " to "
+        << motion->frame_numbers.back() << ")\n";
+    out << "fps       " << motion->fps << "\n";
+    out << "duration  " << motion->duration_seconds() << " s\n";
+  }
+  out << "hierarchy\n";
+  print_tree(out, skeleton, 0, 0);
+  return out.str();
+}
+
+int run_info(const InfoOptions& options) {
+  std::optional<Clip> clip;
+  if (options.amc.empty()) {
+    auto skeleton = load_skeleton(options.asf);
+    if (!skeleton) return kBadInput;
+    clip = Clip{std::move(*skeleton), {}};
+  } else {
+    clip = load_clip(options.asf, options.amc, options.fps);
+    if (!clip) return kBadInput;
+  }
+  const Motion* motion = options.amc.empty() ? nullptr : &clip->motion;
+  const std::string out =
+      options.json ? info_json(clip->skeleton, motion).dump(2) + "\n" : info_text(clip->skeleton, motion);
+  return emit("", out);
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<InfoOptions>();
+  CLI::App* command = app.add_subcommand("info", "Bones, dofs, hierarchy, units, frames, fps and duration");
+  command->add_option("asf", options->asf, "ASF skeleton")->required();
+  command->add_option("amc", options->amc, "AMC motion of that skeleton");
+  add_fps_option(*command, options->fps);
+  command->add_flag("--json", options->json, "Print one JSON object");
+  command->callback([options, &exit_code] { exit_code = run_info(*options); });
+}
+
+}  // namespace mocap::cli
