@@ -1,0 +1,44 @@
+// Where the tests find real data, and the CMU clips they run on.
+#pragma once
+
+#include <mocap/motion.h>
+#include <mocap/skeleton.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace mocap::test {
+
+// data/ of this repository: always there.
+std::filesystem::path bundled_data_dir();
+// ../shared/data beside the checkout; may be absent on a user's machine.
+std::filesystem::path shared_data_dir();
+
+struct ClipFiles {
+  std::string name;  // "09_06"
+  std::filesystem::path asf;
+  std::filesystem::path amc;
+};
+
+// Every NN_MM.amc in `dir` paired with its NN.asf, sorted by name.
+std::vector<ClipFiles> clips_in(const std::filesystem::path& dir);
+// The clips of ../shared/data/cmu, or empty when it is absent.
+std::vector<ClipFiles> shared_clips();
+// The clips bundled in data/.
+std::vector<ClipFiles> bundled_clips();
+// Shared clips when present, else the bundled ones: tests that must run on
+// real data run on as much of it as this machine has.
+std::vector<ClipFiles> all_real_clips();
+
+// Reads a clip or fails the current test (ADD_FAILURE) and returns false.
+bool load(const ClipFiles& clip, Skeleton& skeleton, Motion& motion);
+
+}  // namespace mocap::test
+
+// Skips the test with a message when ../shared/data is not on this machine.
+#define MOCAP_REQUIRE_SHARED_DATA()                                                              \
+  do {                                                                                           \
+    if (!std::filesystem::is_directory(::mocap::test::shared_data_dir() / "cmu"))                \
+      GTEST_SKIP() << "no shared data at " << ::mocap::test::shared_data_dir() << ": skipped"; \
+  } while (0)
