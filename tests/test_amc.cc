@@ -111,7 +111,10 @@ TEST(Amc, WritesTheFileNumbersBack) {
     std::string x, y;
     bool equal = true;
     while (wa >> x) {
-      if (!(wb >> y)) { equal = false; break; }
+      if (!(wb >> y)) {
+        equal = false;
+        break;
+      }
       equal = equal && (x == y || std::stod(x) == std::stod(y));
     }
     same += equal;
@@ -135,16 +138,16 @@ TEST(Amc, AcceptsBonesInAnyOrderCrlfAndRadians) {
   std::string shuffled =
       ":RADIANS\r\n  7\r\n"
       "ltoes 0.0174532925199432958\r\nroot 1 2 3 0.174532925199432958 +0.349065850398865915 5.23598775598298873e-1\r\n";
-  const char* rest[] = {"lowerback", "upperback", "thorax", "lowerneck", "upperneck", "head", "rhumerus",
-                        "lhumerus", "rfemur", "lfemur"};
+  const char* rest[] = {"lowerback", "upperback", "thorax",   "lowerneck", "upperneck",
+                        "head",      "rhumerus",  "lhumerus", "rfemur",    "lfemur"};
   for (const char* bone : rest) {
     shuffled += std::string(bone) + " 0.0174532925199432958 0.0349065850398865915 0.0523598775598298873\r\n";
   }
   for (const char* bone : {"rclavicle", "rhand", "rthumb", "lclavicle", "lhand", "lthumb", "rfoot", "lfoot"}) {
     shuffled += std::string(bone) + " 1.74532925199432958e-2 0.0349065850398865915\r\n";
   }
-  for (const char* bone : {"rradius", "rwrist", "rfingers", "lradius", "lwrist", "lfingers", "rtibia", "ltibia",
-                           "rtoes"}) {
+  for (const char* bone :
+       {"rradius", "rwrist", "rfingers", "lradius", "lwrist", "lfingers", "rtibia", "ltibia", "rtoes"}) {
     shuffled += std::string(bone) + " 0.0174532925199432958\r\n";
   }
   const auto motion = parse_amc(shuffled, "shuffled.amc", *skeleton);

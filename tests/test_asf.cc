@@ -167,8 +167,8 @@ TEST(Asf, KeepsAnyDofOrderAndRadians) {
   EXPECT_FALSE(skeleton->angles_in_degrees);
   const Bone& root = skeleton->bones[0];
   EXPECT_EQ(root.axis_order, "ZYX");
-  EXPECT_EQ(root.dofs, (std::vector<Channel>{Channel::RZ, Channel::TX, Channel::TY, Channel::TZ, Channel::RX,
-                                              Channel::RY}));
+  EXPECT_EQ(root.dofs,
+            (std::vector<Channel>{Channel::RZ, Channel::TX, Channel::TY, Channel::TZ, Channel::RX, Channel::RY}));
   const Bone& upper = skeleton->bones[1];
   EXPECT_EQ(upper.dofs, (std::vector<Channel>{Channel::RZ, Channel::RX, Channel::TX, Channel::L}));
   EXPECT_NEAR(upper.length, 0.0254, 1e-15);  // length unit 1 = one inch

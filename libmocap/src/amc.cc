@@ -161,18 +161,17 @@ class AmcParser {
       while (p < end && (is_space(*p) || *p == '\r')) ++p;
       if (p == end) break;
       if (count == dofs) return value_count_error(bone, count + count_words(p, end));
-      if (*p == '+') ++p;
       double v = 0.0;
-      const auto [next, ec] = std::from_chars(p, end, v);
-      const char* word_end = p;
-      while (word_end < end && !is_space(*word_end)) ++word_end;
-      if (ec != std::errc() || next != word_end || !std::isfinite(v)) {
+      const char* const next = text::parse_number_at(p, end, v);
+      if (!next || (next < end && !is_space(*next) && *next != '\r') || !std::isfinite(v)) {
+        const char* word_end = p;
+        while (word_end < end && !is_space(*word_end)) ++word_end;
         return error_here("value " + quote(std::string_view(p, word_end - p)) + " for bone " + quote(name) +
                           ": expected a finite number");
       }
       out[count] = v * scale[count];
       ++count;
-      p = word_end;
+      p = next;
     }
     if (count != dofs) return value_count_error(bone, count);
     return std::nullopt;

@@ -312,6 +312,11 @@ class AsfParser {
       if (child == parent) return error_here("bone " + quote(w) + " is its own parent: a cycle in :hierarchy");
       Bone& bone = skeleton_.bones[child];
       if (bone.parent >= 0) return error_here("bone " + quote(w) + " is given a second parent in :hierarchy");
+      for (int up = parent; up >= 0; up = skeleton_.bones[up].parent) {
+        if (up == child) {
+          return error_here("bone " + quote(w) + " under " + quote(first) + " closes a cycle in :hierarchy");
+        }
+      }
       bone.parent = parent;
     }
     return std::nullopt;

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 namespace mocap::text {
@@ -119,6 +120,62 @@ std::optional<int> parse_int(std::string_view word) {
   const auto [ptr, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
   if (ec != std::errc() || ptr != word.data() + word.size() || word.empty()) return std::nullopt;
   return v;
+}
+
+const char* parse_number_at(const char* p, const char* end, double& v) {
+  static constexpr double kPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                            1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  bool negative = false;
+  if (p < end && (*p == '-' || *p == '+')) {
+    negative = *p == '-';
+    ++p;
+  }
+  const char* const digits_start = p;
+  std::uint64_t mantissa = 0;
+  int digits = 0;
+  while (p < end && *p >= '0' && *p <= '9') {
+    mantissa = mantissa * 10 + static_cast<unsigned>(*p - '0');
+    ++digits;
+    ++p;
+  }
+  int power = 0;
+  if (p < end && *p == '.') {
+    ++p;
+    while (p < end && *p >= '0' && *p <= '9') {
+      mantissa = mantissa * 10 + static_cast<unsigned>(*p - '0');
+      ++digits;
+      --power;
+      ++p;
+    }
+  }
+  const char* number_end = p;
+  if (p < end && (*p == 'e' || *p == 'E') && digits > 0) {
+    const char* q = p + 1;
+    bool negative_exponent = false;
+    if (q < end && (*q == '-' || *q == '+')) negative_exponent = *q++ == '-';
+    int exponent = 0;
+    const char* const exponent_start = q;
+    while (q < end && *q >= '0' && *q <= '9' && exponent < 10000) exponent = exponent * 10 + (*q++ - '0');
+    if (q == exponent_start || (q < end && *q >= '0' && *q <= '9')) {
+      digits = 0;  // let from_chars judge it
+    } else {
+      power += negative_exponent ? -exponent : exponent;
+      number_end = q;
+    }
+  }
+  // Clinger's fast path: both operands exact, so one correctly rounded step.
+  if (digits > 0 && digits <= 15 && power >= -22 && power <= 22) {
+    const double m = static_cast<double>(mantissa);
+    const double magnitude = power < 0 ? m / kPowersOfTen[-power] : m * kPowersOfTen[power];
+    v = negative ? -magnitude : magnitude;
+    return number_end;
+  }
+  // Exponents, long mantissas, and words that are no plain number at all.
+  if (digits_start < end && (*digits_start == '-' || *digits_start == '+')) return nullptr;
+  const auto [next, ec] = std::from_chars(digits_start, end, v);
+  if (ec != std::errc()) return nullptr;
+  if (negative) v = -v;  // round-to-nearest is symmetric, so this equals parsing the sign
+  return next;
 }
 
 void append_number(std::string& out, double v) {

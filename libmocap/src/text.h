@@ -57,6 +57,14 @@ std::optional<double> parse_number(std::string_view word);
 std::optional<double> parse_bound(std::string_view word);
 std::optional<int> parse_int(std::string_view word);
 
+// Reads a number starting at `p` (an optional sign, digits, a fraction, an
+// exponent) into `v` and returns the end of what it read, or nullptr when
+// there is no number there. The result is bit-identical to std::from_chars:
+// numbers of up to 15 digits with a power of ten within 1e±22 take an exact
+// fast path (an exact integer mantissa times or over an exact power of ten is
+// one correctly rounded operation), anything else goes to from_chars.
+const char* parse_number_at(const char* p, const char* end, double& v);
+
 // Appends the shortest text that reads back as exactly `v`.
 void append_number(std::string& out, double v);
 // Appends the shortest text of a number x with x * scale == stored, so that a
