@@ -54,8 +54,11 @@ class AmcParser {
     if (motion_.frame_numbers.empty())
       return fail(in_.name(), in_.line_number(), "no frames: expected a frame number line");
     if (auto e = close_frame()) return *e;
-    motion_.values.shrink_to_fit();
-    motion_.frame_numbers.shrink_to_fit();
+    // A copy costs a moment; keeping 1/8 unused costs memory as long as the clip lives.
+    if (motion_.values.capacity() > motion_.values.size() + motion_.values.size() / 8) {
+      motion_.values.shrink_to_fit();
+      motion_.frame_numbers.shrink_to_fit();
+    }
     return std::move(motion_);
   }
 
@@ -105,11 +108,23 @@ class AmcParser {
                           std::to_string(motion_.frame_numbers.back()) + ": expected increasing frame numbers");
       }
     }
+    if (motion_.frame_count() == 1) reserve_for_whole_file();
     motion_.frame_numbers.push_back(*number);
     motion_.values.resize(motion_.values.size() + skeleton_.channel_count, 0.0);
     frame_line_ = in_.line_number();
+    frame_offset_ = in_.offset();
     position_in_frame_ = 0;
     return std::nullopt;
+  }
+
+  // Frames of one file are about equally long: size the storage from the
+  // first one, so a loaded clip holds little more than its numbers.
+  void reserve_for_whole_file() {
+    const std::size_t frame_bytes = in_.offset() - frame_offset_;
+    if (frame_bytes == 0 || in_.size_hint() == 0) return;
+    const std::size_t frames = in_.size_hint() / frame_bytes + 2;
+    motion_.frame_numbers.reserve(frames + frames / 32);
+    motion_.values.reserve((frames + frames / 32) * skeleton_.channel_count);
   }
 
   // Every bone with dofs must have appeared in the frame just read.
@@ -205,6 +220,7 @@ class AmcParser {
   std::vector<int> seen_in_frame_;
   std::size_t position_in_frame_ = 0;
   int frame_line_ = 0;
+  std::size_t frame_offset_ = 0;
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "text.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -20,7 +21,7 @@ constexpr std::size_t kBlockBytes = 4 * kMaxLineBytes;
 }  // namespace
 
 LineReader::LineReader(std::string_view text, std::string name)
-    : name_(std::move(name)), begin_(text.data()), end_(text.data() + text.size()) {}
+    : name_(std::move(name)), begin_(text.data()), end_(text.data() + text.size()), size_hint_(text.size()) {}
 
 Result<LineReader> LineReader::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -36,6 +37,8 @@ Result<LineReader> LineReader::open(const std::string& path) {
   reader.buffer_size_ = kBlockBytes;
   reader.begin_ = reader.end_ = reader.buffer_.get();
   reader.at_eof_ = false;
+  struct stat info;
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) reader.size_hint_ = static_cast<std::size_t>(info.st_size);
   return reader;
 }
 
@@ -76,7 +79,9 @@ bool LineReader::next(std::string_view& line) {
     return false;
   }
   line = std::string_view(begin_, line_end - begin_);
-  begin_ = newline ? newline + 1 : end_;
+  const char* const next_begin = newline ? newline + 1 : end_;
+  offset_ += static_cast<std::size_t>(next_begin - begin_);
+  begin_ = next_begin;
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (std::memchr(line.data(), '\0', line.size())) {
     error_ = Error{name_, line_number_, "NUL byte: expected a text file, this looks binary"};

@@ -26,6 +26,9 @@ class LineReader {
   // The next line; false at the end of input or on error (see error()).
   bool next(std::string_view& line);
   int line_number() const { return line_number_; }
+  // Bytes consumed so far, and the input's whole size when known (0 if not).
+  std::size_t offset() const { return offset_; }
+  std::size_t size_hint() const { return size_hint_; }
   const std::string& name() const { return name_; }
   const std::optional<Error>& error() const { return error_; }
 
@@ -43,6 +46,8 @@ class LineReader {
   const char* end_ = nullptr;
   std::size_t buffer_size_ = 0;
   bool at_eof_ = true;
+  std::size_t offset_ = 0;
+  std::size_t size_hint_ = 0;
 };
 
 // Splits off the next whitespace-separated word of `rest`; empty at the end.
