@@ -7,6 +7,9 @@ packages=(
   build-essential cmake pkg-config python3
   libeigen3-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libtinyobjloader-dev libassimp-dev
+  libglfw3-dev libimgui-dev libepoxy-dev libstb-dev
+  xvfb xauth libgl1-mesa-dri
 )
 
 missing=()
