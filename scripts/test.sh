@@ -1,9 +1,29 @@
 #!/usr/bin/env bash
-# The README's second command: set up, build, and run the whole test suite.
-# Extra arguments go to ctest (e.g. -R Fk).
+# The README's second command: set up, build, and run the whole test suite,
+# then the suites that parse files or run threads again under sanitizers.
+# Extra arguments go to the first ctest run (e.g. -R Fk).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+jobs="$(nproc)"
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh"
-cd "$root/build"
-ctest --output-on-failure -j"$(nproc)" "$@"
+(cd "$root/build" && ctest --output-on-failure -j"$jobs" "$@")
+
+# Sanitizer passes: the test programs run directly (not through ctest), so
+# only the suites named here are built.
+run_sanitized() {
+  local sanitizers="$1" dir="$2"
+  shift 2
+  local targets=()
+  for t in "$@"; do [ -f "$root/tests/$t.cc" ] && targets+=("$t"); done
+  [ ${#targets[@]} -gt 0 ] || return 0
+  echo "== ${sanitizers}: ${targets[*]}"
+  cmake -S "$root" -B "$root/$dir" -DCMAKE_BUILD_TYPE=Debug -DMOCAP_WERROR=ON \
+    -DMOCAP_SANITIZE="$sanitizers" >/dev/null
+  cmake --build "$root/$dir" -j"$jobs" --target "${targets[@]}" >/dev/null
+  for t in "${targets[@]}"; do
+    "$root/$dir/tests/$t" --gtest_brief=1
+  done
+}
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+run_sanitized address,undefined build-asan test_text test_asf test_amc test_fk test_malformed
