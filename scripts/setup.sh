@@ -10,6 +10,7 @@ packages=(
   libtinyobjloader-dev libassimp-dev
   libglfw3-dev libimgui-dev libepoxy-dev libstb-dev
   xvfb xauth libgl1-mesa-dri
+  clang-16 libclang-rt-16-dev libc++-16-dev libc++abi-16-dev
 )
 
 missing=()

@@ -4,7 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <clocale>
+#include <locale.h>
+#include <cstdlib>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -17,6 +21,26 @@ namespace {
 // A block holds at least two maximal lines, so a line never spans more than
 // one refill.
 constexpr std::size_t kBlockBytes = 4 * kMaxLineBytes;
+
+// std::from_chars for double, which libc++ has only from version 17 on (the
+// fuzzing build uses clang with libc++ 16); the stand-in reads the same
+// decimal text with strtod in the C locale.
+std::from_chars_result read_double(const char* p, const char* end, double& v) {
+#if defined(_LIBCPP_VERSION) && _LIBCPP_VERSION < 170000
+  static const locale_t c_locale = ::newlocale(LC_ALL_MASK, "C", nullptr);
+  char buf[128];
+  const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(end - p), sizeof buf - 1);
+  std::memcpy(buf, p, n);
+  buf[n] = '\0';
+  if (n == 0 || buf[0] == ' ' || buf[0] == '\t') return {p, std::errc::invalid_argument};
+  char* stop = nullptr;
+  v = ::strtod_l(buf, &stop, c_locale);
+  if (stop == buf) return {p, std::errc::invalid_argument};
+  return {p + (stop - buf), std::errc()};
+#else
+  return std::from_chars(p, end, v);
+#endif
+}
 
 }  // namespace
 
@@ -107,10 +131,9 @@ std::string_view trim(std::string_view s) {
 }
 
 std::optional<double> parse_number(std::string_view word) {
-  if (!word.empty() && word.front() == '+') word.remove_prefix(1);
   double v = 0.0;
-  const auto [ptr, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
-  if (ec != std::errc() || ptr != word.data() + word.size() || !std::isfinite(v)) return std::nullopt;
+  const char* const end = word.data() + word.size();
+  if (parse_number_at(word.data(), end, v) != end || word.empty() || !std::isfinite(v)) return std::nullopt;
   return v;
 }
 
@@ -177,7 +200,7 @@ const char* parse_number_at(const char* p, const char* end, double& v) {
   }
   // Exponents, long mantissas, and words that are no plain number at all.
   if (digits_start < end && (*digits_start == '-' || *digits_start == '+')) return nullptr;
-  const auto [next, ec] = std::from_chars(digits_start, end, v);
+  const auto [next, ec] = read_double(digits_start, end, v);
   if (ec != std::errc()) return nullptr;
   if (negative) v = -v;  // round-to-nearest is symmetric, so this equals parsing the sign
   return next;

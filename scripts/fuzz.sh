@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang 16, libc++, ASan + UBSan) and runs each
+# for the given number of seconds (default 60), seeded with the real files.
+# A crash leaves its input in build-fuzz/crashes/<target>/; keep it as a
+# regression case under tests/ once fixed.
+#   bash scripts/fuzz.sh [seconds] [target...]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+seconds="${1:-60}"
+shift || true
+bash "$root/scripts/setup.sh"
+build="$root/build-fuzz"
+CC=clang-16 CXX=clang++-16 cmake -S "$root" -B "$build" -DMOCAP_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS="-stdlib=libc++" -DMOCAP_SANITIZE=address,undefined >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in "$root"/tests/fuzz/fuzz_*.cc; do targets+=("$(basename "$f" .cc)"); done
+fi
+shared="$root/../shared/data/cmu"
+for t in "${targets[@]}"; do
+  kind="${t#fuzz_}"
+  corpus="$build/corpus/$t"
+  crashes="$build/crashes/$t"
+  mkdir -p "$corpus" "$crashes"
+  # Seeds: the bundled files, and the shared development set where present.
+  cp -n "$root"/data/*."$kind" "$corpus"/ 2>/dev/null || true
+  [ -d "$shared" ] && cp -n "$shared"/*."$kind" "$corpus"/ 2>/dev/null || true
+  [ -d "$root/tests/cli/malformed" ] && cp -n "$root"/tests/cli/malformed/*."$kind" "$corpus"/ 2>/dev/null || true
+  echo "== $t for ${seconds}s"
+  ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz/$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+    -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" 2>&1 |
+    grep -E "^#[0-9]+ *DONE|stat::number_of_executed_units|ERROR|SUMMARY|Test unit written" || true
+  if ls "$crashes"/* >/dev/null 2>&1; then
+    echo "fuzz: $t found a failing input in $crashes" >&2
+    exit 1
+  fi
+done

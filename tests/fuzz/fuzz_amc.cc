@@ -1,0 +1,34 @@
+// libFuzzer target: AMC text against a real CMU skeleton. Any bytes give a
+// motion or an error, never a crash; a motion must survive write + read with
+// bit-identical values.
+#include <mocap/amc.h>
+#include <mocap/asf.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+namespace {
+
+const mocap::Skeleton& skeleton() {
+  static const mocap::Skeleton s = [] {
+    auto read = mocap::read_asf(MOCAP_FUZZ_ASF);
+    if (!read) std::abort();
+    return *read;
+  }();
+  return s;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const auto motion = mocap::parse_amc(text, "fuzz.amc", skeleton());
+  if (!motion) {
+    if (motion.error().message.empty()) std::abort();
+    return 0;
+  }
+  const auto again = mocap::parse_amc(mocap::format_amc(*motion, skeleton()), "again.amc", skeleton());
+  if (!again || again->values != motion->values || again->frame_numbers != motion->frame_numbers) std::abort();
+  return 0;
+}
