@@ -6,10 +6,14 @@ std::string Error::to_string() const {
   std::string s;
   if (!file.empty()) {
     s += file;
-    if (line > 0) s += ":" + std::to_string(line);
+    if (line > 0) {
+      s += ':';
+      s += std::to_string(line);
+    }
     s += ": ";
   }
-  return s + message;
+  s += message;
+  return s;
 }
 
 }  // namespace mocap
