@@ -26,6 +26,12 @@ run_sanitized() {
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
 run_sanitized address,undefined build-asan test_text test_asf test_amc test_fk test_malformed
 
+# Each fuzz target for a while (MOCAP_FUZZ_SECONDS, 0 skips), seeded with the real files.
+fuzz_seconds="${MOCAP_FUZZ_SECONDS:-60}"
+if [ "$fuzz_seconds" -gt 0 ]; then
+  bash "$root/scripts/fuzz.sh" "$fuzz_seconds"
+fi
+
 # The whole suite last, so its summary closes the run.
 bash "$root/scripts/build.sh"
 cd "$root/build"
