@@ -141,23 +141,28 @@ class AmcParser {
     return std::nullopt;
   }
 
-  int find_bone(std::string_view name) {
-    // Files list the bones in the same order in every frame: try that first.
+  // The bone a line starts with and the length of its name; -1 when the
+  // skeleton has no such bone.
+  std::pair<int, std::size_t> bone_at_start(std::string_view line) const {
+    // Files list the bones in the same order in every frame: try that first,
+    // in place, before looking for the name's end.
     const auto& order = motion_.line_order;
-    if (position_in_frame_ < order.size() && skeleton_.bones[order[position_in_frame_]].name == name) {
-      return order[position_in_frame_];
+    if (position_in_frame_ < order.size()) {
+      const std::string& expected = skeleton_.bones[order[position_in_frame_]].name;
+      const std::size_t n = expected.size();
+      if (line.starts_with(expected) && (line.size() == n || is_space(line[n]))) return {order[position_in_frame_], n};
     }
-    const auto it = index_.find(std::string(name));
-    return it == index_.end() ? -1 : it->second;
+    std::size_t name_end = 0;
+    while (name_end < line.size() && !is_space(line[name_end])) ++name_end;
+    const auto it = index_.find(std::string(line.substr(0, name_end)));
+    return {it == index_.end() ? -1 : it->second, name_end};
   }
 
   std::optional<std::unexpected<Error>> bone_line(std::string_view line) {
     if (motion_.frame_numbers.empty())
       return error_here("bone line before the first frame number: expected a frame number");
-    std::size_t name_end = 0;
-    while (name_end < line.size() && !is_space(line[name_end])) ++name_end;
+    const auto [b, name_end] = bone_at_start(line);
     const std::string_view name = line.substr(0, name_end);
-    const int b = find_bone(name);
     if (b < 0) return error_here("unknown bone " + quote(name) + ": expected a bone of " + quote(in_skeleton_name()));
     const int f = motion_.frame_count() - 1;
     if (seen_in_frame_[b] == f) return error_here("bone " + quote(name) + " given twice in one frame");
