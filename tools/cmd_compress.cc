@@ -1,0 +1,323 @@
+// mocap compress | decompress | eval: keyframe compression and its error.
+#include <mocap/amc.h>
+#include <mocap/keyframes.h>
+#include <mocap/motion_error.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "cli_util.h"
+
+namespace mocap::cli {
+namespace {
+
+struct ErrorFlags {
+  double lambda = 1.0;
+  double shell_cm = 3.0;
+  ErrorOptions options() const { return {lambda, shell_cm / 100.0}; }
+};
+
+void add_error_flags(CLI::App& command, ErrorFlags& flags) {
+  command.add_option("--lambda", flags.lambda, "Weight of the velocity error in the combined error")
+      ->default_val(1.0)
+      ->check(CLI::NonNegativeNumber);
+  command.add_option("--shell-cm", flags.shell_cm, "Distance from each joint of the shell points, in cm")
+      ->default_val(3.0)
+      ->check(CLI::NonNegativeNumber);
+}
+
+std::string bone_name(const Skeleton& skeleton, int b) {
+  return b >= 0 ? skeleton.bones[b].name : "";
+}
+int frame_number(const Motion& motion, int f) {
+  return f >= 0 ? motion.frame_numbers[f] : 0;
+}
+
+// The stats of one error kind under `prefix` and `unit` ("pos_err", "_cm").
+void put_stats(nlohmann::ordered_json& j, const std::string& prefix, const std::string& unit, const ErrorStats& s) {
+  j[prefix + "_mean" + unit] = s.mean;
+  j[prefix + "_rms" + unit] = s.rms;
+  j[prefix + "_p99" + unit] = s.p99;
+  j[prefix + "_max" + unit] = s.max;
+}
+
+void put_error(nlohmann::ordered_json& j, const MotionError& e, const ErrorFlags& flags, const Skeleton& skeleton,
+               const Motion& motion) {
+  put_stats(j, "pos_err", "_cm", e.position);
+  put_stats(j, "vel_err", "_cm_per_frame", e.velocity);
+  put_stats(j, "combined", "", e.combined);
+  put_stats(j, "shell_err", "_cm", e.shell);
+  j["worst_joint"] = bone_name(skeleton, e.position.worst_joint);
+  j["worst_frame"] = frame_number(motion, e.position.worst_frame);
+  j["vel_worst_joint"] = bone_name(skeleton, e.velocity.worst_joint);
+  j["vel_worst_frame"] = frame_number(motion, e.velocity.worst_frame);
+  j["shell_worst_joint"] = bone_name(skeleton, e.shell.worst_joint);
+  j["shell_worst_frame"] = frame_number(motion, e.shell.worst_frame);
+  j["lambda"] = flags.lambda;
+  j["shell_radius_cm"] = flags.shell_cm;
+}
+
+std::string stats_line(const char* what, const char* unit, const ErrorStats& s, const Skeleton& skeleton,
+                       const Motion& motion) {
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "%-22s mean %.4f  rms %.4f  p99 %.4f  max %.4f %s  (worst frame %d, worst joint %s)\n",
+                what, s.mean, s.rms, s.p99, s.max, unit, frame_number(motion, s.worst_frame),
+                bone_name(skeleton, s.worst_joint).c_str());
+  return buf;
+}
+
+std::string error_text(const MotionError& e, const ErrorFlags& flags, const Skeleton& skeleton, const Motion& motion) {
+  char combined[64], shell[64];
+  std::snprintf(combined, sizeof combined, "combined (lambda %g)", flags.lambda);
+  std::snprintf(shell, sizeof shell, "shell (%g cm)", flags.shell_cm);
+  return stats_line("position", "cm", e.position, skeleton, motion) +
+         stats_line("velocity", "cm/frame", e.velocity, skeleton, motion) +
+         stats_line(combined, "", e.combined, skeleton, motion) + stats_line(shell, "cm", e.shell, skeleton, motion);
+}
+
+// ---------------------------------------------------------------------------
+// compress
+
+struct CompressOptions {
+  std::string asf, amc, weights, output, rebuilt;
+  double threshold = -1.0;
+  int keys = 0;
+  double ratio = 0.1;
+  double max_error = 0.0;
+  bool json = false;
+  double fps = 120.0;
+  ErrorFlags error;
+};
+
+int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool by_max_error) {
+  auto clip = load_clip(o.asf, o.amc, o.fps);
+  if (!clip) return kBadInput;
+  const Skeleton& skeleton = clip->skeleton;
+  const Motion& motion = clip->motion;
+  const int frames = motion.frame_count();
+  if (frames == 0) {
+    std::cerr << "mocap compress: " << o.amc << ": no frames to compress\n";
+    return kBadInput;
+  }
+  std::vector<double> weights;
+  if (!o.weights.empty()) {
+    auto w = read_joint_weights(o.weights, skeleton);
+    if (!w) {
+      std::cerr << "mocap compress: " << w.error().to_string() << "\n";
+      return kBadInput;
+    }
+    weights = std::move(*w);
+  } else {
+    weights = default_joint_weights(skeleton);
+  }
+
+  std::string method;
+  KeySelection selection;
+  if (by_threshold) {
+    method = "threshold";
+    selection.threshold = o.threshold;
+    selection.keys = extract_keys(make_pose_track(skeleton, motion), weights, o.threshold);
+  } else if (by_max_error) {
+    method = "max_error";
+    selection = select_keys_for_max_error(skeleton, motion, o.max_error);
+  } else {
+    method = "count";
+    const int count = by_keys ? o.keys : static_cast<int>(std::lround(o.ratio * frames));
+    selection = select_keys_for_count(skeleton, motion, weights, count);
+  }
+  const int key_count = static_cast<int>(selection.keys.size());
+
+  const Motion keys = key_motion(motion, selection.keys);
+  auto rebuilt = rebuild_motion(skeleton, keys, o.amc);
+  auto error = rebuilt ? measure_error(skeleton, motion, *rebuilt, o.error.options()) : Result<MotionError>();
+  auto uniform = rebuild_motion(skeleton, key_motion(motion, uniform_keys(frames, key_count)), o.amc);
+  auto uniform_error = uniform ? measure_error(skeleton, motion, *uniform, o.error.options()) : Result<MotionError>();
+  if (!rebuilt || !error || !uniform_error) {
+    const Error& e = !rebuilt ? rebuilt.error() : !error ? error.error() : uniform_error.error();
+    std::cerr << "mocap compress: " << o.amc << ": " << e.message
+              << " (frame numbers must run consecutively to be rebuilt)\n";
+    return kBadInput;
+  }
+
+  if (!o.output.empty()) {
+    if (const int code = emit(o.output, format_amc(keys, skeleton)); code != kOk) return code;
+  }
+  if (!o.rebuilt.empty()) {
+    if (const int code = emit(o.rebuilt, format_amc(*rebuilt, skeleton)); code != kOk) return code;
+  }
+
+  const double ratio = static_cast<double>(key_count) / frames;
+  std::string report;
+  if (o.json) {
+    nlohmann::ordered_json j;
+    j["frames"] = frames;
+    j["keys"] = key_count;
+    j["key_ratio"] = ratio;
+    j["method"] = method;
+    if (std::isnan(selection.threshold)) {
+      j["threshold"] = nullptr;
+    } else {
+      j["threshold"] = selection.threshold;
+    }
+    put_error(j, *error, o.error, skeleton, motion);
+    j["uniform_pos_err_mean_cm"] = uniform_error->position.mean;
+    j["uniform_pos_err_max_cm"] = uniform_error->position.max;
+    if (method == "count") j["threshold_pos_err_mean_cm"] = selection.start_mean_error_cm;
+    report = j.dump() + "\n";
+  } else {
+    char head[200];
+    std::snprintf(head, sizeof head, "%d frames, %d keys (%.1f%%) by %s", frames, key_count, 100.0 * ratio,
+                  method.c_str());
+    report = head;
+    if (!std::isnan(selection.threshold)) {
+      std::snprintf(head, sizeof head, ", threshold %.6g", selection.threshold);
+      report += head;
+    }
+    report += "\n" + error_text(*error, o.error, skeleton, motion);
+    std::snprintf(head, sizeof head, "uniform keys (%d): position mean %.4f  max %.4f cm\n", key_count,
+                  uniform_error->position.mean, uniform_error->position.max);
+    report += head;
+  }
+  // With -o - the key file already went to standard output.
+  if (o.output == "-" || o.rebuilt == "-") {
+    std::cerr << report;
+    return kOk;
+  }
+  return emit("", report);
+}
+
+// ---------------------------------------------------------------------------
+// decompress
+
+struct DecompressOptions {
+  std::string asf, keys, output;
+  double fps = 120.0;
+};
+
+int run_decompress(const DecompressOptions& o) {
+  auto clip = load_clip(o.asf, o.keys, o.fps);
+  if (!clip) return kBadInput;
+  auto rebuilt = rebuild_motion(clip->skeleton, clip->motion, o.keys);
+  if (!rebuilt) {
+    std::cerr << "mocap decompress: " << rebuilt.error().to_string() << "\n";
+    return kBadInput;
+  }
+  return emit(o.output, format_amc(*rebuilt, clip->skeleton));
+}
+
+// ---------------------------------------------------------------------------
+// eval
+
+struct EvalOptions {
+  std::string asf, original, other;
+  double max_error = 0.0;
+  bool json = false;
+  double fps = 120.0;
+  ErrorFlags error;
+};
+
+int run_eval(const EvalOptions& o, bool gate) {
+  auto clip = load_clip(o.asf, o.original, o.fps);
+  if (!clip) return kBadInput;
+  auto other = read_amc(o.other, clip->skeleton, o.fps);
+  if (!other) {
+    std::cerr << "mocap eval: " << other.error().to_string() << "\n";
+    return kBadInput;
+  }
+  auto error = measure_error(clip->skeleton, clip->motion, *other, o.error.options());
+  if (!error) {
+    std::cerr << "mocap eval: " << o.other << ": " << error.error().message << "\n";
+    return kBadInput;
+  }
+  const bool broken = gate && error->position.max > o.max_error;
+  std::string report;
+  if (o.json) {
+    nlohmann::ordered_json j;
+    j["frames"] = error->frames;
+    put_error(j, *error, o.error, clip->skeleton, clip->motion);
+    if (gate) {
+      j["max_error_cm"] = o.max_error;
+      j["pass"] = !broken;
+    }
+    report = j.dump() + "\n";
+  } else {
+    report = std::to_string(error->frames) + " frames\n" + error_text(*error, o.error, clip->skeleton, clip->motion);
+  }
+  if (const int code = emit("", report); code != kOk) return code;
+  if (broken) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "mocap eval: %s: max position error %.4f cm is above --max-error %g cm\n",
+                  o.other.c_str(), error->position.max, o.max_error);
+    std::cerr << buf;
+    return kQualityGate;
+  }
+  return kOk;
+}
+
+}  // namespace
+
+void add_compress_commands(CLI::App& app, int& exit_code) {
+  {
+    auto o = std::make_shared<CompressOptions>();
+    CLI::App* c = app.add_subcommand(
+        "compress", "Choose key frames, write them as an AMC and report the error of rebuilding from them");
+    c->add_option("asf", o->asf, "ASF skeleton")->required();
+    c->add_option("amc", o->amc, "AMC motion")->required();
+    auto* threshold =
+        c->add_option("--threshold", o->threshold, "Keys by the distance threshold (weighted radians, root metres)")
+            ->check(CLI::NonNegativeNumber);
+    auto* keys = c->add_option("--keys", o->keys, "This many keys, placed for the least mean position error")
+                     ->check(CLI::PositiveNumber);
+    auto* ratio = c->add_option("--ratio", o->ratio, "Keys as a share of frames (default 0.1)")
+                      ->check(CLI::Range(0.0, 1.0).description("in (0, 1]"));
+    auto* max_error =
+        c->add_option("--max-error", o->max_error, "Fewest keys keeping every frame's position error within E cm")
+            ->check(CLI::PositiveNumber);
+    threshold->excludes(keys)->excludes(ratio)->excludes(max_error);
+    keys->excludes(ratio)->excludes(max_error);
+    ratio->excludes(max_error);
+    c->add_option("--weights", o->weights, "Joint weights file: 'bone weight' per line");
+    c->add_option("-o,--output", o->output, "Key file to write (an AMC of the key frames)");
+    c->add_option("--rebuilt", o->rebuilt, "Also write the motion rebuilt from the keys");
+    c->add_flag("--json", o->json, "Print the report as one JSON object");
+    add_error_flags(*c, o->error);
+    add_fps_option(*c, o->fps);
+    c->callback([o, threshold, keys, max_error, ratio, &exit_code] {
+      if (!ratio->empty() && !(o->ratio > 0.0)) {
+        std::cerr << "mocap compress: --ratio " << o->ratio << ": expected a share of frames in (0, 1]\n";
+        exit_code = kUsage;
+        return;
+      }
+      exit_code = run_compress(*o, !threshold->empty(), !keys->empty(), !max_error->empty());
+    });
+  }
+  {
+    auto o = std::make_shared<DecompressOptions>();
+    CLI::App* c = app.add_subcommand(
+        "decompress", "Rebuild every frame from the first key to the last from a key file written by compress");
+    c->add_option("asf", o->asf, "ASF skeleton")->required();
+    c->add_option("keys", o->keys, "Key file (AMC)")->required();
+    c->add_option("-o,--output", o->output, "Output AMC (default: standard output)");
+    add_fps_option(*c, o->fps);
+    c->callback([o, &exit_code] { exit_code = run_decompress(*o); });
+  }
+  {
+    auto o = std::make_shared<EvalOptions>();
+    CLI::App* c = app.add_subcommand("eval", "Measure a motion against an original of the same skeleton and frames");
+    c->add_option("asf", o->asf, "ASF skeleton")->required();
+    c->add_option("original", o->original, "Original AMC")->required();
+    c->add_option("other", o->other, "AMC to measure")->required();
+    auto* max_error =
+        c->add_option("--max-error", o->max_error, "Exit with code 3 when the max position error is above E cm")
+            ->check(CLI::NonNegativeNumber);
+    c->add_flag("--json", o->json, "Print the report as one JSON object");
+    add_error_flags(*c, o->error);
+    add_fps_option(*c, o->fps);
+    c->callback([o, max_error, &exit_code] { exit_code = run_eval(*o, !max_error->empty()); });
+  }
+}
+
+}  // namespace mocap::cli
