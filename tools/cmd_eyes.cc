@@ -1,0 +1,341 @@
+// mocap eyes: procedural eye and blink tracks, exported to a file or streamed
+// to two serial eye displays (one JSON line per eye per frame, eye_stream.h).
+#include <mocap/eye_body.h>
+#include <mocap/eye_stream.h>
+#include <mocap/eyes.h>
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+#include "cli_util.h"
+
+namespace mocap::cli {
+namespace {
+
+struct EyesOptions {
+  std::string asf;
+  std::string amc;
+  double amc_fps = 120.0;
+  std::string left;
+  std::string right;
+  std::string output;
+  std::string format;  // csv or jsonl; default from the output's extension
+  double fps = 0.0;    // 0: the clip's frames, or 40 without a clip
+  double duration = 0.0;
+  std::uint64_t seed = 1;
+  std::string pad;
+  std::string mode = "free";
+  std::string model = "design";
+  std::string target;
+  EyeParams params;
+  bool swap = false;
+  int baud = 115200;
+  bool stats = false;
+  std::string keys;
+  std::string x_range, y_range, l_range;
+  std::string pupil_key;
+  int decimals = 3;
+};
+
+// "a,b,c" into exactly `n` finite numbers.
+std::optional<std::vector<double>> parse_numbers(const std::string& text, std::size_t n) {
+  std::vector<double> values;
+  std::string_view rest(text);
+  while (true) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view field = rest.substr(0, comma);
+    double v = 0.0;
+    const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+    if (ec != std::errc() || ptr != field.data() + field.size() || !std::isfinite(v)) return std::nullopt;
+    values.push_back(v);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  if (values.size() != n) return std::nullopt;
+  return values;
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) out.push_back(item);
+  return out;
+}
+
+void append_number(std::string& out, double v) {
+  char buf[48];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 6);
+  out.append(buf, ec == std::errc() ? end : buf);
+}
+
+std::string csv_of(const std::vector<EyeFrame>& frames) {
+  std::string out = "time,left_x,left_y,left_openness,left_pupil,right_x,right_y,right_openness,right_pupil,brow\n";
+  for (const EyeFrame& f : frames) {
+    append_number(out, f.time_s);
+    for (const EyeSample* e : {&f.left, &f.right}) {
+      for (double v : {e->x, e->y, e->openness, e->pupil}) {
+        out += ',';
+        append_number(out, v);
+      }
+    }
+    out += ',';
+    append_number(out, f.brow);
+    out += '\n';
+  }
+  return out;
+}
+
+std::string jsonl_of(const std::vector<EyeFrame>& frames) {
+  std::string out;
+  for (const EyeFrame& f : frames) {
+    out += "{\"t\":";
+    append_number(out, f.time_s);
+    for (const auto& [name, e] : {std::pair{"left", &f.left}, std::pair{"right", &f.right}}) {
+      out += ",\"";
+      out += name;
+      out += "\":{\"x\":";
+      append_number(out, e->x);
+      out += ",\"y\":";
+      append_number(out, e->y);
+      out += ",\"l\":";
+      append_number(out, e->openness);
+      out += ",\"p\":";
+      append_number(out, e->pupil);
+      out += '}';
+    }
+    out += ",\"brow\":";
+    append_number(out, f.brow);
+    out += "}\n";
+  }
+  return out;
+}
+
+nlohmann::ordered_json generator_stats(const EyeStats& s, std::size_t turns) {
+  nlohmann::ordered_json histogram = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < s.amplitude_histogram.size(); ++i) {
+    histogram.push_back({{"from_deg", 5 * i}, {"count", s.amplitude_histogram[i]}});
+  }
+  return {{"seconds", s.time_s},
+          {"blinks_per_minute", s.blinks_per_minute()},
+          {"partial_blinks", s.partial_blinks},
+          {"evoked_blinks", s.evoked_blinks},
+          {"mean_closing_ms", 1000.0 * s.mean_closing_s()},
+          {"mean_opening_ms", 1000.0 * s.mean_opening_s()},
+          {"saccades_per_second", s.saccades_per_second()},
+          {"mean_saccade_ms", s.saccades > 0 ? 1000.0 * s.saccade_duration_sum_s / s.saccades : 0.0},
+          {"microsaccades_per_second", s.microsaccades_per_second()},
+          {"saccade_amplitude_histogram", std::move(histogram)},
+          {"share_on_partner", s.share_on_partner()},
+          {"head_turns", turns}};
+}
+
+nlohmann::ordered_json port_stats(const EyePortStats& p) {
+  return {
+      {"device", p.path},
+      {"lines", p.lines},
+      {"dropped", p.dropped},
+      {"write_errors", p.write_errors},
+      {"reconnects", p.reconnects},
+      {"lateness_ms",
+       {{"p50", 1000.0 * p.lateness_p50_s}, {"p99", 1000.0 * p.lateness_p99_s}, {"max", 1000.0 * p.lateness_max_s}}}};
+}
+
+int run_stream(const EyesOptions& o, EyeTimeline& timeline, double fps, double duration) {
+  EyeStreamOptions so;
+  so.left_path = o.left;
+  so.right_path = o.right;
+  so.fps = fps;
+  so.duration_s = duration;
+  so.baud = o.baud;
+  so.swap = o.swap;
+  so.format.pupil_key = o.pupil_key;
+  so.format.decimals = o.decimals;
+  if (!o.keys.empty()) {
+    const auto keys = split_commas(o.keys);
+    so.format.x_key = keys[0];
+    so.format.y_key = keys[1];
+    so.format.openness_key = keys[2];
+  }
+  auto range = [](const std::string& text, double& lo, double& hi) {
+    if (text.empty()) return;
+    const auto v = parse_numbers(text, 2);
+    lo = (*v)[0];
+    hi = (*v)[1];
+  };
+  range(o.x_range, so.format.x_min, so.format.x_max);
+  range(o.y_range, so.format.y_min, so.format.y_max);
+  range(o.l_range, so.format.l_min, so.format.l_max);
+  for (const std::string& path : {o.left, o.right}) {
+    if (auto fd = open_serial(path, o.baud); !fd) {
+      std::cerr << "mocap eyes: " << fd.error().to_string() << "; retrying until it appears\n";
+    } else {
+      ::close(*fd);
+    }
+  }
+
+  // Signals are taken synchronously by this thread; the streamer's threads
+  // inherit the blocked mask, so no handler runs in the middle of a write.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  EyeStreamer streamer(so, [&timeline](double t) { return timeline.at(t); });
+  streamer.start();
+  const timespec tick{0, 50'000'000};
+  while (!streamer.finished()) {
+    if (sigtimedwait(&signals, nullptr, &tick) > 0) break;
+  }
+  streamer.stop();
+  pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
+  if (o.stats) {
+    const EyeStreamStats s = streamer.stats();
+    nlohmann::ordered_json j = {{"fps", fps},
+                                {"frames", s.frames},
+                                {"left", port_stats(s.left)},
+                                {"right", port_stats(s.right)},
+                                {"generator", generator_stats(timeline.stats(), timeline.head_turns().size())}};
+    std::cerr << j.dump() << "\n";
+  }
+  return kOk;
+}
+
+int run_eyes(EyesOptions o) {
+  if (o.asf.empty() != o.amc.empty()) {
+    std::cerr << "mocap eyes: --asf and --amc go together\n";
+    return kUsage;
+  }
+  if (o.left.empty() != o.right.empty()) {
+    std::cerr << "mocap eyes: --left and --right go together\n";
+    return kUsage;
+  }
+  const bool streaming = !o.left.empty();
+  if (streaming && !o.output.empty()) {
+    std::cerr << "mocap eyes: stream to --left/--right or write -o, not both\n";
+    return kUsage;
+  }
+  if (!o.pad.empty()) {
+    const auto pad = parse_numbers(o.pad, 3);
+    if (!pad) {
+      std::cerr << "mocap eyes: --pad " << o.pad << ": expected three numbers p,a,d in [-1, 1]\n";
+      return kUsage;
+    }
+    o.params.emotion = {(*pad)[0], (*pad)[1], (*pad)[2]};
+  }
+  for (const auto* r : {&o.x_range, &o.y_range, &o.l_range}) {
+    if (!r->empty() && !parse_numbers(*r, 2)) {
+      std::cerr << "mocap eyes: range " << *r << ": expected two numbers lo,hi\n";
+      return kUsage;
+    }
+  }
+  if (!o.keys.empty() && split_commas(o.keys).size() != 3) {
+    std::cerr << "mocap eyes: --keys " << o.keys << ": expected three names x,y,l\n";
+    return kUsage;
+  }
+  o.params.mode = o.mode == "listen"  ? ConversationMode::kListening
+                  : o.mode == "speak" ? ConversationMode::kSpeaking
+                  : o.mode == "think" ? ConversationMode::kThinking
+                                      : ConversationMode::kFree;
+  o.params.model = o.model == "physio" ? EyeModel::kPhysiological : EyeModel::kDesign;
+
+  std::optional<Clip> clip;
+  std::optional<HeadTrack> head;
+  if (!o.asf.empty()) {
+    clip = load_clip(o.asf, o.amc, o.amc_fps);
+    if (!clip) return kBadInput;
+    auto track = head_track(clip->skeleton, clip->motion);
+    if (!track) {
+      std::cerr << "mocap eyes: " << o.asf << ": " << track.error().message << "\n";
+      return kBadInput;
+    }
+    head = std::move(*track);
+  }
+  EyeTimelineOptions to;
+  to.params = o.params;
+  to.seed = o.seed;
+  to.head = head ? &*head : nullptr;
+  if (!o.target.empty()) {
+    const auto t = parse_numbers(o.target, 3);
+    if (!t || !head) {
+      std::cerr << "mocap eyes: --target " << o.target << ": expected x,y,z in metres, with --asf and --amc\n";
+      return kUsage;
+    }
+    to.world_target = Eigen::Vector3d((*t)[0], (*t)[1], (*t)[2]);
+  }
+  // A clip sets the timeline's length and, unless --fps says otherwise, its rate.
+  const double fps = o.fps > 0 ? o.fps : (clip && !streaming ? clip->motion.fps : 40.0);
+  double duration = o.duration;
+  if (duration <= 0) duration = clip ? clip->motion.duration_seconds() : (streaming ? 0.0 : 10.0);
+  EyeTimeline timeline(to);
+  if (streaming) return run_stream(o, timeline, fps, duration);
+
+  const std::vector<EyeFrame> frames = eye_track(timeline, fps, duration);
+  std::string format = o.format;
+  if (format.empty()) format = o.output.ends_with(".csv") ? "csv" : "jsonl";
+  const int code = emit(o.output, format == "csv" ? csv_of(frames) : jsonl_of(frames));
+  if (o.stats) {
+    std::cerr << generator_stats(timeline.stats(), timeline.head_turns().size()).dump() << "\n";
+  }
+  return code;
+}
+
+}  // namespace
+
+void add_eyes_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<EyesOptions>();
+  CLI::App* c = app.add_subcommand(
+      "eyes",
+      "Procedural eye and blink tracks (gaze x,y in [-1,1], openness and pupil in [0,1]), on a clip's timeline "
+      "when given; written to a file or streamed to two serial eye displays");
+  c->add_option("--asf", o->asf, "ASF skeleton of the clip whose head drives the eyes");
+  c->add_option("--amc", o->amc, "AMC motion: the tracks cover its duration, sampled on its frames");
+  c->add_option("--amc-fps", o->amc_fps, "Frame rate of the AMC")->default_val(120.0)->check(CLI::PositiveNumber);
+  c->add_option("--left", o->left, "Serial device of the left eye's display");
+  c->add_option("--right", o->right, "Serial device of the right eye's display");
+  c->add_option("-o,--output", o->output, "Track file (default: standard output)");
+  c->add_option("--format", o->format, "csv or jsonl (default: csv for *.csv, else jsonl)")
+      ->check(CLI::IsMember({"csv", "jsonl"}));
+  c->add_option("--fps", o->fps, "Frames per second (default: the clip's, or 40 for displays and without a clip)")
+      ->check(CLI::Range(0.001, 1000.0));
+  c->add_option("--duration", o->duration,
+                "Seconds (default: the clip's; without one, 10 for a file and until SIGINT for displays)")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--seed", o->seed, "Seed: the same seed gives the same track at any rate")->default_val(1);
+  c->add_option("--pad", o->pad, "Emotion as pleasure,arousal,dominance, each in [-1,1]");
+  c->add_option("--mode", o->mode, "Conversation mode")->check(CLI::IsMember({"free", "listen", "speak", "think"}));
+  c->add_option("--model", o->model, "design (the design's numbers) or physio (physiological timing)")
+      ->check(CLI::IsMember({"design", "physio"}));
+  c->add_option("--gazescale", o->params.factors.gaze_scale, "Longer (>1) or shorter gazes")
+      ->check(CLI::Range(0.1, 10.0));
+  c->add_option("--movespeed", o->params.factors.move_speed, "Faster (>1) or slower eye moves")
+      ->check(CLI::Range(0.1, 10.0));
+  c->add_option("--blinkfreq", o->params.factors.blink_freq, "More (>1) or fewer blinks")->check(CLI::Range(0.1, 10.0));
+  c->add_option("--blinkspeed", o->params.factors.blink_speed, "Faster (>1) or slower blinks")
+      ->check(CLI::Range(0.1, 10.0));
+  c->add_option("--light", o->params.ambient_light, "Ambient light, 0 dark to 1 bright")->check(CLI::Range(0.0, 1.0));
+  c->add_option("--target", o->target, "Fixed gaze target in the world, x,y,z metres (needs a clip)");
+  c->add_flag("--swap", o->swap, "Send the left eye's data to --right and the right's to --left");
+  c->add_option("--baud", o->baud, "Serial rate")->default_val(115200);
+  c->add_option("--keys", o->keys, "Key names for x, y and openness in the serial lines (default x,y,l)");
+  c->add_option("--x-range", o->x_range, "Serial x mapped to lo,hi (default -1,1; 1,-1 mirrors)");
+  c->add_option("--y-range", o->y_range, "Serial y mapped to lo,hi (default -1,1)");
+  c->add_option("--l-range", o->l_range, "Serial openness mapped to lo,hi (default 0,1)");
+  c->add_option("--pupil-key", o->pupil_key, "Also send the pupil under this key");
+  c->add_option("--decimals", o->decimals, "Decimal places in serial lines")->check(CLI::Range(0, 9));
+  c->add_flag("--stats", o->stats,
+              "Print a JSON summary on stderr: blinks per minute, closing/opening ms, saccades and microsaccades "
+              "per second, amplitude histogram, share on the partner; when streaming, frame lateness p50/p99/max");
+  c->callback([o, &exit_code] { exit_code = run_eyes(*o); });
+}
+
+}  // namespace mocap::cli
