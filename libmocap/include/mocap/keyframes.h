@@ -55,7 +55,9 @@ Result<std::vector<double>> parse_joint_weights(std::string_view text, const std
 Result<std::vector<double>> read_joint_weights(const std::string& path, const Skeleton& skeleton);
 
 // The angle of the rotation between two unit quaternions, 2 acos |<a, b>|, in
-// radians in [0, pi]: q and -q are the same rotation, at distance 0.
+// radians in [0, pi]: q and -q are the same rotation, at distance 0. Near 0
+// acos is good to about 1e-8 rad; the distance only compares against
+// thresholds far above that.
 double rotation_angle(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b);
 
 struct DistanceOptions {
