@@ -662,20 +662,21 @@ const std::string kElfBytes(
     32);
 
 TEST_F(Malformed, ElfAsAsf) {
-  EXPECT_TRUE(IsError(asf_parse(kElfBytes), kAsfName, 1, {"NUL byte", "expected a text file"}));
+  EXPECT_TRUE(IsError(asf_parse(kElfBytes), kAsfName, 1, {"control byte 0x7f", "expected a text file"}));
   const TempFile file("elf.asf", kElfBytes);
-  EXPECT_TRUE(IsError(read_asf(file.path()), file.path(), 1, {"NUL byte"}));
+  EXPECT_TRUE(IsError(read_asf(file.path()), file.path(), 1, {"control byte 0x7f"}));
 }
 
 TEST_F(Malformed, ElfAsAmc) {
   const TempFile file("elf.amc", kElfBytes);
-  EXPECT_TRUE(IsError(read_amc(file.path(), skeleton_), file.path(), 1, {"NUL byte"}));
+  EXPECT_TRUE(IsError(read_amc(file.path(), skeleton_), file.path(), 1, {"control byte 0x7f"}));
 }
 
 TEST_F(Malformed, PngAsAsfAndAmc) {
-  // The PNG signature's first line holds no NUL; the first line is still to blame.
-  EXPECT_TRUE(IsError(asf_parse(kPngBytes), kAsfName, 1, {"expected"}));
-  EXPECT_TRUE(IsError(amc_parse(kPngBytes), kAmcName, 1, {"expected"}));
+  // The PNG signature's first line ("\x89PNG\r\n") is no text but holds no
+  // control byte; the 0x1a on its second line gives the file away.
+  EXPECT_TRUE(IsError(asf_parse(kPngBytes), kAsfName, 2, {"control byte 0x1a", "expected a text file"}));
+  EXPECT_TRUE(IsError(amc_parse(kPngBytes), kAmcName, 2, {"control byte 0x1a", "expected a text file"}));
 }
 
 TEST_F(Malformed, NulBytesInsideRealText) {

@@ -4,15 +4,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <locale.h>
 #include <algorithm>
 #include <array>
-#include <clocale>
-#include <locale.h>
-#include <cstdlib>
 #include <cerrno>
 #include <charconv>
+#include <clocale>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 namespace mocap::text {
@@ -85,6 +85,30 @@ bool LineReader::refill() {
   return true;
 }
 
+std::optional<Error> LineReader::sniff() const {
+  // Like git and file(1), judge by the first few kilobytes: control bytes
+  // mean a binary file, a CR not followed by LF means old Mac line ends.
+  constexpr std::size_t kSniffBytes = 8000;
+  const std::size_t n = std::min<std::size_t>(kSniffBytes, static_cast<std::size_t>(end_ - begin_));
+  int line = 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const char c = begin_[i];
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      ++line;
+    } else if (c == '\r') {
+      if (i + 1 < n && begin_[i + 1] != '\n') {
+        return Error{name_, line, "carriage return inside a line: expected LF or CRLF line ends"};
+      }
+    } else if ((u < 0x20 && c != '\t' && c != '\f') || u == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      const std::string what = c == '\0' ? "NUL byte" : std::string("control byte 0x") + kHex[u >> 4] + kHex[u & 15];
+      return Error{name_, line, what + ": expected a text file, this looks binary"};
+    }
+  }
+  return std::nullopt;
+}
+
 bool LineReader::next(std::string_view& line) {
   if (error_) return false;
   const char* newline = nullptr;
@@ -96,6 +120,10 @@ bool LineReader::next(std::string_view& line) {
   }
   const char* line_end = newline ? newline : end_;
   if (!newline && begin_ == end_) return false;
+  if (line_number_ == 0) {
+    error_ = sniff();
+    if (error_) return false;
+  }
   ++line_number_;
   if (static_cast<std::size_t>(line_end - begin_) > kMaxLineBytes) {
     error_ = Error{name_, line_number_,
@@ -107,6 +135,7 @@ bool LineReader::next(std::string_view& line) {
   offset_ += static_cast<std::size_t>(next_begin - begin_);
   begin_ = next_begin;
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line_number_ == 1 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);  // UTF-8 byte-order mark
   if (std::memchr(line.data(), '\0', line.size())) {
     error_ = Error{name_, line_number_, "NUL byte: expected a text file, this looks binary"};
     return false;
@@ -238,7 +267,18 @@ void append_unscaled(std::string& out, double stored, double scale) {
 std::string quote(std::string_view word) {
   constexpr std::size_t kShown = 40;
   std::string q = "'";
-  q.append(word.substr(0, kShown));
+  for (const char c : word.substr(0, kShown)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      q += c;
+    } else {
+      // Messages stay printable whatever the input holds.
+      static constexpr char kHex[] = "0123456789abcdef";
+      q += "\\x";
+      q += kHex[u >> 4];
+      q += kHex[u & 15];
+    }
+  }
   if (word.size() > kShown) q += "...";
   q += "'";
   return q;

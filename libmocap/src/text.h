@@ -16,8 +16,9 @@ inline constexpr std::size_t kMaxLineBytes = 64 * 1024;
 
 // Yields the lines of a file or of text in memory, without line ends (LF or
 // CRLF), counting them from 1. Files are read in blocks, so memory stays small
-// whatever the file's size. A NUL byte or a line over kMaxLineBytes stops the
-// reader with an error.
+// whatever the file's size. A NUL byte, a line over kMaxLineBytes, or control
+// bytes or CR-only line ends in the first kilobytes stop the reader with an
+// error. A UTF-8 byte-order mark is dropped.
 class LineReader {
  public:
   LineReader(std::string_view text, std::string name);
@@ -35,6 +36,7 @@ class LineReader {
  private:
   LineReader() = default;
   bool refill();
+  std::optional<Error> sniff() const;
 
   std::string name_;
   int line_number_ = 0;
