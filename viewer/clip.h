@@ -1,0 +1,49 @@
+// What the viewer has loaded: a skeleton, its motion and the pose of the
+// frame on screen. Loading and posing call the library (read_asf, read_amc,
+// pose_from_channels, forward_kinematics); the viewer adds no animation logic.
+#pragma once
+
+#include <mocap/error.h>
+#include <mocap/fk.h>
+#include <mocap/motion.h>
+#include <mocap/skeleton.h>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <string>
+#include <vector>
+
+namespace mocap::viewer {
+
+struct Clip {
+  std::string asf_path;
+  std::string amc_path;
+  Skeleton skeleton;
+  Motion motion;
+  // The pose of `frame` and its forward kinematics (one entry per bone).
+  int frame = -1;
+  Pose pose;
+  std::vector<Eigen::Vector3d> positions;  // bone end points, metres (bone 0: the root)
+  std::vector<Eigen::Quaterniond> rotations;
+
+  int frame_count() const { return motion.frame_count(); }
+};
+
+// Reads `asf_path` and `amc_path` and poses the first frame. The error is the
+// parser's, naming the file and the line.
+Result<Clip> load_clip(const std::string& asf_path, const std::string& amc_path);
+
+// Poses frame `frame` (clamped to the clip) into clip.pose / positions / rotations.
+void pose_clip(Clip& clip, int frame);
+
+// Joint positions of every `stride`-th frame (and the last), for framing the
+// whole clip in view.
+std::vector<Eigen::Vector3d> sampled_positions(const Clip& clip, int stride);
+
+// The directory of the bundled clips (compile definition), and the default
+// clip in it.
+std::string bundled_data_dir();
+std::string default_asf();
+std::string default_amc();
+
+}  // namespace mocap::viewer

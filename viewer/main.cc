@@ -1,0 +1,474 @@
+// mocap-viewer: an ImGui + GLFW player for Acclaim ASF/AMC captures.
+//
+//   mocap-viewer [subject.asf motion.amc [mesh.obj [weights.txt]]]
+//   mocap-viewer [files] --frame N --screenshot out.png [--size WxH]   (headless)
+//
+// One plain loop, as in Dear ImGui's GLFW + OpenGL3 example: poll, new frame,
+// input and panels, pose, draw the scene, draw the panels, swap. Animation is
+// the library's (clip.h); this file wires state, panels and the renderer.
+//
+// Exit codes: 0 success, 1 usage, 2 bad input, 3 no window or OpenGL, 4 output.
+#include "camera.h"
+#include "clip.h"
+#include "panels.h"
+#include "playback.h"
+#include "render.h"
+
+#include <epoxy/gl.h>
+#include <CLI/CLI.hpp>
+// GLFW after the GL loader, which it must not replace.
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace mocap::viewer {
+namespace {
+
+enum ExitCode { kOk = 0, kUsage = 1, kInput = 2, kNoGl = 3, kOutput = 4 };
+
+struct Options {
+  std::vector<std::string> files;  // asf amc [mesh.obj [weights.txt]]
+  int frame = 0;
+  std::string screenshot;  // headless when set
+  std::string size = "1280x720";
+  bool stats = false;
+  int samples = -1;  // multisampling of the window; -1: 4, or 0 under software OpenGL (screenshots always use 4)
+  double quit_after_s = 0.0;      // 0: run until closed
+  std::string window_screenshot;  // with quit_after_s: the whole window, panels included, at the end
+};
+
+// "WxH" into width and height (each 16 to 8192).
+bool parse_size(const std::string& text, int& width, int& height) {
+  int w = 0, h = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X')) return false;
+  if (w < 16 || h < 16 || w > 8192 || h > 8192) return false;
+  width = w, height = h;
+  return true;
+}
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+void glfw_error(int code, const char* message) {
+  std::fprintf(stderr, "mocap-viewer: GLFW error %d: %s\n", code, message);
+}
+
+GLFWwindow* open_window(int width, int height, bool visible, const char* title, int samples = 0) {
+  glfwSetErrorCallback(glfw_error);
+  if (!glfwInit()) return nullptr;
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SAMPLES, samples);
+  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
+  GLFWwindow* window = glfwCreateWindow(width, height, title, nullptr, nullptr);
+  if (!window) {
+    glfwTerminate();
+    return nullptr;
+  }
+  glfwMakeContextCurrent(window);
+  return window;
+}
+
+// True under Mesa's software rasterisers (llvmpipe, softpipe), e.g. in Xvfb.
+bool software_gl() {
+  const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const std::string name = renderer ? renderer : "";
+  return name.find("llvmpipe") != std::string::npos || name.find("softpipe") != std::string::npos;
+}
+
+// The scene for the current pose of `clip` (none: grid and axes only).
+void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int width, int height) {
+  renderer.begin(view.camera, width, height);
+  if (view.options.show_grid) renderer.grid(view.camera.target);
+  if (view.options.show_axes) renderer.axes();
+  if (clip) {
+    SkeletonStyle style;
+    style.selected = view.selected;
+    renderer.skeleton(clip->skeleton, clip->positions, view.options, style);
+  }
+}
+
+std::string frame_file(const std::string& prefix, int frame) {
+  char number[16];
+  std::snprintf(number, sizeof number, "%05d", frame);
+  return prefix + number + ".png";
+}
+
+// Renders `clip` into `offscreen` at its size and writes the PNG.
+std::optional<std::string> save_png(Renderer& renderer, Offscreen& offscreen, const Clip* clip, const ViewState& view,
+                                    const std::string& path) {
+  offscreen.bind();
+  draw_scene(renderer, clip, view, offscreen.width(), offscreen.height());
+  const std::vector<std::uint8_t> rgb = offscreen.read_rgb();
+  Offscreen::bind_default();
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ignored;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
+  return write_png(path, offscreen.width(), offscreen.height(), rgb);
+}
+
+// The clip the files on the command line name, or the bundled one.
+Result<Clip> load_initial(const Options& options) {
+  if (options.files.size() >= 2) return load_clip(options.files[0], options.files[1]);
+  const std::string asf = default_asf(), amc = default_amc();
+  if (!std::filesystem::exists(asf) || !std::filesystem::exists(amc)) {
+    return fail(bundled_data_dir(), 0,
+                "bundled clip 09.asf + 09_06.amc not found (the viewer looks in the source tree's data/ "
+                "directory); give an ASF and an AMC on the command line or open them in the window");
+  }
+  return load_clip(asf, amc);
+}
+
+int run_headless(const Options& options) {
+  int width = 0, height = 0;
+  if (!parse_size(options.size, width, height)) {
+    std::cerr << "mocap-viewer: --size " << options.size << ": expected WxH, e.g. 1280x720\n";
+    return kUsage;
+  }
+  Result<Clip> clip = load_initial(options);
+  if (!clip) {
+    std::cerr << "mocap-viewer: " << clip.error().to_string() << "\n";
+    return kInput;
+  }
+  if (options.frame < 0 || options.frame >= clip->frame_count()) {
+    std::cerr << "mocap-viewer: --frame " << options.frame << ": the clip has frames 0 to " << clip->frame_count() - 1
+              << "\n";
+    return kUsage;
+  }
+  GLFWwindow* window = open_window(64, 64, false, "mocap-viewer");
+  if (!window) {
+    std::cerr << "mocap-viewer: cannot open an OpenGL 3.3 window (no display? try xvfb-run -a)\n";
+    return kNoGl;
+  }
+  int code = kOk;
+  {
+    Renderer renderer;
+    Offscreen offscreen;
+    std::optional<std::string> error = renderer.init();
+    if (!error) error = offscreen.resize(width, height);
+    if (error) {
+      std::cerr << "mocap-viewer: " << *error << "\n";
+      code = kNoGl;
+    } else {
+      pose_clip(*clip, options.frame);
+      ViewState view;
+      view.camera = initial_camera(clip->positions, static_cast<double>(width) / height);
+      if (auto e = save_png(renderer, offscreen, &*clip, view, options.screenshot)) {
+        std::cerr << "mocap-viewer: " << *e << "\n";
+        code = kOutput;
+      }
+    }
+  }
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return code;
+}
+
+// Files dropped on the window since the last frame.
+std::vector<std::string> g_dropped;
+void on_drop(GLFWwindow*, int count, const char** paths) {
+  for (int i = 0; i < count; ++i) g_dropped.emplace_back(paths[i]);
+}
+
+// Per-second frame-time report for --stats.
+struct FrameStats {
+  double window_start = 0.0;
+  double sum_s = 0.0, max_s = 0.0;
+  int frames = 0;
+  void add(double now, double frame_s) {
+    sum_s += frame_s, max_s = std::max(max_s, frame_s), ++frames;
+    if (now - window_start < 2.0) return;
+    std::printf("mocap-viewer: %d frames, frame time mean %.2f ms (%.0f fps), max %.2f ms\n", frames,
+                1e3 * sum_s / frames, frames / sum_s, 1e3 * max_s);
+    std::fflush(stdout);
+    window_start = now, sum_s = max_s = 0.0, frames = 0;
+  }
+};
+
+class App {
+ public:
+  explicit App(GLFWwindow* window) : window_(window) {}
+
+  std::optional<std::string> init() { return renderer_.init(); }
+
+  // Loads a pair; on failure keeps what is loaded and shows the parser's message.
+  void load(const std::string& asf, const std::string& amc) { adopt(load_clip(asf, amc), asf, amc); }
+
+  void adopt(Result<Clip> clip, const std::string& asf, const std::string& amc) {
+    form_.asf = asf, form_.amc = amc;
+    if (!clip) {
+      status_ = {clip.error().to_string(), true};
+      std::cerr << "mocap-viewer: " << status_.text << "\n";
+      return;
+    }
+    clip_ = std::move(*clip);
+    playback_.load(clip_->frame_count(), clip_->motion.fps);
+    export_ = ExportState{export_.screenshot_path, export_.sequence_prefix};
+    export_.last = clip_->frame_count() - 1;
+    view_.selected = -1;
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    const Camera framed = initial_camera(clip_->positions, h > 0 ? static_cast<double>(w) / h : 16.0 / 9.0);
+    view_.camera.target = framed.target, view_.camera.distance = framed.distance;
+    view_.followed_root = clip_->positions[0];
+    status_ = {"loaded " + asf + " + " + amc + " (" + std::to_string(clip_->frame_count()) + " frames, " +
+                   std::to_string(clip_->skeleton.bones.size()) + " bones)",
+               false};
+  }
+
+  void seek(int frame) { playback_.seek(frame); }
+  void play() { playback_.play(); }
+
+  void set_status(std::string text, bool error) { status_ = {std::move(text), error}; }
+
+  void take_drops() {
+    if (g_dropped.empty()) return;
+    std::string asf, amc;
+    for (const std::string& path : g_dropped) {
+      const std::string ext = lower_extension(path);
+      if (ext == ".asf")
+        asf = path;
+      else if (ext == ".amc")
+        amc = path;
+      else
+        status_ = {path + ": not an ASF or AMC file", true};
+    }
+    g_dropped.clear();
+    if (!amc.empty() && asf.empty() && clip_) asf = clip_->asf_path;  // another motion of the same subject
+    if (!asf.empty() && !amc.empty()) {
+      load(asf, amc);
+    } else if (!asf.empty()) {
+      status_ = {asf + ": dropped without an AMC; drop an ASF and an AMC together", true};
+    } else if (!amc.empty()) {
+      status_ = {amc + ": dropped without an ASF; drop an ASF and an AMC together", true};
+    }
+  }
+
+  // One pass of the loop after polling.
+  void frame(double dt) {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    const ImGuiIO& io = ImGui::GetIO();
+
+    ViewRequest request = handle_input(playback_, view_, clip_ ? &*clip_ : nullptr);
+    if (!io.WantCaptureKeyboard && ImGui::IsKeyPressed(GLFW_KEY_P, false)) export_.screenshot_requested = true;
+
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+    ImGui::Begin("mocap-viewer");
+    if (ImGui::CollapsingHeader("Open", ImGuiTreeNodeFlags_DefaultOpen) && open_panel(form_, status_)) {
+      load(form_.asf, form_.amc);
+    }
+    if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
+      const ViewRequest r = scene_panel(view_, clip_ ? &*clip_ : nullptr);
+      if (r != ViewRequest::kNone) request = r;
+    }
+    if (ImGui::CollapsingHeader("Export")) export_panel(export_, playback_);
+    ImGui::End();
+    const bool scrubbing = timeline_panel(playback_, 64.0f);
+
+    if (!scrubbing) playback_.advance(dt);
+    if (clip_) {
+      pose_clip(*clip_, playback_.frame());
+      follow_root();
+      apply(request);
+      joint_label(view_, *clip_);
+    }
+    ImGui::Render();
+
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    if (w > 0 && h > 0) {
+      draw_scene(renderer_, clip_ ? &*clip_ : nullptr, view_, w, h);
+      export_pictures(w, h);
+    }
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  }
+
+ private:
+  void follow_root() {
+    const Eigen::Vector3d root = clip_->positions[0];
+    if (view_.follow_root) {
+      // Over the ground only, so that the view does not bob with every step.
+      view_.camera.target.x() += root.x() - view_.followed_root.x();
+      view_.camera.target.z() += root.z() - view_.followed_root.z();
+    }
+    view_.followed_root = root;
+  }
+
+  void apply(ViewRequest request) {
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    const double aspect = h > 0 ? static_cast<double>(w) / h : 16.0 / 9.0;
+    if (request == ViewRequest::kFrameAll) {
+      frame_points(view_.camera, sampled_positions(*clip_, 4), aspect);
+      view_.follow_root = false;  // the whole path stays in view
+    } else if (request == ViewRequest::kFrameFigure) {
+      frame_points(view_.camera, clip_->positions, aspect);
+    }
+  }
+
+  // The screenshot and the sequence (one frame per pass, so the window stays live).
+  void export_pictures(int w, int h) {
+    if (!export_.screenshot_requested && !export_.sequence_running) return;
+    if (auto e = offscreen_.resize(w, h)) {
+      set_status(*e, true);
+      export_.screenshot_requested = export_.sequence_running = false;
+      return;
+    }
+    if (export_.screenshot_requested) {
+      export_.screenshot_requested = false;
+      const auto e = save_png(renderer_, offscreen_, clip_ ? &*clip_ : nullptr, view_, export_.screenshot_path);
+      set_status(e ? *e : "saved " + export_.screenshot_path, e.has_value());
+    }
+    if (export_.sequence_running && clip_) {
+      const int shown = clip_->frame;
+      pose_clip(*clip_, export_.next);
+      const std::string path = frame_file(export_.sequence_prefix, export_.next);
+      const auto e = save_png(renderer_, offscreen_, &*clip_, view_, path);
+      pose_clip(*clip_, shown);
+      if (e) {
+        set_status(*e, true);
+        export_.sequence_running = false;
+      } else if (++export_.next > export_.last) {
+        set_status("saved frames " + std::to_string(export_.first) + " to " + std::to_string(export_.last) + " as " +
+                       frame_file(export_.sequence_prefix, export_.first) + " ...",
+                   false);
+        export_.sequence_running = false;
+      }
+    }
+  }
+
+  GLFWwindow* window_;
+  Renderer renderer_;
+  Offscreen offscreen_;
+  std::optional<Clip> clip_;
+  Playback playback_;
+  ViewState view_;
+  OpenForm form_;
+  ExportState export_;
+  Status status_;
+};
+
+int run_window(const Options& options) {
+  int width = 1280, height = 720;
+  if (!parse_size(options.size, width, height)) {
+    std::cerr << "mocap-viewer: --size " << options.size << ": expected WxH, e.g. 1280x720\n";
+    return kUsage;
+  }
+  GLFWwindow* window = open_window(width, height, true, "mocap-viewer", options.samples < 0 ? 4 : options.samples);
+  if (window && options.samples < 0 && software_gl()) {
+    // Multisampling a whole window costs llvmpipe about 4x the frame time.
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    window = open_window(width, height, true, "mocap-viewer", 0);
+  }
+  if (!window) {
+    std::cerr << "mocap-viewer: cannot open an OpenGL 3.3 window\n";
+    return kNoGl;
+  }
+  glfwSwapInterval(options.stats ? 0 : 1);  // --stats measures what the machine can do
+  glfwSetDropCallback(window, on_drop);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini beside wherever the viewer was started
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+
+  int code = kOk;
+  {
+    App app(window);
+    if (auto e = app.init()) {
+      std::cerr << "mocap-viewer: " << *e << "\n";
+      code = kNoGl;
+    } else {
+      const bool given = options.files.size() >= 2;
+      app.adopt(load_initial(options), given ? options.files[0] : default_asf(),
+                given ? options.files[1] : default_amc());
+      app.seek(options.frame);
+      if (options.frame == 0) app.play();
+      if (options.files.size() > 2) {
+        app.set_status("skinned meshes are not available in this build; showing the skeleton", true);
+      }
+      FrameStats stats;
+      const double start = glfwGetTime();
+      double last = start;
+      stats.window_start = start;
+      while (!glfwWindowShouldClose(window)) {
+        glfwPollEvents();
+        app.take_drops();
+        const double now = glfwGetTime();
+        const double dt = now - last;
+        last = now;
+        app.frame(dt);
+        const bool quit = options.quit_after_s > 0.0 && now - start >= options.quit_after_s;
+        if (quit && !options.window_screenshot.empty()) {
+          int w = 0, h = 0;
+          glfwGetFramebufferSize(window, &w, &h);
+          if (auto e = write_png(options.window_screenshot, w, h, read_window_rgb(w, h))) {
+            std::cerr << "mocap-viewer: " << *e << "\n";
+            code = kOutput;
+          }
+        }
+        glfwSwapBuffers(window);
+        if (options.stats) stats.add(now, dt);
+        if (quit) break;
+      }
+    }
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return code;
+}
+
+}  // namespace
+}  // namespace mocap::viewer
+
+int main(int argc, char** argv) {
+  using namespace mocap::viewer;
+  CLI::App app{"mocap-viewer: play an Acclaim ASF/AMC capture (no files: the bundled clip)"};
+  Options options;
+  app.add_option("files", options.files, "subject.asf motion.amc [mesh.obj [weights.txt]]")->expected(0, 4);
+  app.add_option("--frame", options.frame, "frame to render with --screenshot (0-based)");
+  app.add_option("--screenshot", options.screenshot, "render one frame to this PNG and exit (headless)");
+  app.add_option("--size", options.size, "picture or window size, WxH")->capture_default_str();
+  app.add_flag("--stats", options.stats, "print the frame time every two seconds (vsync off)");
+  app.add_option("--samples", options.samples,
+                 "multisampling of the window: 0, 2, 4 (default: 4, or 0 under software OpenGL)");
+  app.add_option("--quit-after", options.quit_after_s, "close the window after this many seconds");
+  app.add_option("--window-screenshot", options.window_screenshot,
+                 "with --quit-after: save the whole window, panels included, as a PNG on closing");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kOk : kUsage;
+  }
+  if (options.files.size() == 1) {
+    std::cerr << "mocap-viewer: " << options.files[0]
+              << ": an ASF needs its AMC (mocap-viewer subject.asf motion.amc)\n";
+    return kUsage;
+  }
+  return options.screenshot.empty() ? run_window(options) : run_headless(options);
+}

@@ -1,0 +1,253 @@
+#include "panels.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace mocap::viewer {
+namespace {
+
+const ImVec4 kErrorColor(1.0f, 0.45f, 0.40f, 1.0f);
+const ImVec4 kOkColor(0.55f, 0.85f, 0.55f, 1.0f);
+
+// A button drawn as pressed while `active`.
+bool toggle_button(const char* label, bool active) {
+  if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+  const bool pressed = ImGui::Button(label);
+  if (active) ImGui::PopStyleColor();
+  return pressed;
+}
+
+}  // namespace
+
+bool timeline_panel(Playback& playback, float height) {
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(0.0f, io.DisplaySize.y - height));
+  ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, height));
+  ImGui::Begin("Timeline", nullptr,
+               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  const bool empty = playback.frame_count == 0;
+  if (empty) ImGui::BeginDisabled();
+  if (ImGui::Button("|< Reset")) playback.reset();
+  ImGui::SameLine();
+  if (ImGui::Button("< Back")) playback.step(-1);
+  ImGui::SameLine();
+  if (toggle_button("Play", playback.playing)) playback.play();
+  ImGui::SameLine();
+  if (toggle_button("Pause", !playback.playing)) playback.pause();
+  ImGui::SameLine();
+  if (ImGui::Button("Fwd >")) playback.step(1);
+  ImGui::SameLine();
+  ImGui::TextUnformatted("  Speed");
+  for (double speed : kSpeedPresets) {
+    ImGui::SameLine();
+    char label[16];
+    std::snprintf(label, sizeof label, "%gx", speed);
+    if (toggle_button(label, playback.speed == speed)) playback.speed = speed;
+  }
+  ImGui::SameLine();
+  ImGui::Checkbox("Loop", &playback.loop);
+  ImGui::SameLine();
+  ImGui::TextUnformatted(("   " + readout(playback)).c_str());
+
+  int frame = playback.frame();
+  ImGui::SetNextItemWidth(-1.0f);
+  bool scrubbing = false;
+  if (ImGui::SliderInt("##frame", &frame, 0, std::max(playback.frame_count - 1, 0), "%d")) playback.seek(frame);
+  scrubbing = ImGui::IsItemActive();
+  if (empty) ImGui::EndDisabled();
+  ImGui::End();
+  return scrubbing;
+}
+
+ViewRequest scene_panel(ViewState& view, const Clip* clip) {
+  ViewRequest request = ViewRequest::kNone;
+  SceneOptions& o = view.options;
+  ImGui::Checkbox("Skeleton", &o.show_skeleton);
+  ImGui::SameLine();
+  ImGui::Checkbox("Joints", &o.show_joints);
+  ImGui::SameLine();
+  ImGui::Checkbox("Lines", &o.bones_as_lines);
+  ImGui::Checkbox("Grid", &o.show_grid);
+  ImGui::SameLine();
+  ImGui::Checkbox("Axes", &o.show_axes);
+  ImGui::SliderFloat("Bone radius", &o.bone_radius_m, 0.003f, 0.05f, "%.3f m");
+  ImGui::SliderFloat("Joint radius", &o.joint_radius_m, 0.005f, 0.08f, "%.3f m");
+
+  ImGui::Separator();
+  if (ImGui::Button("Front (1)")) apply_preset(view.camera, ViewPreset::kFront);
+  ImGui::SameLine();
+  if (ImGui::Button("Side (2)")) apply_preset(view.camera, ViewPreset::kSide);
+  ImGui::SameLine();
+  if (ImGui::Button("Top (3)")) apply_preset(view.camera, ViewPreset::kTop);
+  if (ImGui::Button("Frame all (F)")) request = ViewRequest::kFrameAll;
+  ImGui::SameLine();
+  if (ImGui::Button("Frame figure (G)")) request = ViewRequest::kFrameFigure;
+  ImGui::Checkbox("Follow root (C)", &view.follow_root);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped(
+      "Mouse: left drag orbits, right or middle drag (or shift+left) pans, the wheel zooms; a click on a joint "
+      "selects it. Keys: A/D and W/S orbit, Q/E zoom, ctrl+arrows pan; space plays, left/right step (shift: 10), "
+      "home/end; P saves a screenshot.");
+  ImGui::PopStyleColor();
+
+  if (clip) {
+    ImGui::Separator();
+    const auto& bones = clip->skeleton.bones;
+    const char* current = view.selected >= 0 ? bones[view.selected].name.c_str() : "(none)";
+    if (ImGui::BeginCombo("Joint", current)) {
+      if (ImGui::Selectable("(none)", view.selected < 0)) view.selected = -1;
+      for (int b = 0; b < static_cast<int>(bones.size()); ++b) {
+        if (ImGui::Selectable(bones[b].name.c_str(), view.selected == b)) view.selected = b;
+      }
+      ImGui::EndCombo();
+    }
+    if (view.selected >= 0 && view.selected < static_cast<int>(clip->positions.size())) {
+      const Eigen::Vector3d& p = clip->positions[view.selected];
+      ImGui::Text("at (%.3f, %.3f, %.3f) m", p.x(), p.y(), p.z());
+    }
+  }
+  return request;
+}
+
+bool open_panel(OpenForm& form, const Status& status) {
+  ImGui::InputText("ASF", &form.asf);
+  ImGui::InputText("AMC", &form.amc);
+  const bool load = ImGui::Button("Load");
+  ImGui::SameLine();
+  ImGui::TextDisabled("or drop an ASF and an AMC on the window");
+  if (!status.text.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, status.error ? kErrorColor : kOkColor);
+    ImGui::TextWrapped("%s", status.text.c_str());
+    ImGui::PopStyleColor();
+  }
+  return load;
+}
+
+void export_panel(ExportState& state, const Playback& playback) {
+  ImGui::InputText("PNG", &state.screenshot_path);
+  if (ImGui::Button("Save screenshot (P)")) state.screenshot_requested = true;
+  ImGui::Separator();
+  ImGui::InputText("Prefix", &state.sequence_prefix);
+  const int last = std::max(playback.frame_count - 1, 0);
+  ImGui::InputInt("First", &state.first);
+  ImGui::InputInt("Last", &state.last);
+  state.first = std::clamp(state.first, 0, last);
+  state.last = std::clamp(state.last, state.first, last);
+  if (!state.sequence_running) {
+    if (ImGui::Button("Whole clip")) state.first = 0, state.last = last;
+    ImGui::SameLine();
+    if (ImGui::Button("Save sequence") && playback.frame_count > 0) {
+      state.sequence_running = true;
+      state.next = state.first;
+    }
+  } else {
+    const float done = static_cast<float>(state.next - state.first) / (state.last - state.first + 1);
+    ImGui::ProgressBar(done);
+    if (ImGui::Button("Stop")) state.sequence_running = false;
+  }
+}
+
+void joint_label(const ViewState& view, const Clip& clip) {
+  if (view.selected < 0 || view.selected >= static_cast<int>(clip.positions.size())) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  const auto at = project(view.camera, clip.positions[view.selected], static_cast<int>(io.DisplaySize.x),
+                          static_cast<int>(io.DisplaySize.y));
+  if (!at) return;
+  const char* name = clip.skeleton.bones[view.selected].name.c_str();
+  const ImVec2 text_at(static_cast<float>(at->x()) + 12.0f, static_cast<float>(at->y()) - 20.0f);
+  const ImVec2 size = ImGui::CalcTextSize(name);
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  draw->AddLine(ImVec2(static_cast<float>(at->x()), static_cast<float>(at->y())), ImVec2(text_at.x, text_at.y + size.y),
+                IM_COL32(64, 217, 255, 255), 1.5f);
+  draw->AddRectFilled(ImVec2(text_at.x - 4, text_at.y - 2), ImVec2(text_at.x + size.x + 4, text_at.y + size.y + 2),
+                      IM_COL32(20, 24, 30, 210), 3.0f);
+  draw->AddText(text_at, IM_COL32(64, 217, 255, 255), name);
+}
+
+int pick_joint(const Camera& camera, std::span<const Eigen::Vector3d> positions, double x, double y, int width,
+               int height, double radius_px) {
+  int best = -1;
+  double best_d2 = radius_px * radius_px;
+  for (int b = 0; b < static_cast<int>(positions.size()); ++b) {
+    const auto at = project(camera, positions[b], width, height);
+    if (!at) continue;
+    const double d2 = (*at - Eigen::Vector2d(x, y)).squaredNorm();
+    if (d2 <= best_d2) best_d2 = d2, best = b;
+  }
+  return best;
+}
+
+ViewRequest handle_input(Playback& playback, ViewState& view, const Clip* clip) {
+  ViewRequest request = ViewRequest::kNone;
+  const ImGuiIO& io = ImGui::GetIO();
+  Camera& camera = view.camera;
+  if (!io.WantCaptureKeyboard) {
+    // Timeline.
+    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) playback.toggle();
+    if (!io.KeyCtrl) {
+      const int step = io.KeyShift ? 10 : 1;
+      if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) playback.step(-step);
+      if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) playback.step(step);
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) playback.reset();
+    if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) {
+      playback.pause();
+      playback.seek(playback.frame_count - 1);
+    }
+    // Camera: held keys move at a rate per second.
+    const double dt = io.DeltaTime;
+    const double turn = 1.6 * dt;  // radians
+    if (ImGui::IsKeyDown(GLFW_KEY_A)) camera.orbit(-turn, 0.0);
+    if (ImGui::IsKeyDown(GLFW_KEY_D)) camera.orbit(turn, 0.0);
+    if (ImGui::IsKeyDown(GLFW_KEY_W)) camera.orbit(0.0, turn);
+    if (ImGui::IsKeyDown(GLFW_KEY_S)) camera.orbit(0.0, -turn);
+    if (ImGui::IsKeyDown(GLFW_KEY_Q)) camera.zoom(std::exp(-1.5 * dt));
+    if (ImGui::IsKeyDown(GLFW_KEY_E)) camera.zoom(std::exp(1.5 * dt));
+    if (io.KeyCtrl) {
+      const double pan = 0.5 * dt;  // view heights per second
+      if (ImGui::IsKeyDown(GLFW_KEY_LEFT)) camera.pan(-pan, 0.0);
+      if (ImGui::IsKeyDown(GLFW_KEY_RIGHT)) camera.pan(pan, 0.0);
+      if (ImGui::IsKeyDown(GLFW_KEY_UP)) camera.pan(0.0, pan);
+      if (ImGui::IsKeyDown(GLFW_KEY_DOWN)) camera.pan(0.0, -pan);
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_1, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_1, false)) {
+      apply_preset(camera, ViewPreset::kFront);
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_2, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_3, false)) {
+      apply_preset(camera, ViewPreset::kSide);
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_3, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_7, false)) {
+      apply_preset(camera, ViewPreset::kTop);
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) request = ViewRequest::kFrameAll;
+    if (ImGui::IsKeyPressed(GLFW_KEY_G, false)) request = ViewRequest::kFrameFigure;
+    if (ImGui::IsKeyPressed(GLFW_KEY_C, false)) view.follow_root = !view.follow_root;
+  }
+  if (!io.WantCaptureMouse) {
+    const double h = std::max(io.DisplaySize.y, 1.0f);
+    const ImVec2 d = io.MouseDelta;
+    const bool pan = ImGui::IsMouseDown(ImGuiMouseButton_Right) || ImGui::IsMouseDown(ImGuiMouseButton_Middle) ||
+                     (io.KeyShift && ImGui::IsMouseDown(ImGuiMouseButton_Left));
+    if (pan) {
+      camera.pan(d.x / h, -d.y / h);
+    } else if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+      camera.orbit(-d.x * 0.008, d.y * 0.008);
+    }
+    if (io.MouseWheel != 0.0f) camera.zoom(std::pow(0.88, io.MouseWheel));
+    // A click without a drag selects the nearest joint (or clears the selection).
+    if (clip && ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16.0f &&
+        !io.KeyShift) {
+      view.selected = pick_joint(camera, clip->positions, io.MousePos.x, io.MousePos.y,
+                                 static_cast<int>(io.DisplaySize.x), static_cast<int>(io.DisplaySize.y), 14.0);
+    }
+  }
+  return request;
+}
+
+}  // namespace mocap::viewer

@@ -1,0 +1,79 @@
+// The viewer's state in plain structs and its ImGui panels, each a free
+// function taking the state it edits (Dear ImGui's example is the model).
+#pragma once
+
+#include "camera.h"
+#include "clip.h"
+#include "playback.h"
+#include "render.h"
+
+#include <Eigen/Core>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mocap::viewer {
+
+// Camera, what is shown, and the selected joint.
+struct ViewState {
+  Camera camera;
+  bool follow_root = true;                                  // the camera target moves with the root over the ground
+  Eigen::Vector3d followed_root = Eigen::Vector3d::Zero();  // root position the target last moved with
+  SceneOptions options;
+  int selected = -1;  // bone whose joint is highlighted and named; -1: none
+};
+
+// A message shown in the window: the last load's or export's result.
+struct Status {
+  std::string text;
+  bool error = false;
+};
+
+// Paths typed into the Open panel.
+struct OpenForm {
+  std::string asf;
+  std::string amc;
+};
+
+// Screenshot and PNG sequence.
+struct ExportState {
+  std::string screenshot_path = "mocap-screenshot.png";
+  std::string sequence_prefix = "frames/frame_";  // + 5-digit frame + ".png"
+  int first = 0;
+  int last = 0;
+  bool screenshot_requested = false;
+  bool sequence_running = false;
+  int next = 0;  // the sequence's next frame while running
+};
+
+// What a panel asks the main loop to do.
+enum class ViewRequest { kNone, kFrameAll, kFrameFigure };
+
+// The timeline across the bottom of the window: transport buttons, scrubber,
+// speed presets, loop and the readout. `height` is its height in pixels.
+// Returns true while the scrubber is being dragged.
+bool timeline_panel(Playback& playback, float height);
+
+// Scene toggles, camera presets and joint selection.
+ViewRequest scene_panel(ViewState& view, const Clip* clip);
+
+// Paths of an ASF and AMC to load; returns true when Load was pressed.
+bool open_panel(OpenForm& form, const Status& status);
+
+// Screenshot and sequence controls.
+void export_panel(ExportState& state, const Playback& playback);
+
+// The selected joint's name beside it in the scene (drawn over the scene).
+void joint_label(const ViewState& view, const Clip& clip);
+
+// The bone whose joint is nearest to the screen point (x, y) within
+// `radius_px`, or -1.
+int pick_joint(const Camera& camera, std::span<const Eigen::Vector3d> positions, double x, double y, int width,
+               int height, double radius_px);
+
+// Keyboard (timeline keys and camera keys) and mouse (orbit, pan, zoom, pick),
+// each only when ImGui does not want it.
+ViewRequest handle_input(Playback& playback, ViewState& view, const Clip* clip);
+
+}  // namespace mocap::viewer
