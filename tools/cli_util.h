@@ -47,6 +47,7 @@ void add_fps_option(CLI::App& command, double& fps);
 // Each command adds itself to the app and sets `exit_code` when it runs.
 void add_info_command(CLI::App& app, int& exit_code);
 void add_fk_command(CLI::App& app, int& exit_code);
+void add_skin_command(CLI::App& app, int& exit_code);
 void add_eyes_command(CLI::App& app, int& exit_code);
 void add_compress_commands(CLI::App& app, int& exit_code);
 

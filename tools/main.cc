@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   int exit_code = kOk;
   add_info_command(app, exit_code);
   add_fk_command(app, exit_code);
+  add_skin_command(app, exit_code);
   add_eyes_command(app, exit_code);
   add_compress_commands(app, exit_code);
   try {

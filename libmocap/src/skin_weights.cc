@@ -1,0 +1,277 @@
+#include <mocap/io.h>
+#include <mocap/skin_weights.h>
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+namespace mocap {
+
+std::optional<VertexWeights> make_vertex_weights(std::span<const std::pair<int, float>> influences) {
+  // Not on a per-frame path: clarity over avoiding the small allocation.
+  std::vector<std::pair<int, float>> merged;
+  merged.reserve(influences.size());
+  for (const auto& entry : influences) {
+    if (entry.second > 0.0f) merged.push_back(entry);
+  }
+  std::sort(merged.begin(), merged.end());
+  std::size_t count = 0;
+  for (const auto& entry : merged) {
+    if (count > 0 && merged[count - 1].first == entry.first) {
+      merged[count - 1].second += entry.second;
+    } else {
+      merged[count++] = entry;
+    }
+  }
+  if (count == 0) return std::nullopt;
+  const std::size_t keep = std::min<std::size_t>(kMaxInfluences, count);
+  // Ties are broken by bone index so that the result does not depend on input order.
+  std::partial_sort(merged.begin(), merged.begin() + keep, merged.begin() + count, [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  float sum = 0.0f;
+  for (std::size_t i = 0; i < keep; ++i) sum += merged[i].second;
+  VertexWeights out;
+  for (std::size_t i = 0; i < keep; ++i) {
+    out.bone[i] = static_cast<std::uint16_t>(merged[i].first);
+    out.weight[i] = merged[i].second / sum;
+  }
+  return out;
+}
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// Splits at blanks; views into `line`.
+void split(std::string_view line, std::vector<std::string_view>& words) {
+  words.clear();
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > start) words.push_back(line.substr(start, i - start));
+  }
+}
+
+template <class T>
+bool parse_number(std::string_view s, T& out) {
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && ptr == s.data() + s.size();
+}
+
+}  // namespace
+
+Result<std::vector<VertexWeights>> parse_skin_weights(std::string_view text, const std::string& name,
+                                                      std::span<const std::string> bone_names, int vertex_count) {
+  std::unordered_map<std::string_view, int> bone_index;
+  for (std::size_t b = 0; b < bone_names.size(); ++b) bone_index.emplace(bone_names[b], static_cast<int>(b));
+  std::vector<VertexWeights> weights;
+  std::vector<int> seen_at;  // line where each vertex was given, 0 if not yet
+  std::vector<std::string_view> words;
+  std::vector<std::pair<int, float>> influences;
+  int state = 0;  // 0: expect header, 1: expect vertex count, 2: vertex lines
+  int line_number = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_number;
+    if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    line = trim(line);
+    if (line.empty()) continue;
+    split(line, words);
+    if (state == 0) {
+      if (words.size() != 2 || words[0] != "mocap-skin-weights") {
+        return fail(name, line_number, "expected the header `mocap-skin-weights 1`");
+      }
+      if (words[1] != "1")
+        return fail(name, line_number, "unsupported version " + std::string(words[1]) + ", expected 1");
+      state = 1;
+      continue;
+    }
+    if (state == 1) {
+      int count = 0;
+      if (words.size() != 2 || words[0] != "vertices" || !parse_number(words[1], count) || count < 0) {
+        return fail(name, line_number, "expected `vertices <count>`");
+      }
+      if (count != vertex_count) {
+        return fail(name, line_number,
+                    "weights for " + std::to_string(count) + " vertices, the mesh has " + std::to_string(vertex_count));
+      }
+      weights.assign(static_cast<std::size_t>(count), VertexWeights{});
+      seen_at.assign(static_cast<std::size_t>(count), 0);
+      state = 2;
+      continue;
+    }
+    int vertex = 0;
+    if (!parse_number(words[0], vertex)) {
+      return fail(name, line_number, "expected a vertex index, found `" + std::string(words[0]) + "`");
+    }
+    if (vertex < 0 || vertex >= vertex_count) {
+      return fail(
+          name, line_number,
+          "vertex " + std::to_string(vertex) + " is not in the mesh (0 to " + std::to_string(vertex_count - 1) + ")");
+    }
+    if (seen_at[vertex] != 0) {
+      return fail(
+          name, line_number,
+          "vertex " + std::to_string(vertex) + " given again (first on line " + std::to_string(seen_at[vertex]) + ")");
+    }
+    if (words.size() < 3 || words.size() % 2 != 1) {
+      return fail(name, line_number, "vertex " + std::to_string(vertex) + ": expected bone and weight pairs");
+    }
+    influences.clear();
+    for (std::size_t i = 1; i + 1 < words.size(); i += 2) {
+      const auto bone = bone_index.find(words[i]);
+      if (bone == bone_index.end()) {
+        return fail(name, line_number,
+                    "vertex " + std::to_string(vertex) + ": the skeleton has no bone `" + std::string(words[i]) + "`");
+      }
+      float weight = 0.0f;
+      if (!parse_number(words[i + 1], weight) || !std::isfinite(weight) || weight < 0.0f) {
+        return fail(name, line_number,
+                    "vertex " + std::to_string(vertex) + ", bone " + std::string(words[i]) +
+                        ": expected a finite weight >= 0, found `" + std::string(words[i + 1]) + "`");
+      }
+      influences.emplace_back(bone->second, weight);
+    }
+    const auto vw = make_vertex_weights(influences);
+    if (!vw) return fail(name, line_number, "vertex " + std::to_string(vertex) + ": all weights are zero");
+    weights[vertex] = *vw;
+    seen_at[vertex] = line_number;
+  }
+  if (state == 0) return fail(name, 0, "empty: expected the header `mocap-skin-weights 1`");
+  if (state == 1) return fail(name, line_number, "expected `vertices <count>`");
+  for (int v = 0; v < vertex_count; ++v) {
+    if (seen_at[v] == 0) return fail(name, 0, "vertex " + std::to_string(v) + " has no weights");
+  }
+  return weights;
+}
+
+Result<std::vector<VertexWeights>> read_skin_weights(const std::string& path, std::span<const std::string> bone_names,
+                                                     int vertex_count) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(path, 0, "cannot open");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return parse_skin_weights(buffer.str(), path, bone_names, vertex_count);
+}
+
+std::string format_skin_weights(std::span<const VertexWeights> weights, std::span<const std::string> bone_names) {
+  std::string out = "# mocap skin weights: vertex (0-based, OBJ v order), then bone and weight pairs\n";
+  out += "mocap-skin-weights 1\nvertices " + std::to_string(weights.size()) + "\n";
+  char buffer[32];
+  for (std::size_t v = 0; v < weights.size(); ++v) {
+    out += std::to_string(v);
+    for (int k = 0; k < kMaxInfluences; ++k) {
+      if (weights[v].weight[k] <= 0.0f) continue;
+      out += ' ';
+      out += bone_names[weights[v].bone[k]];
+      out += ' ';
+      const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, weights[v].weight[k]);
+      out.append(buffer, end);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+Result<void> write_skin_weights(const std::string& path, std::span<const VertexWeights> weights,
+                                std::span<const std::string> bone_names) {
+  return write_file_atomically(path, format_skin_weights(weights, bone_names));
+}
+
+namespace {
+
+float distance_to_segment(const Eigen::Vector3f& p, const BoneSegment& s) {
+  const Eigen::Vector3f d = s.end - s.start;
+  const float length2 = d.squaredNorm();
+  const float t = length2 > 0.0f ? std::clamp((p - s.start).dot(d) / length2, 0.0f, 1.0f) : 0.0f;
+  return (p - (s.start + t * d)).norm();
+}
+
+}  // namespace
+
+std::vector<VertexWeights> automatic_weights(const Mesh& mesh, std::span<const BoneSegment> bones,
+                                             const AutoWeightOptions& options) {
+  const std::size_t n = mesh.positions.size();
+  std::vector<VertexWeights> weights(n);
+  std::vector<float> distance(bones.size());
+  std::vector<std::pair<int, float>> influences;
+  for (std::size_t v = 0; v < n; ++v) {
+    float nearest = std::numeric_limits<float>::infinity();
+    for (std::size_t b = 0; b < bones.size(); ++b) {
+      distance[b] =
+          bones[b].deforms ? distance_to_segment(mesh.positions[v], bones[b]) : std::numeric_limits<float>::infinity();
+      nearest = std::min(nearest, distance[b]);
+    }
+    influences.clear();
+    for (std::size_t b = 0; b < bones.size(); ++b) {
+      if (!(distance[b] <= options.reach * nearest + options.epsilon)) continue;
+      influences.emplace_back(static_cast<int>(b), std::pow(distance[b] + options.epsilon, -options.falloff_power));
+    }
+    if (auto w = make_vertex_weights(influences)) weights[v] = *w;
+  }
+
+  // Neighbours in compressed rows, from the edges.
+  const auto edges = mesh_edges(mesh);
+  std::vector<int> first(n + 1, 0);
+  for (const auto& e : edges) {
+    ++first[e[0] + 1];
+    ++first[e[1] + 1];
+  }
+  for (std::size_t v = 0; v < n; ++v) first[v + 1] += first[v];
+  std::vector<int> neighbours(first[n]);
+  std::vector<int> fill(first.begin(), first.end() - 1);
+  for (const auto& e : edges) {
+    neighbours[fill[e[0]]++] = e[1];
+    neighbours[fill[e[1]]++] = e[0];
+  }
+
+  std::vector<VertexWeights> next(n);
+  std::vector<float> dense(bones.size(), 0.0f);
+  std::vector<int> touched;
+  for (int pass = 0; pass < options.smoothing_iterations; ++pass) {
+    for (std::size_t v = 0; v < n; ++v) {
+      const int begin = first[v];
+      const int end = first[v + 1];
+      if (begin == end) {
+        next[v] = weights[v];
+        continue;
+      }
+      touched.clear();
+      auto add = [&](const VertexWeights& w, float scale) {
+        for (int k = 0; k < kMaxInfluences; ++k) {
+          if (w.weight[k] <= 0.0f) continue;
+          if (dense[w.bone[k]] == 0.0f) touched.push_back(w.bone[k]);
+          dense[w.bone[k]] += scale * w.weight[k];
+        }
+      };
+      add(weights[v], 1.0f - options.smoothing);
+      const float share = options.smoothing / static_cast<float>(end - begin);
+      for (int i = begin; i < end; ++i) add(weights[neighbours[i]], share);
+      influences.clear();
+      for (const int b : touched) {
+        influences.emplace_back(b, dense[b]);
+        dense[b] = 0.0f;
+      }
+      next[v] = make_vertex_weights(influences).value_or(weights[v]);
+    }
+    weights.swap(next);
+  }
+  return weights;
+}
+
+}  // namespace mocap

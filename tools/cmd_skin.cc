@@ -1,0 +1,273 @@
+// mocap skin <asf> <amc> --mesh M.obj: deform a mesh with a capture, one OBJ per frame.
+#include <mocap/amc.h>
+#include <mocap/io.h>
+#include <mocap/mesh.h>
+#include <mocap/skin.h>
+#include <mocap/skin_weights.h>
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "cli_util.h"
+
+namespace mocap::cli {
+namespace {
+
+struct SkinOptions {
+  std::string asf;
+  std::string amc;
+  std::string mesh;
+  std::string mesh_units = "m";
+  std::vector<std::string> groups;
+  std::string weights;
+  bool auto_weights = false;
+  std::string save_weights;
+  std::string bind_pose;
+  std::optional<double> bind_scale;
+  std::vector<double> bind_offset;
+  double bind_yaw_degrees = 0.0;
+  std::string frames;
+  std::string method = "lbs";
+  int threads = 0;
+  std::string output;
+  double fps = 120.0;
+};
+
+// "out_%04d.obj": the text before and after one %d (with optional zero
+// padding and width), so that no user text reaches printf.
+struct OutputPattern {
+  std::string before;
+  std::string after;
+  int width = 0;
+  bool zero_pad = false;
+
+  std::string path(int frame) const {
+    std::string number = std::to_string(frame);
+    if (static_cast<int>(number.size()) < width) {
+      number.insert(0, static_cast<std::size_t>(width) - number.size(), zero_pad ? '0' : ' ');
+    }
+    return before + number + after;
+  }
+};
+
+std::optional<OutputPattern> parse_pattern(const std::string& text) {
+  const std::size_t percent = text.find('%');
+  if (percent == std::string::npos) return std::nullopt;
+  OutputPattern pattern;
+  pattern.before = text.substr(0, percent);
+  std::size_t i = percent + 1;
+  if (i < text.size() && text[i] == '0') {
+    pattern.zero_pad = true;
+    ++i;
+  }
+  const std::size_t digits = i;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+  if (i > digits) std::from_chars(text.data() + digits, text.data() + i, pattern.width);
+  if (i >= text.size() || text[i] != 'd' || pattern.width > 12) return std::nullopt;
+  pattern.after = text.substr(i + 1);
+  if (pattern.after.find('%') != std::string::npos) return std::nullopt;
+  return pattern;
+}
+
+// "a:b", "a:b:step", "a:", ":b"; step defaults to 1.
+bool parse_frames(const std::string& text, FrameRange& range, int& step) {
+  step = 1;
+  if (text.empty()) return true;
+  std::string head = text;
+  const std::size_t first = text.find(':');
+  const std::size_t second = first == std::string::npos ? std::string::npos : text.find(':', first + 1);
+  if (second != std::string::npos) {
+    head = text.substr(0, second);
+    const std::string tail = text.substr(second + 1);
+    const auto [ptr, ec] = std::from_chars(tail.data(), tail.data() + tail.size(), step);
+    if (ec != std::errc() || ptr != tail.data() + tail.size() || step < 1) return false;
+  }
+  const auto parsed = parse_frame_range(head);
+  if (!parsed) return false;
+  range = *parsed;
+  return true;
+}
+
+double metres_per_unit(const std::string& units) {
+  if (units == "dm") return 0.1;
+  if (units == "cm") return 0.01;
+  if (units == "mm") return 0.001;
+  if (units == "in") return 0.0254;
+  return 1.0;
+}
+
+int run_skin(const SkinOptions& options) {
+  FrameRange range;
+  int step = 1;
+  if (!parse_frames(options.frames, range, step)) {
+    std::cerr << "mocap skin: --frames " << options.frames << ": expected a:b, a:b:step, a: or :b with a <= b\n";
+    return kUsage;
+  }
+  const auto pattern = parse_pattern(options.output);
+  if (!pattern) {
+    std::cerr << "mocap skin: -o " << options.output << ": expected a path with one %d, e.g. out_%04d.obj\n";
+    return kUsage;
+  }
+  if (options.weights.empty() == !options.auto_weights) {
+    std::cerr << "mocap skin: give exactly one of --weights FILE and --auto-weights\n";
+    return kUsage;
+  }
+  if (!options.bind_offset.empty() && options.bind_offset.size() != 3) {
+    std::cerr << "mocap skin: --bind-offset: expected X,Y,Z in metres\n";
+    return kUsage;
+  }
+
+  const auto clip = load_clip(options.asf, options.amc, options.fps);
+  if (!clip) return kBadInput;
+  const Skeleton& skeleton = clip->skeleton;
+  const Motion& motion = clip->motion;
+
+  const double unit = metres_per_unit(options.mesh_units);
+  auto mesh = read_obj(options.mesh, ObjReadOptions{unit});
+  if (!mesh) {
+    std::cerr << "mocap: " << mesh.error().to_string() << "\n";
+    return kBadInput;
+  }
+  if (!options.groups.empty()) {
+    auto kept = extract_groups(*mesh, options.groups);
+    if (!kept) {
+      std::cerr << "mocap: " << options.mesh << ": " << kept.error().message << "\n";
+      return kBadInput;
+    }
+    mesh = std::move(*kept);
+  }
+
+  // The bind pose: the rest pose, or the first frame of --bind-pose.
+  Pose bind_pose = rest_pose(skeleton);
+  if (!options.bind_pose.empty()) {
+    const auto posed = read_amc(options.bind_pose, skeleton, options.fps);
+    if (!posed) {
+      std::cerr << "mocap: " << posed.error().to_string() << "\n";
+      return kBadInput;
+    }
+    if (posed->frame_count() == 0) {
+      std::cerr << "mocap: " << options.bind_pose << ": no frame: expected one frame posing the skeleton\n";
+      return kBadInput;
+    }
+    pose_from_channels(skeleton, posed->frame(0), bind_pose);
+  }
+  const double yaw = options.bind_yaw_degrees * 3.14159265358979323846 / 180.0;
+  Placement placement = fit_placement(skeleton, bind_pose, *mesh, yaw);
+  if (options.bind_scale || !options.bind_offset.empty()) {
+    placement.scale = options.bind_scale.value_or(1.0);
+    placement.translation =
+        options.bind_offset.empty()
+            ? Eigen::Vector3d::Zero()
+            : Eigen::Vector3d(options.bind_offset[0], options.bind_offset[1], options.bind_offset[2]);
+  }
+  const SkeletonBind bind = bind_skeleton(skeleton, bind_pose, placement);
+
+  std::vector<std::string> bone_names;
+  for (const Bone& bone : skeleton.bones) bone_names.push_back(bone.name);
+  std::vector<VertexWeights> weights;
+  if (options.auto_weights) {
+    weights = automatic_weights(*mesh, bind.segments);
+    if (!options.save_weights.empty()) {
+      if (auto saved = write_skin_weights(options.save_weights, weights, bone_names); !saved) {
+        std::cerr << "mocap: " << saved.error().to_string() << "\n";
+        return kOutputError;
+      }
+    }
+  } else {
+    auto read = read_skin_weights(options.weights, bone_names, mesh->vertex_count());
+    if (!read) {
+      std::cerr << "mocap: " << read.error().to_string() << "\n";
+      return kBadInput;
+    }
+    weights = std::move(*read);
+  }
+
+  const std::size_t n = mesh->positions.size();
+  std::vector<SkinMatrix> matrices(skeleton.bones.size());
+  std::vector<DualQuaternion> dual_quaternions(skeleton.bones.size());
+  std::vector<Eigen::Vector3f> positions(n);
+  std::vector<Eigen::Vector3f> normals(n);
+  SkinJob job;
+  job.method = options.method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
+  job.matrices = matrices;
+  job.dual_quaternions = dual_quaternions;
+  job.weights = weights;
+  job.positions = mesh->positions;
+  job.normals = mesh->normals;
+  job.out_positions = positions;
+  job.out_normals = normals;
+  if (const auto problem = job.validate()) {
+    std::cerr << "mocap skin: " << *problem << "\n";
+    return kBadInput;
+  }
+  SkinThreads threads(options.threads);
+  SkinScratch scratch(skeleton);
+  Pose pose = make_pose(skeleton);
+  std::string text;
+  double skin_seconds = 0.0;
+  int written = 0;
+  int selected = 0;
+  for (int f = 0; f < motion.frame_count(); ++f) {
+    const int number = motion.frame_numbers[f];
+    if (!range.contains(number)) continue;
+    if (selected++ % step != 0) continue;
+    const auto start = std::chrono::steady_clock::now();
+    pose_from_channels(skeleton, motion.frame(f), pose);
+    skinning_matrices(skeleton, pose, bind, scratch, matrices);
+    if (job.method == SkinMethod::kDualQuaternion) dual_quaternions_from(matrices, dual_quaternions);
+    threads.run(job);
+    skin_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    format_obj_into(text, *mesh, positions, normals, unit);
+    if (auto saved = write_file_atomically(pattern->path(number), text); !saved) {
+      std::cerr << "mocap: " << saved.error().to_string() << "\n";
+      return kOutputError;
+    }
+    ++written;
+  }
+  if (written == 0) {
+    std::cerr << "mocap skin: no frame of " << options.amc << " in --frames " << options.frames << "\n";
+    return kUsage;
+  }
+  std::printf("skinned %zu vertices x %d frames (%s, %d threads): %.3f ms per frame, %.1f M vertices/s; scale %.4f\n",
+              n, written, options.method.c_str(), threads.thread_count(), 1e3 * skin_seconds / written,
+              skin_seconds > 0.0 ? 1e-6 * static_cast<double>(n) * written / skin_seconds : 0.0, placement.scale);
+  return kOk;
+}
+
+}  // namespace
+
+void add_skin_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<SkinOptions>();
+  CLI::App* command =
+      app.add_subcommand("skin", "Deform a mesh with a capture (linear blend or dual quaternion skinning)");
+  command->add_option("asf", options->asf, "ASF skeleton")->required();
+  command->add_option("amc", options->amc, "AMC motion")->required();
+  command->add_option("--mesh", options->mesh, "OBJ mesh, Y-up, facing +Z like CMU skeletons")->required();
+  command->add_option("--mesh-units", options->mesh_units, "Unit of the OBJ's numbers; output OBJs use the same")
+      ->check(CLI::IsMember({"m", "dm", "cm", "mm", "in"}))
+      ->default_val("m");
+  command->add_option("--group", options->groups, "Keep only these OBJ groups (repeatable), e.g. --group body");
+  command->add_option("--weights", options->weights,
+                      "Skin weights file (format: libmocap/include/mocap/skin_weights.h)");
+  command->add_flag("--auto-weights", options->auto_weights, "Compute weights from the bound skeleton");
+  command->add_option("--save-weights", options->save_weights, "With --auto-weights: write the weights to this file");
+  command->add_option("--bind-pose", options->bind_pose,
+                      "AMC whose first frame poses the skeleton as the mesh stands (default: the ASF rest pose)");
+  command->add_option("--bind-scale", options->bind_scale,
+                      "Explicit placement: skeleton scale (replaces the fit to the mesh's height)");
+  command->add_option("--bind-offset", options->bind_offset, "Explicit placement: X,Y,Z in metres")->delimiter(',');
+  command->add_option("--bind-yaw", options->bind_yaw_degrees, "Turn the skeleton about +Y, degrees, before placing");
+  command->add_option("--frames", options->frames, "Frame numbers as in the AMC, inclusive: a:b, a:b:step, a: or :b");
+  command->add_option("--method", options->method, "lbs (linear blend) or dqs (dual quaternion)")
+      ->check(CLI::IsMember({"lbs", "dqs"}));
+  command->add_option("--threads", options->threads, "Threads for skinning (0: all cores)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("-o,--output", options->output, "Output OBJ per frame, with %d for the frame number")->required();
+  add_fps_option(*command, options->fps);
+  command->callback([options, &exit_code] { exit_code = run_skin(*options); });
+}
+
+}  // namespace mocap::cli
