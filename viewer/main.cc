@@ -10,6 +10,7 @@
 // Exit codes: 0 success, 1 usage, 2 bad input, 3 no window or OpenGL, 4 output.
 #include "camera.h"
 #include "clip.h"
+#include "keyframes_panel.h"
 #include "panels.h"
 #include "playback.h"
 #include "render.h"
@@ -41,6 +42,7 @@ struct Options {
   int frame = 0;
   std::string screenshot;  // headless when set
   std::string size = "1280x720";
+  double keys_threshold = -1.0;  // >= 0: keyframe extraction on from the start
   bool stats = false;
   int samples = -1;  // multisampling of the window; -1: 4, or 0 under software OpenGL (screenshots always use 4)
   double quit_after_s = 0.0;      // 0: run until closed
@@ -92,16 +94,32 @@ bool software_gl() {
   return name.find("llvmpipe") != std::string::npos || name.find("softpipe") != std::string::npos;
 }
 
+// What panels add to the scene for the current frame.
+struct SceneExtras {
+  std::span<const Eigen::Vector3d> ghost;     // a second pose of the clip's skeleton (keyframe rebuild)
+  std::span<const colors::Rgb> joint_colors;  // per joint, e.g. by error
+  std::span<const Eigen::Vector3d> gaze;      // line segments (eyes)
+};
+
 // The scene for the current pose of `clip` (none: grid and axes only).
-void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int width, int height) {
+void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int width, int height,
+                const SceneExtras& extras = {}) {
   renderer.begin(view.camera, width, height);
   if (view.options.show_grid) renderer.grid(view.camera.target);
   if (view.options.show_axes) renderer.axes();
-  if (clip) {
-    SkeletonStyle style;
-    style.selected = view.selected;
-    renderer.skeleton(clip->skeleton, clip->positions, view.options, style);
+  if (!clip) return;
+  SkeletonStyle style;
+  style.selected = view.selected;
+  style.joint_colors = extras.joint_colors;
+  renderer.skeleton(clip->skeleton, clip->positions, view.options, style);
+  if (!extras.ghost.empty()) {
+    // Thinner and blue: it shows where the rebuild leaves the original.
+    SkeletonStyle ghost;
+    ghost.bone = ghost.joint = colors::kGhost;
+    ghost.radius_scale = 0.6f;
+    renderer.skeleton(clip->skeleton, extras.ghost, view.options, ghost);
   }
+  if (!extras.gaze.empty()) renderer.segments(extras.gaze, colors::kSelected, true);
 }
 
 std::string frame_file(const std::string& prefix, int frame) {
@@ -112,9 +130,9 @@ std::string frame_file(const std::string& prefix, int frame) {
 
 // Renders `clip` into `offscreen` at its size and writes the PNG.
 std::optional<std::string> save_png(Renderer& renderer, Offscreen& offscreen, const Clip* clip, const ViewState& view,
-                                    const std::string& path) {
+                                    const std::string& path, const SceneExtras& extras = {}) {
   offscreen.bind();
-  draw_scene(renderer, clip, view, offscreen.width(), offscreen.height());
+  draw_scene(renderer, clip, view, offscreen.width(), offscreen.height(), extras);
   const std::vector<std::uint8_t> rgb = offscreen.read_rgb();
   Offscreen::bind_default();
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
@@ -169,7 +187,14 @@ int run_headless(const Options& options) {
       pose_clip(*clip, options.frame);
       ViewState view;
       view.camera = initial_camera(clip->positions, static_cast<double>(width) / height);
-      if (auto e = save_png(renderer, offscreen, &*clip, view, options.screenshot)) {
+      KeyframeState keyframes;
+      if (options.keys_threshold >= 0.0) {
+        keyframes.enabled = true;
+        keyframes.threshold = static_cast<float>(options.keys_threshold);
+        run_keyframes(keyframes, *clip);
+      }
+      const SceneExtras extras{ghost_positions(keyframes, options.frame), error_colors(keyframes, options.frame), {}};
+      if (auto e = save_png(renderer, offscreen, &*clip, view, options.screenshot, extras)) {
         std::cerr << "mocap-viewer: " << *e << "\n";
         code = kOutput;
       }
@@ -222,6 +247,7 @@ class App {
     export_ = ExportState{export_.screenshot_path, export_.sequence_prefix};
     export_.last = clip_->frame_count() - 1;
     view_.selected = -1;
+    keyframes_.clip = nullptr;  // recomputed for the new clip when enabled
     int w = 0, h = 0;
     glfwGetFramebufferSize(window_, &w, &h);
     const Camera framed = initial_camera(clip_->positions, h > 0 ? static_cast<double>(w) / h : 16.0 / 9.0);
@@ -233,6 +259,11 @@ class App {
   }
 
   void seek(int frame) { playback_.seek(frame); }
+  void extract_keys(double threshold) {
+    keyframes_.enabled = true;
+    keyframes_.threshold = static_cast<float>(threshold);
+    if (clip_) run_keyframes(keyframes_, *clip_);
+  }
   void play() { playback_.play(); }
 
   void set_status(std::string text, bool error) { status_ = {std::move(text), error}; }
@@ -270,8 +301,12 @@ class App {
     ViewRequest request = handle_input(playback_, view_, clip_ ? &*clip_ : nullptr);
     if (!io.WantCaptureKeyboard && ImGui::IsKeyPressed(GLFW_KEY_P, false)) export_.screenshot_requested = true;
 
+    const TimelineMarks marks = timeline_marks(keyframes_);
+    // The side panel stays above the timeline and scrolls when it is longer.
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(260, 80),
+                                        ImVec2(10000, std::max(io.DisplaySize.y - timeline_height(marks) - 20, 80.0f)));
     ImGui::Begin("mocap-viewer");
     if (ImGui::CollapsingHeader("Open", ImGuiTreeNodeFlags_DefaultOpen) && open_panel(form_, status_)) {
       load(form_.asf, form_.amc);
@@ -280,9 +315,13 @@ class App {
       const ViewRequest r = scene_panel(view_, clip_ ? &*clip_ : nullptr);
       if (r != ViewRequest::kNone) request = r;
     }
+    if (ImGui::CollapsingHeader("Keyframes", keyframes_.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+      const int jump = keyframes_panel(keyframes_, clip_ ? &*clip_ : nullptr, playback_);
+      if (jump >= 0) playback_.pause(), playback_.seek(jump);
+    }
     if (ImGui::CollapsingHeader("Export")) export_panel(export_, playback_);
     ImGui::End();
-    const bool scrubbing = timeline_panel(playback_, 64.0f);
+    const bool scrubbing = timeline_panel(playback_, marks);
 
     if (!scrubbing) playback_.advance(dt);
     if (clip_) {
@@ -296,13 +335,22 @@ class App {
     int w = 0, h = 0;
     glfwGetFramebufferSize(window_, &w, &h);
     if (w > 0 && h > 0) {
-      draw_scene(renderer_, clip_ ? &*clip_ : nullptr, view_, w, h);
+      draw_scene(renderer_, clip_ ? &*clip_ : nullptr, view_, w, h, extras());
       export_pictures(w, h);
     }
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   }
 
  private:
+  // The panels' additions for the frame the clip is posed at.
+  SceneExtras extras() {
+    SceneExtras e;
+    if (!clip_) return e;
+    e.ghost = ghost_positions(keyframes_, clip_->frame);
+    e.joint_colors = error_colors(keyframes_, clip_->frame);
+    return e;
+  }
+
   void follow_root() {
     const Eigen::Vector3d root = clip_->positions[0];
     if (view_.follow_root) {
@@ -335,14 +383,15 @@ class App {
     }
     if (export_.screenshot_requested) {
       export_.screenshot_requested = false;
-      const auto e = save_png(renderer_, offscreen_, clip_ ? &*clip_ : nullptr, view_, export_.screenshot_path);
+      const auto e =
+          save_png(renderer_, offscreen_, clip_ ? &*clip_ : nullptr, view_, export_.screenshot_path, extras());
       set_status(e ? *e : "saved " + export_.screenshot_path, e.has_value());
     }
     if (export_.sequence_running && clip_) {
       const int shown = clip_->frame;
       pose_clip(*clip_, export_.next);
       const std::string path = frame_file(export_.sequence_prefix, export_.next);
-      const auto e = save_png(renderer_, offscreen_, &*clip_, view_, path);
+      const auto e = save_png(renderer_, offscreen_, &*clip_, view_, path, extras());
       pose_clip(*clip_, shown);
       if (e) {
         set_status(*e, true);
@@ -364,6 +413,7 @@ class App {
   ViewState view_;
   OpenForm form_;
   ExportState export_;
+  KeyframeState keyframes_;
   Status status_;
 };
 
@@ -404,6 +454,7 @@ int run_window(const Options& options) {
       app.adopt(load_initial(options), given ? options.files[0] : default_asf(),
                 given ? options.files[1] : default_amc());
       app.seek(options.frame);
+      if (options.keys_threshold >= 0.0) app.extract_keys(options.keys_threshold);
       if (options.frame == 0) app.play();
       if (options.files.size() > 2) {
         app.set_status("skinned meshes are not available in this build; showing the skeleton", true);
@@ -453,6 +504,8 @@ int main(int argc, char** argv) {
   app.add_option("--frame", options.frame, "frame to render with --screenshot (0-based)");
   app.add_option("--screenshot", options.screenshot, "render one frame to this PNG and exit (headless)");
   app.add_option("--size", options.size, "picture or window size, WxH")->capture_default_str();
+  app.add_option("--keys", options.keys_threshold,
+                 "extract keyframes at this threshold from the start (ghost, error colours, timeline)");
   app.add_flag("--stats", options.stats, "print the frame time every two seconds (vsync off)");
   app.add_option("--samples", options.samples,
                  "multisampling of the window: 0, 2, 4 (default: 4, or 0 under software OpenGL)");

@@ -24,8 +24,13 @@ bool toggle_button(const char* label, bool active) {
 
 }  // namespace
 
-bool timeline_panel(Playback& playback, float height) {
+float timeline_height(const TimelineMarks& marks) {
+  return marks.error.empty() ? 64.0f : 136.0f;
+}
+
+bool timeline_panel(Playback& playback, const TimelineMarks& marks) {
   const ImGuiIO& io = ImGui::GetIO();
+  const float height = timeline_height(marks);
   ImGui::SetNextWindowPos(ImVec2(0.0f, io.DisplaySize.y - height));
   ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, height));
   ImGui::Begin("Timeline", nullptr,
@@ -60,6 +65,36 @@ bool timeline_panel(Playback& playback, float height) {
   bool scrubbing = false;
   if (ImGui::SliderInt("##frame", &frame, 0, std::max(playback.frame_count - 1, 0), "%d")) playback.seek(frame);
   scrubbing = ImGui::IsItemActive();
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  const int last = std::max(playback.frame_count - 1, 1);
+  // Where ImGui's slider puts the centre of its grab for frame f (2 px
+  // padding, a grab of one frame's width or GrabMinSize).
+  const float slider = hi.x - lo.x - 4.0f;
+  const float grab = std::max(slider / (last + 1), ImGui::GetStyle().GrabMinSize);
+  auto frame_x = [&](float f) { return lo.x + 2.0f + grab / 2.0f + (slider - grab) * f / last; };
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (int key : marks.keys) {
+    const float x = frame_x(static_cast<float>(key));
+    draw->AddLine(ImVec2(x, hi.y - 6.0f), ImVec2(x, hi.y), IM_COL32(255, 200, 80, 255), 1.0f);
+  }
+  if (!marks.error.empty()) {
+    ImGui::SetNextItemWidth(-1.0f);
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "position error, max %.2f cm", marks.error_max);
+    ImGui::PlotLines("##error", marks.error.data(), static_cast<int>(marks.error.size()), 0, overlay, 0.0f,
+                     marks.error_max * 1.05f, ImVec2(0.0f, 64.0f));
+    const ImVec2 glo = ImGui::GetItemRectMin(), ghi = ImGui::GetItemRectMax();
+    const float inner_lo = glo.x + ImGui::GetStyle().FramePadding.x;
+    const float inner_hi = ghi.x - ImGui::GetStyle().FramePadding.x;
+    const int n = static_cast<int>(marks.error.size());
+    const float x = inner_lo + (inner_hi - inner_lo) * playback.frame() / std::max(n - 1, 1);
+    draw->AddLine(ImVec2(x, glo.y), ImVec2(x, ghi.y), IM_COL32(64, 217, 255, 255), 1.5f);
+    if (ImGui::IsItemHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && n > 1) {
+      const float t = (io.MousePos.x - inner_lo) / (inner_hi - inner_lo);
+      playback.pause();
+      playback.seek(static_cast<int>(std::lround(t * (n - 1))));
+    }
+  }
   if (empty) ImGui::EndDisabled();
   ImGui::End();
   return scrubbing;

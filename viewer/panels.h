@@ -50,10 +50,22 @@ struct ExportState {
 // What a panel asks the main loop to do.
 enum class ViewRequest { kNone, kFrameAll, kFrameFigure };
 
+// Marks on the timeline: key frames as ticks on the scrubber, and a graph of
+// the error over time under it.
+struct TimelineMarks {
+  std::span<const int> keys;     // frame indices
+  std::span<const float> error;  // one value per frame, cm
+  float error_max = 0.0f;        // the graph's top
+};
+
+// The timeline's height in pixels, with or without the error graph.
+float timeline_height(const TimelineMarks& marks);
+
 // The timeline across the bottom of the window: transport buttons, scrubber,
-// speed presets, loop and the readout. `height` is its height in pixels.
-// Returns true while the scrubber is being dragged.
-bool timeline_panel(Playback& playback, float height);
+// speed presets, loop and the readout; key ticks and the error graph (a click
+// on it jumps to that frame) when `marks` has them. Returns true while the
+// scrubber is being dragged.
+bool timeline_panel(Playback& playback, const TimelineMarks& marks = {});
 
 // Scene toggles, camera presets and joint selection.
 ViewRequest scene_panel(ViewState& view, const Clip* clip);

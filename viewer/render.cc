@@ -312,6 +312,16 @@ void Renderer::skeleton(const Skeleton& skeleton, std::span<const Eigen::Vector3
   }
 }
 
+void Renderer::segments(std::span<const Eigen::Vector3d> ends, const colors::Rgb& color, bool on_top) {
+  scratch_.clear();
+  for (std::size_t i = 0; i + 1 < ends.size(); i += 2) {
+    push_line(scratch_, ends[i].cast<float>(), ends[i + 1].cast<float>(), color);
+  }
+  if (on_top) glDisable(GL_DEPTH_TEST);
+  draw_lines(scratch_);
+  if (on_top) glEnable(GL_DEPTH_TEST);
+}
+
 void Renderer::cylinder(const Eigen::Vector3d& a, const Eigen::Vector3d& b, float radius, const colors::Rgb& color) {
   const Eigen::Vector3d d = b - a;
   const double length = d.norm();

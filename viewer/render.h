@@ -57,6 +57,8 @@ class Renderer {
   void axes();
   void skeleton(const Skeleton& skeleton, std::span<const Eigen::Vector3d> positions, const SceneOptions& options,
                 const SkeletonStyle& style);
+  // Line segments a0 b0 a1 b1 ... in one colour, over the scene when `on_top`.
+  void segments(std::span<const Eigen::Vector3d> ends, const colors::Rgb& color, bool on_top = false);
   // A lit triangle mesh in world space (positions and normals one per vertex,
   // three indices per triangle). The data is uploaded on each call.
   void mesh(std::span<const Eigen::Vector3f> positions, std::span<const Eigen::Vector3f> normals,

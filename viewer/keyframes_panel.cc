@@ -1,0 +1,117 @@
+#include "keyframes_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace mocap::viewer {
+
+void run_keyframes(KeyframeState& state, const Clip& clip) {
+  const Skeleton& skeleton = clip.skeleton;
+  const Motion& motion = clip.motion;
+  const int frames = motion.frame_count();
+  const int bones = static_cast<int>(skeleton.bones.size());
+  state.message.clear();
+  if (state.clip != &clip || state.frames != frames) {
+    // A new clip: the pose track, the weights and the original's transforms.
+    state.track = make_pose_track(skeleton, motion);
+    state.weights = default_joint_weights(skeleton);
+    state.original_positions.assign(static_cast<std::size_t>(frames) * bones, Eigen::Vector3d::Zero());
+    state.original_rotations.assign(static_cast<std::size_t>(frames) * bones, Eigen::Quaterniond::Identity());
+    world_transforms(skeleton, motion, state.original_positions, state.original_rotations);
+    state.clip = &clip;
+    state.frames = frames;
+  }
+  state.keys = extract_keys(state.track, state.weights, state.threshold);
+  Result<Motion> rebuilt = rebuild_motion(skeleton, key_motion(motion, state.keys));
+  if (!rebuilt || rebuilt->frame_count() != frames) {
+    state.message = rebuilt ? "the rebuild does not cover the clip" : rebuilt.error().to_string();
+    state.keys.clear();
+    state.error_per_frame.clear();
+    state.rebuilt_positions.clear();
+    return;
+  }
+  state.rebuilt_positions.assign(static_cast<std::size_t>(frames) * bones, Eigen::Vector3d::Zero());
+  state.rebuilt_rotations.assign(static_cast<std::size_t>(frames) * bones, Eigen::Quaterniond::Identity());
+  world_transforms(skeleton, *rebuilt, state.rebuilt_positions, state.rebuilt_rotations);
+  ErrorMeasure measure(bones, frames);
+  measure.run(state.original_positions, state.original_rotations, state.rebuilt_positions, state.rebuilt_rotations,
+              frames, ErrorOptions{}, state.error);
+  const std::span<const double> per_frame = measure.position_per_frame();
+  state.error_per_frame.assign(per_frame.begin(), per_frame.end());
+}
+
+int keyframes_panel(KeyframeState& state, const Clip* clip, const Playback& playback) {
+  int jump = -1;
+  if (!clip) {
+    ImGui::TextDisabled("no clip loaded");
+    return jump;
+  }
+  bool changed = ImGui::Checkbox("Extract keys", &state.enabled) && state.enabled;
+  changed |= ImGui::SliderFloat("Threshold", &state.threshold, 0.001f, 1.0f, "%.4f", ImGuiSliderFlags_Logarithmic);
+  if (changed || (state.enabled && state.clip != clip)) run_keyframes(state, *clip);
+  if (!state.enabled) return jump;
+  if (!state.message.empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", state.message.c_str());
+    return jump;
+  }
+  const int keys = static_cast<int>(state.keys.size());
+  const ErrorStats& e = state.error.position;
+  ImGui::Text("keys %d of %d frames (ratio %.1f : 1)", keys, state.frames,
+              keys > 0 ? static_cast<double>(state.frames) / keys : 0.0);
+  ImGui::Text("position error, cm: mean %.2f  p99 %.2f  max %.2f", e.mean, e.p99, e.max);
+  if (e.worst_joint >= 0) {
+    ImGui::Text("worst joint %s", clip->skeleton.bones[e.worst_joint].name.c_str());
+  }
+  if (e.worst_frame >= 0) {
+    ImGui::SameLine();
+    char label[48];
+    std::snprintf(label, sizeof label, "worst frame %d##jump", e.worst_frame);
+    if (ImGui::SmallButton(label)) jump = e.worst_frame;
+  }
+  ImGui::Checkbox("Ghost", &state.show_ghost);
+  ImGui::SameLine();
+  ImGui::Checkbox("Colour joints by error", &state.color_by_error);
+  if (state.color_by_error) ImGui::SliderFloat("Red at", &state.color_max_cm, 0.5f, 30.0f, "%.1f cm");
+  const int frame = playback.frame();
+  if (frame < static_cast<int>(state.error_per_frame.size())) {
+    ImGui::Text("this frame: %.2f cm", state.error_per_frame[frame]);
+  }
+  return jump;
+}
+
+std::span<const Eigen::Vector3d> ghost_positions(const KeyframeState& state, int frame) {
+  if (!state.enabled || !state.show_ghost || !state.clip || frame < 0 || frame >= state.frames ||
+      state.rebuilt_positions.empty()) {
+    return {};
+  }
+  const std::size_t bones = state.clip->skeleton.bones.size();
+  return {state.rebuilt_positions.data() + frame * bones, bones};
+}
+
+std::span<const colors::Rgb> error_colors(KeyframeState& state, int frame) {
+  if (!state.enabled || !state.color_by_error || !state.clip || frame < 0 || frame >= state.frames ||
+      state.rebuilt_positions.empty()) {
+    return {};
+  }
+  const std::size_t bones = state.clip->skeleton.bones.size();
+  state.joint_colors.resize(bones);
+  for (std::size_t j = 0; j < bones; ++j) {
+    const std::size_t i = frame * bones + j;
+    const double cm = 100.0 * (state.rebuilt_positions[i] - state.original_positions[i]).norm();
+    const float t = std::clamp(static_cast<float>(cm) / state.color_max_cm, 0.0f, 1.0f);
+    // Green through yellow to red.
+    state.joint_colors[j] = t < 0.5f ? colors::Rgb{0.25f + 1.5f * t, 0.85f, 0.25f}
+                                     : colors::Rgb{1.0f, 0.85f - 1.3f * (t - 0.5f), 0.25f - 0.2f * (t - 0.5f)};
+  }
+  return state.joint_colors;
+}
+
+TimelineMarks timeline_marks(const KeyframeState& state) {
+  if (!state.enabled || state.error_per_frame.empty()) return {};
+  const float top = *std::max_element(state.error_per_frame.begin(), state.error_per_frame.end());
+  return {state.keys, state.error_per_frame, std::max(top, 0.01f)};
+}
+
+}  // namespace mocap::viewer
