@@ -1,5 +1,7 @@
 #include <mocap/fk.h>
 
+#include "rotation.h"
+
 namespace mocap {
 
 Pose make_pose(const Skeleton& skeleton) {
@@ -9,7 +11,8 @@ Pose make_pose(const Skeleton& skeleton) {
   return pose;
 }
 
-void pose_from_channels(const Skeleton& skeleton, std::span<const double> channels, Pose& pose) {
+void pose_from_channels(const Skeleton& skeleton, std::span<const double> channels,
+                        std::span<Eigen::Quaterniond> rotation, std::span<Eigen::Vector3d> offset) {
   for (std::size_t b = 0; b < skeleton.bones.size(); ++b) {
     const Bone& bone = skeleton.bones[b];
     Eigen::Quaterniond m = Eigen::Quaterniond::Identity();
@@ -19,9 +22,9 @@ void pose_from_channels(const Skeleton& skeleton, std::span<const double> channe
     for (std::size_t k = 0; k < bone.dofs.size(); ++k) {
       const double v = values[k];
       switch (bone.dofs[k]) {
-        case Channel::RX: m = Eigen::AngleAxisd(v, Eigen::Vector3d::UnitX()) * m; break;
-        case Channel::RY: m = Eigen::AngleAxisd(v, Eigen::Vector3d::UnitY()) * m; break;
-        case Channel::RZ: m = Eigen::AngleAxisd(v, Eigen::Vector3d::UnitZ()) * m; break;
+        case Channel::RX: m = rotation::turn(0, v, m); break;
+        case Channel::RY: m = rotation::turn(1, v, m); break;
+        case Channel::RZ: m = rotation::turn(2, v, m); break;
         case Channel::TX: translation.x() = v; break;
         case Channel::TY: translation.y() = v; break;
         case Channel::TZ: translation.z() = v; break;
@@ -30,27 +33,37 @@ void pose_from_channels(const Skeleton& skeleton, std::span<const double> channe
     }
     const Eigen::Quaterniond& c = bone.axis_rotation;
     if (bone.parent < 0) {
-      pose.rotation[b] = c * m;
-      pose.offset[b] = skeleton.root_position + translation;
+      rotation[b] = c * m;
+      offset[b] = skeleton.root_position + translation;
     } else {
-      pose.rotation[b] = c * m * c.conjugate();
-      pose.offset[b] = (bone.length + stretch) * bone.direction + c * translation;
+      rotation[b] = c * m * c.conjugate();
+      offset[b] = (bone.length + stretch) * bone.direction + c * translation;
+    }
+  }
+}
+
+void pose_from_channels(const Skeleton& skeleton, std::span<const double> channels, Pose& pose) {
+  pose_from_channels(skeleton, channels, pose.rotation, pose.offset);
+}
+
+void forward_kinematics(const Skeleton& skeleton, std::span<const Eigen::Quaterniond> local_rotation,
+                        std::span<const Eigen::Vector3d> offset, std::span<Eigen::Vector3d> positions,
+                        std::span<Eigen::Quaterniond> rotations) {
+  for (const int b : skeleton.eval_order) {
+    const int parent = skeleton.bones[b].parent;
+    if (parent < 0) {
+      rotations[b] = local_rotation[b];
+      positions[b] = offset[b];
+    } else {
+      rotations[b] = rotations[parent] * local_rotation[b];
+      positions[b] = positions[parent] + rotations[b] * offset[b];
     }
   }
 }
 
 void forward_kinematics(const Skeleton& skeleton, const Pose& pose, std::span<Eigen::Vector3d> positions,
                         std::span<Eigen::Quaterniond> rotations) {
-  for (const int b : skeleton.eval_order) {
-    const int parent = skeleton.bones[b].parent;
-    if (parent < 0) {
-      rotations[b] = pose.rotation[b];
-      positions[b] = pose.offset[b];
-    } else {
-      rotations[b] = rotations[parent] * pose.rotation[b];
-      positions[b] = positions[parent] + rotations[b] * pose.offset[b];
-    }
-  }
+  forward_kinematics(skeleton, pose.rotation, pose.offset, positions, rotations);
 }
 
 std::vector<Eigen::Vector3d> world_positions(const Skeleton& skeleton, const Motion& motion) {

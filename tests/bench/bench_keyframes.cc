@@ -37,7 +37,6 @@ struct Clip {
   std::vector<int> keys;
   std::vector<Eigen::Vector3d> positions, rebuilt_positions;
   std::vector<Eigen::Quaterniond> rotations, rebuilt_rotations;
-  Pose pose;
   ErrorMeasure measure{0, 0};
   MotionError error;
 };
@@ -70,7 +69,6 @@ std::vector<Clip> load_clips() {
     c.rebuilt_positions.resize(n);
     c.rotations.resize(n);
     c.rebuilt_rotations.resize(n);
-    c.pose = make_pose(c.skeleton);
     c.measure = ErrorMeasure(static_cast<int>(c.skeleton.bones.size()), c.motion.frame_count());
     clips.push_back(std::move(c));
   }
@@ -86,10 +84,8 @@ void world(Clip& c, const PoseTrack& track, std::vector<Eigen::Vector3d>& positi
            std::vector<Eigen::Quaterniond>& rotations) {
   const std::size_t bones = c.skeleton.bones.size();
   for (int f = 0; f < track.frames; ++f) {
-    std::copy_n(track.rotations(f), bones, c.pose.rotation.begin());
-    std::copy_n(track.offsets(f), bones, c.pose.offset.begin());
-    forward_kinematics(c.skeleton, c.pose, std::span(positions).subspan(f * bones, bones),
-                       std::span(rotations).subspan(f * bones, bones));
+    forward_kinematics(c.skeleton, std::span(track.rotations(f), bones), std::span(track.offsets(f), bones),
+                       std::span(positions).subspan(f * bones, bones), std::span(rotations).subspan(f * bones, bones));
   }
 }
 

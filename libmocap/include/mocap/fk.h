@@ -33,12 +33,20 @@ Pose make_pose(const Skeleton& skeleton);
 // The pose of one frame of channel values (see motion.h). `pose` must come
 // from make_pose for the same skeleton; no allocation.
 void pose_from_channels(const Skeleton& skeleton, std::span<const double> channels, Pose& pose);
+// The same into one row of rotations and offsets (one each per bone), e.g. a
+// frame of a PoseTrack (keyframes.h).
+void pose_from_channels(const Skeleton& skeleton, std::span<const double> channels,
+                        std::span<Eigen::Quaterniond> rotation, std::span<Eigen::Vector3d> offset);
 
 // World position of every bone's end point (bone 0: the root's position), in
 // metres, into `positions`, and every bone's world rotation into
 // `rotations` (one each per bone; the rotations are needed on the way even
 // when the caller does not use them). No allocation.
 void forward_kinematics(const Skeleton& skeleton, const Pose& pose, std::span<Eigen::Vector3d> positions,
+                        std::span<Eigen::Quaterniond> rotations);
+// The same from one row of local rotations and offsets (one each per bone).
+void forward_kinematics(const Skeleton& skeleton, std::span<const Eigen::Quaterniond> local_rotation,
+                        std::span<const Eigen::Vector3d> offset, std::span<Eigen::Vector3d> positions,
                         std::span<Eigen::Quaterniond> rotations);
 
 // World positions of every frame of a motion: frame_count() * bones values,
