@@ -10,6 +10,7 @@
 // Exit codes: 0 success, 1 usage, 2 bad input, 3 no window or OpenGL, 4 output.
 #include "camera.h"
 #include "clip.h"
+#include "eyes_panel.h"
 #include "keyframes_panel.h"
 #include "panels.h"
 #include "playback.h"
@@ -43,6 +44,7 @@ struct Options {
   std::string screenshot;  // headless when set
   std::string size = "1280x720";
   double keys_threshold = -1.0;  // >= 0: keyframe extraction on from the start
+  bool eyes = false;             // the eyes panel on from the start
   bool stats = false;
   int samples = -1;  // multisampling of the window; -1: 4, or 0 under software OpenGL (screenshots always use 4)
   double quit_after_s = 0.0;      // 0: run until closed
@@ -248,6 +250,7 @@ class App {
     export_.last = clip_->frame_count() - 1;
     view_.selected = -1;
     keyframes_.clip = nullptr;  // recomputed for the new clip when enabled
+    eyes_.clip = nullptr;
     int w = 0, h = 0;
     glfwGetFramebufferSize(window_, &w, &h);
     const Camera framed = initial_camera(clip_->positions, h > 0 ? static_cast<double>(w) / h : 16.0 / 9.0);
@@ -259,6 +262,10 @@ class App {
   }
 
   void seek(int frame) { playback_.seek(frame); }
+  void show_eyes() {
+    eyes_.enabled = true;
+    if (clip_) update_eyes(eyes_, *clip_);
+  }
   void extract_keys(double threshold) {
     keyframes_.enabled = true;
     keyframes_.threshold = static_cast<float>(threshold);
@@ -319,9 +326,13 @@ class App {
       const int jump = keyframes_panel(keyframes_, clip_ ? &*clip_ : nullptr, playback_);
       if (jump >= 0) playback_.pause(), playback_.seek(jump);
     }
+    if (ImGui::CollapsingHeader("Eyes", eyes_.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+      eyes_panel(eyes_, clip_ ? &*clip_ : nullptr);
+    }
     if (ImGui::CollapsingHeader("Export")) export_panel(export_, playback_);
     ImGui::End();
     const bool scrubbing = timeline_panel(playback_, marks);
+    eyes_window(eyes_, playback_.frame());
 
     if (!scrubbing) playback_.advance(dt);
     if (clip_) {
@@ -348,6 +359,8 @@ class App {
     if (!clip_) return e;
     e.ghost = ghost_positions(keyframes_, clip_->frame);
     e.joint_colors = error_colors(keyframes_, clip_->frame);
+    gaze_ = gaze_segments(eyes_, clip_->frame);
+    e.gaze = gaze_;
     return e;
   }
 
@@ -414,6 +427,8 @@ class App {
   OpenForm form_;
   ExportState export_;
   KeyframeState keyframes_;
+  EyesState eyes_;
+  std::vector<Eigen::Vector3d> gaze_;  // this frame's gaze lines
   Status status_;
 };
 
@@ -455,6 +470,7 @@ int run_window(const Options& options) {
                 given ? options.files[1] : default_amc());
       app.seek(options.frame);
       if (options.keys_threshold >= 0.0) app.extract_keys(options.keys_threshold);
+      if (options.eyes) app.show_eyes();
       if (options.frame == 0) app.play();
       if (options.files.size() > 2) {
         app.set_status("skinned meshes are not available in this build; showing the skeleton", true);
@@ -506,6 +522,7 @@ int main(int argc, char** argv) {
   app.add_option("--size", options.size, "picture or window size, WxH")->capture_default_str();
   app.add_option("--keys", options.keys_threshold,
                  "extract keyframes at this threshold from the start (ghost, error colours, timeline)");
+  app.add_flag("--eyes", options.eyes, "generate and show the eyes from the start");
   app.add_flag("--stats", options.stats, "print the frame time every two seconds (vsync off)");
   app.add_option("--samples", options.samples,
                  "multisampling of the window: 0, 2, 4 (default: 4, or 0 under software OpenGL)");
