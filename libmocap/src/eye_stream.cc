@@ -80,10 +80,11 @@ enum class WriteResult { kWritten, kNothingWritten, kFailed };
 // Writes the whole line within `timeout_s`. Nothing written in time is a
 // dropped frame; a part written and then a timeout is a failure (the receiver
 // holds half a line).
-WriteResult write_line(int fd, std::string_view line, double timeout_s, std::string& error) {
+WriteResult write_line(int fd, std::string_view line, double timeout_s, std::string& error, bool& cut) {
   const auto deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
   std::size_t written = 0;
+  cut = false;
   while (written < line.size()) {
     const ssize_t n = ::write(fd, line.data() + written, line.size() - written);
     if (n > 0) {
@@ -93,12 +94,14 @@ WriteResult write_line(int fd, std::string_view line, double timeout_s, std::str
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
       error = std::strerror(errno);
+      cut = written > 0;
       return WriteResult::kFailed;
     }
     const auto left = deadline - Clock::now();
     if (left <= Clock::duration::zero()) {
       if (written == 0) return WriteResult::kNothingWritten;
       error = "write timed out in the middle of a line";
+      cut = true;
       return WriteResult::kFailed;
     }
     pollfd p{fd, POLLOUT, 0};
@@ -106,6 +109,7 @@ WriteResult write_line(int fd, std::string_view line, double timeout_s, std::str
     const int r = ::poll(&p, 1, std::min(ms, 50));
     if (r < 0 && errno != EINTR) {
       error = std::strerror(errno);
+      cut = written > 0;
       return WriteResult::kFailed;
     }
   }
@@ -292,7 +296,10 @@ void EyeStreamer::output(int device) {
   const std::string path = device == 0 ? options_.left_path : options_.right_path;
   const bool left_data = (device == 0) != options_.swap;
   int fd = -1;
-  bool broken_line = false;  // a line was cut off at the receiver: start the next with '\n'
+  // A line was cut off part-way on a port that failed: the next line starts
+  // with '\n' so the receiver's half line ends there (a receiver skips the
+  // line it cannot parse). A device that vanished holds no half line.
+  bool broken_line = false;
   double backoff = options_.reconnect_min_s;
   auto next_try = Clock::now();
   long last = -1;
@@ -313,10 +320,10 @@ void EyeStreamer::output(int device) {
     port.opened_once = true;
     port.stats.connected = true;
   };
-  auto close_port = [&](const std::string& error) {
+  auto close_port = [&](const std::string& error, bool cut) {
     ::close(fd);
     fd = -1;
-    broken_line = true;
+    broken_line = cut;
     std::lock_guard lock(mutex_);
     Port& port = ports_[device];
     ++port.stats.write_errors;
@@ -362,10 +369,11 @@ void EyeStreamer::output(int device) {
     }
     const std::string line = line_of(frame);
     std::string error;
-    const WriteResult result = write_line(fd, line, options_.write_timeout_s, error);
+    bool cut = false;
+    const WriteResult result = write_line(fd, line, options_.write_timeout_s, error, cut);
     const auto done = Clock::now();
     if (result == WriteResult::kFailed) {
-      close_port(error);
+      close_port(error, cut);
       std::lock_guard lock(mutex_);
       ++ports_[device].stats.dropped;
       continue;
@@ -384,7 +392,8 @@ void EyeStreamer::output(int device) {
   if (fd < 0) try_open();
   if (fd >= 0) {
     std::string error;
-    const WriteResult result = write_line(fd, line_of(neutral_eye_frame()), 0.1, error);
+    bool cut = false;
+    const WriteResult result = write_line(fd, line_of(neutral_eye_frame()), 0.1, error, cut);
     ::close(fd);
     std::lock_guard lock(mutex_);
     Port& port = ports_[device];
