@@ -15,6 +15,7 @@
 #include "panels.h"
 #include "playback.h"
 #include "render.h"
+#include "skin_panel.h"
 
 #include <epoxy/gl.h>
 #include <CLI/CLI.hpp>
@@ -44,7 +45,10 @@ struct Options {
   std::string screenshot;  // headless when set
   std::string size = "1280x720";
   double keys_threshold = -1.0;  // >= 0: keyframe extraction on from the start
-  bool eyes = false;             // the eyes panel on from the start
+  std::string mesh_units = "m";
+  std::string groups;     // OBJ groups to keep, separated by spaces
+  std::string bind_pose;  // AMC posing the skeleton as the mesh stands
+  bool eyes = false;      // the eyes panel on from the start
   bool stats = false;
   int samples = -1;  // multisampling of the window; -1: 4, or 0 under software OpenGL (screenshots always use 4)
   double quit_after_s = 0.0;      // 0: run until closed
@@ -101,6 +105,7 @@ struct SceneExtras {
   std::span<const Eigen::Vector3d> ghost;     // a second pose of the clip's skeleton (keyframe rebuild)
   std::span<const colors::Rgb> joint_colors;  // per joint, e.g. by error
   std::span<const Eigen::Vector3d> gaze;      // line segments (eyes)
+  const SkinState* skin = nullptr;            // a skinned mesh, posed
 };
 
 // The scene for the current pose of `clip` (none: grid and axes only).
@@ -110,6 +115,10 @@ void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int
   if (view.options.show_grid) renderer.grid(view.camera.target);
   if (view.options.show_axes) renderer.axes();
   if (!clip) return;
+  if (extras.skin && extras.skin->loaded && view.options.show_mesh) {
+    const SkinState& skin = *extras.skin;
+    renderer.mesh(skin.positions, skin.normals, skin.indices, skin.world_from_mesh, colors::kSkin);
+  }
   SkeletonStyle style;
   style.selected = view.selected;
   style.joint_colors = extras.joint_colors;
@@ -141,6 +150,20 @@ std::optional<std::string> save_png(Renderer& renderer, Offscreen& offscreen, co
   std::error_code ignored;
   if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
   return write_png(path, offscreen.width(), offscreen.height(), rgb);
+}
+
+// The mesh the command line names, if any.
+std::optional<SkinForm> skin_form(const Options& options) {
+  if (options.files.size() < 3) return std::nullopt;
+  SkinForm form;
+  form.obj = options.files[2];
+  if (options.files.size() > 3) form.weights = options.files[3];
+  form.bind_pose = options.bind_pose;
+  form.groups = options.groups;
+  for (int i = 0; i < static_cast<int>(std::size(kMeshUnitNames)); ++i) {
+    if (options.mesh_units == kMeshUnitNames[i]) form.units = i;
+  }
+  return form;
 }
 
 // The clip the files on the command line name, or the bundled one.
@@ -195,8 +218,19 @@ int run_headless(const Options& options) {
         keyframes.threshold = static_cast<float>(options.keys_threshold);
         run_keyframes(keyframes, *clip);
       }
-      const SceneExtras extras{ghost_positions(keyframes, options.frame), error_colors(keyframes, options.frame), {}};
-      if (auto e = save_png(renderer, offscreen, &*clip, view, options.screenshot, extras)) {
+      SkinState skin;
+      if (const auto form = skin_form(options)) {
+        if (auto e = load_skin(skin, *form, *clip)) {
+          std::cerr << "mocap-viewer: " << *e << "\n";
+          code = kInput;
+        }
+        update_skin(skin, *clip);
+      }
+      const SceneExtras extras{
+          ghost_positions(keyframes, options.frame), error_colors(keyframes, options.frame), {}, &skin};
+      if (code != kOk) {
+        // The mesh failed to load: nothing is written.
+      } else if (auto e = save_png(renderer, offscreen, &*clip, view, options.screenshot, extras)) {
         std::cerr << "mocap-viewer: " << *e << "\n";
         code = kOutput;
       }
@@ -251,6 +285,7 @@ class App {
     view_.selected = -1;
     keyframes_.clip = nullptr;  // recomputed for the new clip when enabled
     eyes_.clip = nullptr;
+    if (skin_.loaded) load_mesh();  // rebind to the new skeleton
     int w = 0, h = 0;
     glfwGetFramebufferSize(window_, &w, &h);
     const Camera framed = initial_camera(clip_->positions, h > 0 ? static_cast<double>(w) / h : 16.0 / 9.0);
@@ -262,6 +297,21 @@ class App {
   }
 
   void seek(int frame) { playback_.seek(frame); }
+  void load_mesh(const SkinForm& form) {
+    skin_form_ = form;
+    load_mesh();
+  }
+  void load_mesh() {
+    if (!clip_) return set_status("open a clip before a mesh", true);
+    if (auto e = load_skin(skin_, skin_form_, *clip_)) {
+      std::cerr << "mocap-viewer: " << *e << "\n";
+      return set_status(*e, true);
+    }
+    view_.options.show_mesh = true;
+    view_.options.show_skeleton = view_.options.show_joints = false;  // the skin in place of the bones
+    set_status("bound " + skin_form_.obj + " (" + std::to_string(skin_.mesh.vertex_count()) + " vertices)", false);
+  }
+
   void show_eyes() {
     eyes_.enabled = true;
     if (clip_) update_eyes(eyes_, *clip_);
@@ -322,6 +372,10 @@ class App {
       const ViewRequest r = scene_panel(view_, clip_ ? &*clip_ : nullptr);
       if (r != ViewRequest::kNone) request = r;
     }
+    if (ImGui::CollapsingHeader("Skin", skin_.loaded ? ImGuiTreeNodeFlags_DefaultOpen : 0) &&
+        skin_panel(skin_form_, skin_, view_.options)) {
+      load_mesh();
+    }
     if (ImGui::CollapsingHeader("Keyframes", keyframes_.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
       const int jump = keyframes_panel(keyframes_, clip_ ? &*clip_ : nullptr, playback_);
       if (jump >= 0) playback_.pause(), playback_.seek(jump);
@@ -337,6 +391,7 @@ class App {
     if (!scrubbing) playback_.advance(dt);
     if (clip_) {
       pose_clip(*clip_, playback_.frame());
+      update_skin(skin_, *clip_);
       follow_root();
       apply(request);
       joint_label(view_, *clip_);
@@ -361,6 +416,7 @@ class App {
     e.joint_colors = error_colors(keyframes_, clip_->frame);
     gaze_ = gaze_segments(eyes_, clip_->frame);
     e.gaze = gaze_;
+    e.skin = &skin_;
     return e;
   }
 
@@ -403,9 +459,11 @@ class App {
     if (export_.sequence_running && clip_) {
       const int shown = clip_->frame;
       pose_clip(*clip_, export_.next);
+      update_skin(skin_, *clip_);
       const std::string path = frame_file(export_.sequence_prefix, export_.next);
       const auto e = save_png(renderer_, offscreen_, &*clip_, view_, path, extras());
       pose_clip(*clip_, shown);
+      update_skin(skin_, *clip_);
       if (e) {
         set_status(*e, true);
         export_.sequence_running = false;
@@ -428,6 +486,8 @@ class App {
   ExportState export_;
   KeyframeState keyframes_;
   EyesState eyes_;
+  SkinForm skin_form_;
+  SkinState skin_;
   std::vector<Eigen::Vector3d> gaze_;  // this frame's gaze lines
   Status status_;
 };
@@ -472,9 +532,7 @@ int run_window(const Options& options) {
       if (options.keys_threshold >= 0.0) app.extract_keys(options.keys_threshold);
       if (options.eyes) app.show_eyes();
       if (options.frame == 0) app.play();
-      if (options.files.size() > 2) {
-        app.set_status("skinned meshes are not available in this build; showing the skeleton", true);
-      }
+      if (const auto form = skin_form(options)) app.load_mesh(*form);
       FrameStats stats;
       const double start = glfwGetTime();
       double last = start;
@@ -522,6 +580,11 @@ int main(int argc, char** argv) {
   app.add_option("--size", options.size, "picture or window size, WxH")->capture_default_str();
   app.add_option("--keys", options.keys_threshold,
                  "extract keyframes at this threshold from the start (ghost, error colours, timeline)");
+  app.add_option("--mesh-units", options.mesh_units, "unit of the OBJ's numbers: m, dm (MakeHuman), cm, mm")
+      ->check(CLI::IsMember({"m", "dm", "cm", "mm"}));
+  app.add_option("--groups", options.groups, "OBJ groups to keep, e.g. body (separated by spaces)");
+  app.add_option("--bind-pose", options.bind_pose,
+                 "AMC whose first frame poses the skeleton as the mesh stands (default: rest pose)");
   app.add_flag("--eyes", options.eyes, "generate and show the eyes from the start");
   app.add_flag("--stats", options.stats, "print the frame time every two seconds (vsync off)");
   app.add_option("--samples", options.samples,

@@ -355,7 +355,7 @@ void Renderer::draw_lit(const Shape& shape, const Eigen::Matrix4f& model, const 
 }
 
 void Renderer::mesh(std::span<const Eigen::Vector3f> positions, std::span<const Eigen::Vector3f> normals,
-                    std::span<const std::uint32_t> indices, const colors::Rgb& color) {
+                    std::span<const std::uint32_t> indices, const Eigen::Affine3f& model, const colors::Rgb& color) {
   if (positions.empty() || indices.empty() || normals.size() != positions.size()) return;
   scratch_.resize(positions.size() * 6);
   for (std::size_t i = 0; i < positions.size(); ++i) {
@@ -367,9 +367,16 @@ void Renderer::mesh(std::span<const Eigen::Vector3f> positions, std::span<const 
   glBindBuffer(GL_ARRAY_BUFFER, mesh_vbo_);
   glBufferData(GL_ARRAY_BUFFER, scratch_.size() * sizeof(float), scratch_.data(), GL_STREAM_DRAW);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh_ebo_);
-  glBufferData(GL_ELEMENT_ARRAY_BUFFER, indices.size_bytes(), indices.data(), GL_STREAM_DRAW);
-  draw_lit(Shape{mesh_vao_, mesh_vbo_, mesh_ebo_, static_cast<int>(indices.size())}, Eigen::Matrix4f::Identity(),
-           Eigen::Matrix3f::Identity(), color);
+  // Triangles do not change while a mesh is shown: upload them once.
+  if (indices.data() != mesh_indices_ || indices.size() != mesh_index_count_) {
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, indices.size_bytes(), indices.data(), GL_STATIC_DRAW);
+    mesh_indices_ = indices.data();
+    mesh_index_count_ = indices.size();
+  }
+  // For a similarity the linear part is the normal matrix up to scale; the
+  // shader renormalises.
+  draw_lit(Shape{mesh_vao_, mesh_vbo_, mesh_ebo_, static_cast<int>(indices.size())}, model.matrix(), model.linear(),
+           color);
 }
 
 Offscreen::~Offscreen() {

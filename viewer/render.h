@@ -9,6 +9,7 @@
 #include <mocap/skeleton.h>
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -59,10 +60,11 @@ class Renderer {
                 const SkeletonStyle& style);
   // Line segments a0 b0 a1 b1 ... in one colour, over the scene when `on_top`.
   void segments(std::span<const Eigen::Vector3d> ends, const colors::Rgb& color, bool on_top = false);
-  // A lit triangle mesh in world space (positions and normals one per vertex,
-  // three indices per triangle). The data is uploaded on each call.
+  // A lit triangle mesh (positions and normals one per vertex, three indices
+  // per triangle) placed in the world by `model`, a similarity (rotation,
+  // uniform scale, translation). The data is uploaded on each call.
   void mesh(std::span<const Eigen::Vector3f> positions, std::span<const Eigen::Vector3f> normals,
-            std::span<const std::uint32_t> indices, const colors::Rgb& color);
+            std::span<const std::uint32_t> indices, const Eigen::Affine3f& model, const colors::Rgb& color);
 
  private:
   struct Shape {
@@ -80,6 +82,8 @@ class Renderer {
   Shape cylinder_, sphere_;
   unsigned lines_vao_ = 0, lines_vbo_ = 0;
   unsigned mesh_vao_ = 0, mesh_vbo_ = 0, mesh_ebo_ = 0;
+  const std::uint32_t* mesh_indices_ = nullptr;  // the triangles in mesh_ebo_
+  std::size_t mesh_index_count_ = 0;
   Eigen::Matrix4f view_proj_ = Eigen::Matrix4f::Identity();
   Eigen::Vector3f eye_ = Eigen::Vector3f::Zero();
   std::vector<float> scratch_;
