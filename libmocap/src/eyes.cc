@@ -52,12 +52,13 @@ double arousal_blink_rate(const EyeParams& p) {
   return 1.0 + 0.4 * p.emotion.arousal;
 }
 
-double pupil_target(const EyeParams& p) {
-  return std::clamp(0.2 + 0.6 * (1.0 - p.ambient_light) + 0.2 * p.emotion.arousal, 0.0, 1.0);
-}
+const EyeParams kDefaults;
 
-double max_openness(const EyeParams& p) {
-  return 1.0 + 0.15 * std::min(p.emotion.arousal, 0.0);
+double pupil_target(double light, double arousal) {
+  return std::clamp(0.2 + 0.6 * (1.0 - light) + 0.2 * arousal, 0.0, 1.0);
+}
+double pupil_target(const EyeParams& p) {
+  return pupil_target(p.ambient_light, p.emotion.arousal);
 }
 
 double move_duration(const EyeParams& p, EyeRig& rig, double amplitude, bool micro) {
@@ -266,7 +267,14 @@ EyeRig make_eye_rig(const EyeParams& in, std::uint64_t seed, double start_s) {
 
 void advance(EyeRig& rig, const EyeParams& in, double time_s, EyeStats* stats, std::span<const double> blink_cues) {
   if (!(time_s > rig.last_time)) return;  // also NaN
-  const EyeParams p = clamped(in);
+  // Most frames hold no event: clamp the whole parameter set only when one
+  // comes (this keeps a rig-frame within the speed target).
+  EyeParams p;
+  bool have_params = false;
+  auto params = [&]() -> const EyeParams& {
+    if (!have_params) p = clamped(in), have_params = true;
+    return p;
+  };
   for (;;) {
     const double move_end = rig.moving ? rig.move_start + rig.move_duration : kInf;
     const double next_move = rig.moving ? kInf : rig.next_move;
@@ -283,28 +291,35 @@ void advance(EyeRig& rig, const EyeParams& in, double time_s, EyeStats* stats, s
       schedule_next_move(rig, now);
     } else if (blink == now) {
       switch (rig.blink) {
-        case BlinkPhase::kOpen: start_blink(rig, p, now, false, stats); break;
+        case BlinkPhase::kOpen: start_blink(rig, params(), now, false, stats); break;
         case BlinkPhase::kClosing: rig.blink = BlinkPhase::kOpening; break;
         case BlinkPhase::kOpening: rig.blink = BlinkPhase::kOpen; break;
       }
     } else if (cue == now) {
       ++rig.cue;
-      if (rig.blink == BlinkPhase::kOpen) start_blink(rig, p, now, true, stats);
+      if (rig.blink == BlinkPhase::kOpen) start_blink(rig, params(), now, true, stats);
     } else {
-      start_move(rig, p, now, rig.next_is_saccade, stats);
+      start_move(rig, params(), now, rig.next_is_saccade, stats);
     }
   }
   // The pupil follows its target with a time constant, not a per-frame rate:
   // exp(-a) exp(-b) = exp(-(a + b)), so any sampling gives the same curve.
-  const double target = pupil_target(p);
-  const double tau = target < rig.pupil ? p.pupil_constrict_s : p.pupil_dilate_s;
-  rig.pupil = target + (rig.pupil - target) * std::exp(-(time_s - rig.last_time) / tau);
+  const double target = pupil_target(clamp_or(in.ambient_light, 0.0, 1.0, kDefaults.ambient_light),
+                                     clamp_or(in.emotion.arousal, -1.0, 1.0, 0.0));
+  if (rig.pupil != target) {
+    const double tau = target < rig.pupil ? clamp_or(in.pupil_constrict_s, 0.01, 10.0, kDefaults.pupil_constrict_s)
+                                          : clamp_or(in.pupil_dilate_s, 0.01, 10.0, kDefaults.pupil_dilate_s);
+    rig.pupil = target + (rig.pupil - target) * std::exp(-(time_s - rig.last_time) / tau);
+  }
   if (stats) stats->time_s += time_s - rig.last_time;
   rig.last_time = time_s;
 }
 
 EyeFrame sample(const EyeRig& rig, const EyeParams& in, double time_s) {
-  const EyeParams p = clamped(in);
+  // Only these parameters matter here; each is clamped on its own.
+  const double vergence = clamp_or(in.vergence, 0.0, 0.5, 0.0);
+  const double pleasure = clamp_or(in.emotion.pleasure, -1.0, 1.0, 0.0);
+  const double arousal = clamp_or(in.emotion.arousal, -1.0, 1.0, 0.0);
   double x = rig.to_x, y = rig.to_y;
   if (rig.moving) {
     const double s = smoothstep((time_s - rig.move_start) / rig.move_duration);
@@ -320,9 +335,10 @@ EyeFrame sample(const EyeRig& rig, const EyeParams& in, double time_s) {
   }
   EyeFrame f;
   f.time_s = time_s;
-  f.left = {x + p.vergence, y, max_openness(p) * (1.0 - closed), rig.pupil};
-  f.right = {x - p.vergence, y, f.left.openness, rig.pupil};
-  f.brow = 0.5 * p.emotion.pleasure + 0.5 * p.emotion.arousal;
+  const double max_openness = 1.0 + 0.15 * std::min(arousal, 0.0);  // drooping lids when calm
+  f.left = {x + vergence, y, max_openness * (1.0 - closed), rig.pupil};
+  f.right = {x - vergence, y, f.left.openness, rig.pupil};
+  f.brow = 0.5 * pleasure + 0.5 * arousal;
   return clamped(f);
 }
 
