@@ -15,29 +15,37 @@ void pose_from_channels(const Skeleton& skeleton, std::span<const double> channe
                         std::span<Eigen::Quaterniond> rotation, std::span<Eigen::Vector3d> offset) {
   for (std::size_t b = 0; b < skeleton.bones.size(); ++b) {
     const Bone& bone = skeleton.bones[b];
-    Eigen::Quaterniond m = Eigen::Quaterniond::Identity();
+    // C * M * C^-1 is the product of turns about the axes C * e_k, so a bone
+    // never multiplies by C at all; the root's O * M starts from O instead.
+    const bool root = bone.parent < 0;
+    Eigen::Quaterniond q = root ? bone.axis_rotation : Eigen::Quaterniond::Identity();
+    bool identity = !root;
     Eigen::Vector3d translation = Eigen::Vector3d::Zero();
+    bool translated = false;
     double stretch = 0.0;
     const double* values = channels.data() + bone.first_channel;
     for (std::size_t k = 0; k < bone.dofs.size(); ++k) {
       const double v = values[k];
-      switch (bone.dofs[k]) {
-        case Channel::RX: m = rotation::turn(0, v, m); break;
-        case Channel::RY: m = rotation::turn(1, v, m); break;
-        case Channel::RZ: m = rotation::turn(2, v, m); break;
-        case Channel::TX: translation.x() = v; break;
-        case Channel::TY: translation.y() = v; break;
-        case Channel::TZ: translation.z() = v; break;
-        case Channel::L: stretch = v; break;
+      const Channel c = bone.dofs[k];
+      if (is_rotation(c)) {
+        double s = 0.0, w = 0.0;
+        rotation::sin_cos(0.5 * v, s, w);
+        const Eigen::Quaterniond turn(w, s * bone.dof_axes[k].x(), s * bone.dof_axes[k].y(), s * bone.dof_axes[k].z());
+        q = identity ? turn : turn * q;
+        identity = false;
+      } else if (c == Channel::L) {
+        stretch = v;
+      } else {
+        translation[static_cast<int>(c) - static_cast<int>(Channel::TX)] = v;
+        translated = true;
       }
     }
-    const Eigen::Quaterniond& c = bone.axis_rotation;
-    if (bone.parent < 0) {
-      rotation[b] = c * m;
+    rotation[b] = q;
+    if (root) {
       offset[b] = skeleton.root_position + translation;
     } else {
-      rotation[b] = c * m * c.conjugate();
-      offset[b] = (bone.length + stretch) * bone.direction + c * translation;
+      offset[b] = (bone.length + stretch) * bone.direction;
+      if (translated) offset[b] += bone.axis_rotation * translation;
     }
   }
 }

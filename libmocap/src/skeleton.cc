@@ -69,6 +69,11 @@ std::optional<std::string> finalize(Skeleton& skeleton) {
   int channel = 0;
   for (Bone& bone : skeleton.bones) {
     bone.axis_rotation = euler_to_quaternion(bone.axis, bone.axis_order);
+    bone.dof_axes.clear();
+    for (const Channel c : bone.dofs) {
+      const int k = static_cast<int>(c) % 3;  // RX, TX -> x; RY, TY -> y; RZ, TZ -> z
+      bone.dof_axes.push_back(bone.axis_rotation * Eigen::Vector3d::Unit(k));
+    }
     bone.first_channel = channel;
     channel += static_cast<int>(bone.dofs.size());
   }

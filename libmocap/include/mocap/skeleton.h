@@ -49,9 +49,11 @@ struct Bone {
   std::string axis_order = "XYZ";
   std::vector<Channel> dofs;  // in the order AMC lines give the values
   std::vector<Limit> limits;  // one per dof, or empty when the file gives none
-  // Filled by finalize(): `axis` as a rotation, and this bone's first
-  // channel in a Motion frame (see motion.h).
+  // Filled by finalize(): `axis` as a rotation C; for each dof the unit axis
+  // C * e_k it turns about (so C * M * C^-1 is a product of turns about these
+  // axes); and this bone's first channel in a Motion frame (see motion.h).
   Eigen::Quaterniond axis_rotation = Eigen::Quaterniond::Identity();
+  std::vector<Eigen::Vector3d> dof_axes;
   int first_channel = 0;
 };
 
@@ -79,8 +81,8 @@ struct Skeleton {
   std::vector<int> children(int b) const;
 };
 
-// Fills the derived fields (`eval_order`, `axis_rotation`, `first_channel`,
-// `channel_count`) once bones, parents and axes are set. Returns an error message
+// Fills the derived fields (`eval_order`, `axis_rotation`, `dof_axes`,
+// `first_channel`, `channel_count`) once bones, parents and axes are set. Returns an error message
 // when the parents do not form a tree rooted at bone 0.
 std::optional<std::string> finalize(Skeleton& skeleton);
 
