@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # The README's first command: set up, build, and run the main job on the
-# clips bundled in data/.
+# clips bundled in data/: keyframe compression of a real capture.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh" >/dev/null
 mocap="$root/build/tools/mocap"
+out="$root/out"
+mkdir -p "$out"
 cd "$root"
-echo "== mocap info data/09.asf data/09_06.amc"
-"$mocap" info data/09.asf data/09_06.amc
+echo "== mocap info data/49.asf data/49_06.amc"
+"$mocap" info data/49.asf data/49_06.amc | head -n 6
 echo
-echo "== mocap fk data/09.asf data/09_06.amc --frames 1:2"
-"$mocap" fk data/09.asf data/09_06.amc --frames 1:2
+echo "== mocap compress data/49.asf data/49_06.amc --ratio 0.1 -o out/49_06.keys.amc --rebuilt out/49_06.rebuilt.amc"
+"$mocap" compress data/49.asf data/49_06.amc --ratio 0.1 -o out/49_06.keys.amc --rebuilt out/49_06.rebuilt.amc
+echo
+echo "key frames: out/49_06.keys.amc, rebuilt motion: out/49_06.rebuilt.amc"

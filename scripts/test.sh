@@ -16,7 +16,7 @@ run_sanitized() {
   for t in "$@"; do [ -f "$root/tests/$t.cc" ] && targets+=("$t"); done
   [ ${#targets[@]} -gt 0 ] || return 0
   echo "== ${sanitizers}: ${targets[*]}"
-  cmake -S "$root" -B "$root/$dir" -DCMAKE_BUILD_TYPE=Debug -DMOCAP_WERROR=ON \
+  cmake -S "$root" -B "$root/$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOCAP_WERROR=ON \
     -DMOCAP_SANITIZE="$sanitizers" >/dev/null
   cmake --build "$root/$dir" -j"$jobs" --target "${targets[@]}" >/dev/null
   for t in "${targets[@]}"; do
@@ -24,7 +24,10 @@ run_sanitized() {
   done
 }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
-run_sanitized address,undefined build-asan test_text test_asf test_amc test_fk test_malformed
+run_sanitized address,undefined build-asan test_text test_asf test_amc test_fk test_malformed test_mesh test_atomic_write
+# Suites that run threads: skinning's worker pool, the serial streamer, parallel reports.
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+run_sanitized thread build-tsan test_skin test_eyes_stream test_report
 
 # Each fuzz target for a while (MOCAP_FUZZ_SECONDS, 0 skips), seeded with the real files.
 fuzz_seconds="${MOCAP_FUZZ_SECONDS:-60}"
