@@ -1,7 +1,10 @@
-// mocap skin <asf> <amc> --mesh M.obj: deform a mesh with a capture, one OBJ per frame.
+// mocap skin <asf> <amc> --mesh M.obj: deform a mesh with a capture, one OBJ per frame or one glTF;
+// mocap skin --model rigged.glb: deform a rigged model with its own animation.
 #include <mocap/amc.h>
+#include <mocap/gltf.h>
 #include <mocap/io.h>
 #include <mocap/mesh.h>
+#include <mocap/rigged_model.h>
 #include <mocap/skin.h>
 #include <mocap/skin_weights.h>
 
@@ -9,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "cli_util.h"
@@ -34,7 +38,17 @@ struct SkinOptions {
   int threads = 0;
   std::string output;
   double fps = 120.0;
+  bool fps_given = false;
+  std::string model;
+  std::string animation;
 };
+
+// Models have no capture rate of their own: their animations are sampled at this rate unless --fps says otherwise.
+constexpr double kModelFps = 30.0;
+
+bool is_glb(const std::string& path) {
+  return path.size() >= 4 && (path.ends_with(".glb") || path.ends_with(".GLB"));
+}
 
 // "out_%04d.obj": the text before and after one %d (with optional zero
 // padding and width), so that no user text reaches printf.
@@ -99,16 +113,28 @@ double metres_per_unit(const std::string& units) {
   return 1.0;
 }
 
+int run_model(const SkinOptions& options);
+
 int run_skin(const SkinOptions& options) {
+  if (!options.model.empty()) return run_model(options);
+  if (options.asf.empty() || options.amc.empty() || options.mesh.empty()) {
+    std::cerr << "mocap skin: expected <asf> <amc> --mesh M.obj, or --model RIGGED\n";
+    return kUsage;
+  }
+  if (!options.animation.empty()) {
+    std::cerr << "mocap skin: --animation goes with --model\n";
+    return kUsage;
+  }
   FrameRange range;
   int step = 1;
   if (!parse_frames(options.frames, range, step)) {
     std::cerr << "mocap skin: --frames " << options.frames << ": expected a:b, a:b:step, a: or :b with a <= b\n";
     return kUsage;
   }
-  const auto pattern = parse_pattern(options.output);
+  const bool glb = is_glb(options.output);
+  const auto pattern = glb ? std::optional<OutputPattern>(OutputPattern{}) : parse_pattern(options.output);
   if (!pattern) {
-    std::cerr << "mocap skin: -o " << options.output << ": expected a path with one %d, e.g. out_%04d.obj\n";
+    std::cerr << "mocap skin: -o " << options.output << ": expected a path with one %d, e.g. out_%04d.obj, or a .glb path\n";
     return kUsage;
   }
   if (options.weights.empty() == !options.auto_weights) {
@@ -185,6 +211,27 @@ int run_skin(const SkinOptions& options) {
     weights = std::move(*read);
   }
 
+  if (glb) {
+    std::vector<int> frames;
+    int selected = 0;
+    for (int f = 0; f < motion.frame_count(); ++f) {
+      if (range.contains(motion.frame_numbers[f]) && selected++ % step == 0) frames.push_back(f);
+    }
+    if (frames.empty()) {
+      std::cerr << "mocap skin: no frame of " << options.amc << " in --frames " << options.frames << "\n";
+      return kUsage;
+    }
+    const std::string name = std::filesystem::path(options.amc).stem().string();
+    const GltfDocument document = gltf_from_clip(skeleton, motion, bind_pose, bind, *mesh, weights, frames, name);
+    if (auto saved = write_glb(options.output, document); !saved) {
+      std::cerr << "mocap: " << saved.error().to_string() << "\n";
+      return kOutputError;
+    }
+    std::printf("wrote %s: %d vertices, %zu joints, %zu frames at %g fps; scale %.4f\n", options.output.c_str(),
+                mesh->vertex_count(), skeleton.bones.size(), frames.size(), motion.fps / step, placement.scale);
+    return kOk;
+  }
+
   const std::size_t n = mesh->positions.size();
   std::vector<SkinMatrix> matrices(skeleton.bones.size());
   std::vector<DualQuaternion> dual_quaternions(skeleton.bones.size());
@@ -237,15 +284,119 @@ int run_skin(const SkinOptions& options) {
   return kOk;
 }
 
+// A rigged model skinned by its own animation, sampled at --fps (default kModelFps): frame k is at k / fps s.
+int run_model(const SkinOptions& options) {
+  if (!options.asf.empty() || !options.mesh.empty() || !options.weights.empty() || options.auto_weights ||
+      !options.bind_pose.empty()) {
+    std::cerr << "mocap skin: --model takes no ASF, AMC, --mesh, weights or --bind-pose: the model has its own\n";
+    return kUsage;
+  }
+  FrameRange range;
+  int step = 1;
+  if (!parse_frames(options.frames, range, step)) {
+    std::cerr << "mocap skin: --frames " << options.frames << ": expected a:b, a:b:step, a: or :b with a <= b\n";
+    return kUsage;
+  }
+  const bool glb = is_glb(options.output);
+  const auto pattern = glb ? std::optional<OutputPattern>(OutputPattern{}) : parse_pattern(options.output);
+  if (!pattern) {
+    std::cerr << "mocap skin: -o " << options.output
+              << ": expected a path with one %d, e.g. out_%04d.obj, or a .glb path\n";
+    return kUsage;
+  }
+  const double fps = options.fps_given ? options.fps : kModelFps;
+  auto model = read_rigged_model(options.model);
+  if (!model) {
+    std::cerr << "mocap: " << model.error().to_string() << "\n";
+    return kBadInput;
+  }
+  const auto animation = find_animation(*model, options.animation);
+  if (!animation) {
+    std::cerr << "mocap: " << animation.error().to_string() << "\n";
+    return options.animation.empty() ? kBadInput : kUsage;
+  }
+  const ModelAnimation& clip = **animation;
+  const int last = static_cast<int>(std::floor(clip.duration_seconds * fps + 1e-6));
+  std::vector<int> frames;
+  int selected = 0;
+  for (int k = 0; k <= last; ++k) {
+    if (range.contains(k) && selected++ % step == 0) frames.push_back(k);
+  }
+  if (frames.empty()) {
+    std::cerr << "mocap skin: no frame of animation `" << clip.name << "` (0:" << last << " at " << fps
+              << " fps) in --frames " << options.frames << "\n";
+    return kUsage;
+  }
+
+  if (glb) {
+    std::vector<float> times;
+    for (const int k : frames) times.push_back(static_cast<float>(k / fps));
+    const GltfDocument document = gltf_from_model(*model, clip, times);
+    if (auto saved = write_glb(options.output, document); !saved) {
+      std::cerr << "mocap: " << saved.error().to_string() << "\n";
+      return kOutputError;
+    }
+    std::printf("wrote %s: %d vertices, %d joints, %zu frames of `%s` at %g fps\n", options.output.c_str(),
+                model->mesh.vertex_count(), model->joint_count(), frames.size(), clip.name.c_str(), fps / step);
+    return kOk;
+  }
+
+  const Mesh& mesh = model->mesh;
+  const std::size_t n = mesh.positions.size();
+  std::vector<SkinMatrix> matrices(model->joints.size());
+  std::vector<DualQuaternion> dual_quaternions(model->joints.size());
+  std::vector<Eigen::Affine3d> world(model->nodes.size());
+  std::vector<Eigen::Vector3f> positions(n);
+  std::vector<Eigen::Vector3f> normals(n);
+  SkinJob job;
+  job.method = options.method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
+  job.matrices = matrices;
+  job.dual_quaternions = dual_quaternions;
+  job.weights = model->weights;
+  job.positions = mesh.positions;
+  job.normals = mesh.normals;
+  job.out_positions = positions;
+  job.out_normals = normals;
+  if (const auto problem = job.validate()) {
+    std::cerr << "mocap skin: " << options.model << ": " << *problem << "\n";
+    return kBadInput;
+  }
+  SkinThreads threads(options.threads);
+  ModelPose pose = rest_pose(*model);
+  std::string text;
+  double skin_seconds = 0.0;
+  for (const int k : frames) {
+    const auto start = std::chrono::steady_clock::now();
+    sample_animation(*model, clip, k / fps, pose);
+    model_skinning_matrices(*model, pose, world, matrices);
+    if (job.method == SkinMethod::kDualQuaternion) dual_quaternions_from(matrices, dual_quaternions);
+    threads.run(job);
+    skin_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    format_obj_into(text, mesh, positions, normals);
+    if (auto saved = write_file_atomically(pattern->path(k), text); !saved) {
+      std::cerr << "mocap: " << saved.error().to_string() << "\n";
+      return kOutputError;
+    }
+  }
+  std::printf("skinned %zu vertices x %zu frames of `%s` (%s, %d joints, %d threads): %.3f ms per frame\n", n,
+              frames.size(), clip.name.c_str(), options.method.c_str(), model->joint_count(), threads.thread_count(),
+              1e3 * skin_seconds / static_cast<double>(frames.size()));
+  return kOk;
+}
+
 }  // namespace
 
 void add_skin_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<SkinOptions>();
-  CLI::App* command =
-      app.add_subcommand("skin", "Deform a mesh with a capture (linear blend or dual quaternion skinning)");
-  command->add_option("asf", options->asf, "ASF skeleton")->required();
-  command->add_option("amc", options->amc, "AMC motion")->required();
-  command->add_option("--mesh", options->mesh, "OBJ mesh, Y-up, facing +Z like CMU skeletons")->required();
+  CLI::App* command = app.add_subcommand(
+      "skin", "Deform a mesh with a capture, or a rigged model with its own animation (linear blend or dual quaternion)");
+  command->add_option("asf", options->asf, "ASF skeleton (not with --model)");
+  command->add_option("amc", options->amc, "AMC motion (not with --model)");
+  command->add_option("--mesh", options->mesh, "OBJ mesh, Y-up, facing +Z like CMU skeletons");
+  command->add_option("--model", options->model,
+                      "Rigged model (glTF/GLB, COLLADA, FBX: anything Assimp reads) skinned by its own animation, "
+                      "sampled at --fps (default 30); frame k is at k / fps seconds");
+  command->add_option("--animation", options->animation, "With --model: the animation's name (default: the first)");
   command->add_option("--mesh-units", options->mesh_units, "Unit of the OBJ's numbers; output OBJs use the same")
       ->check(CLI::IsMember({"m", "dm", "cm", "mm", "in"}))
       ->default_val("m");
@@ -265,9 +416,15 @@ void add_skin_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"lbs", "dqs"}));
   command->add_option("--threads", options->threads, "Threads for skinning (0: all cores)")
       ->check(CLI::NonNegativeNumber);
-  command->add_option("-o,--output", options->output, "Output OBJ per frame, with %d for the frame number")->required();
+  command
+      ->add_option("-o,--output", options->output,
+                   "Output OBJ per frame, with %d for the frame number, or one .glb (glTF 2.0: mesh, skin, animation)")
+      ->required();
   add_fps_option(*command, options->fps);
-  command->callback([options, &exit_code] { exit_code = run_skin(*options); });
+  command->callback([options, command, &exit_code] {
+    options->fps_given = command->count("--fps") > 0;
+    exit_code = run_skin(*options);
+  });
 }
 
 }  // namespace mocap::cli
