@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package mocap builds, tests or runs with. Idempotent:
 # prints nothing when everything is already there. Run as root (or with sudo).
+# Extra packages a script needs only for itself come as arguments, e.g.
+# `scripts/setup.sh chromium` from report_screenshot.sh.
 set -euo pipefail
 
 packages=(
@@ -11,6 +13,7 @@ packages=(
   libglfw3-dev libimgui-dev libepoxy-dev libstb-dev
   xvfb xauth libgl1-mesa-dri
   clang-16 libclang-rt-16-dev libc++-16-dev libc++abi-16-dev
+  "$@"
 )
 
 missing=()

@@ -50,5 +50,6 @@ void add_fk_command(CLI::App& app, int& exit_code);
 void add_skin_command(CLI::App& app, int& exit_code);
 void add_eyes_command(CLI::App& app, int& exit_code);
 void add_compress_commands(CLI::App& app, int& exit_code);
+void add_report_command(CLI::App& app, int& exit_code);
 
 }  // namespace mocap::cli

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   add_skin_command(app, exit_code);
   add_eyes_command(app, exit_code);
   add_compress_commands(app, exit_code);
+  add_report_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,275 @@
+// mocap report: a whole motion database compressed at a few budgets and
+// measured in one command, or shard reports merged. The work is
+// libmocap's report.h; this file parses flags, shows progress and maps
+// outcomes to exit codes.
+#include <mocap/report.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "cli_util.h"
+
+namespace mocap::cli {
+namespace {
+
+struct ReportFlags {
+  std::vector<std::string> inputs;
+  std::vector<double> ratios, thresholds, max_errors, under_cm = {1.0};
+  int jobs = 0;
+  std::string shard, asf, progress = "auto", output;
+  bool merge = false;
+  int worst = 3;
+  int passes = SelectionOptions{}.max_passes;
+  double fps = 120.0, lambda = 1.0, shell_cm = 3.0;
+};
+
+enum class ProgressMode { kNone, kTerminal, kMachine };
+
+// "k/n" with 0 <= k < n.
+bool parse_shard(const std::string& text, int& index, int& count) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) return false;
+  auto parse = [](std::string_view s, int& out) {
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return !s.empty() && ec == std::errc() && ptr == s.data() + s.size();
+  };
+  const std::string_view all(text);
+  return parse(all.substr(0, slash), index) && parse(all.substr(slash + 1), count) && count > 0 && index >= 0 &&
+         index < count;
+}
+
+std::string clock_text(double seconds) {
+  const auto s = static_cast<long>(std::lround(std::max(0.0, seconds)));
+  char buf[32];
+  if (s >= 3600) {
+    std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  } else {
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+  }
+  return buf;
+}
+
+// Shows progress on stderr: a line rewritten in place on a terminal (at most
+// ten times a second), or one JSON object per finished clip for scripts.
+// Failed clips are named on their own line in every mode.
+class ProgressDisplay {
+ public:
+  explicit ProgressDisplay(ProgressMode mode) : mode_(mode) {}
+
+  void update(const ReportProgress& p) {
+    const double eta = p.bytes_done > 0 ? p.elapsed_seconds * static_cast<double>(p.bytes_total - p.bytes_done) /
+                                              static_cast<double>(p.bytes_done)
+                                        : 0.0;
+    const double fps = p.elapsed_seconds > 0 ? static_cast<double>(p.frames) / p.elapsed_seconds : 0.0;
+    if (p.last && !p.last->ok && mode_ != ProgressMode::kMachine) {
+      clear();
+      std::cerr << "mocap report: " << p.last->error << "\n";
+    }
+    if (mode_ == ProgressMode::kMachine) {
+      nlohmann::ordered_json j{{"event", "clip"},     {"done", p.done},     {"total", p.total},
+                               {"failed", p.failed},  {"frames", p.frames}, {"elapsed_s", p.elapsed_seconds},
+                               {"frames_per_s", fps}, {"eta_s", eta}};
+      if (p.last) {
+        j["path"] = p.last->path;
+        j["status"] = p.last->ok ? "ok" : "failed";
+        if (!p.last->ok) j["error"] = p.last->error;
+      }
+      std::cerr << j.dump() << "\n";
+      return;
+    }
+    if (mode_ != ProgressMode::kTerminal) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (p.done < p.total && now - last_draw_ < std::chrono::milliseconds(100)) return;
+    last_draw_ = now;
+    char line[256];
+    std::snprintf(line, sizeof line, "\r\033[K[%d/%d] %3.0f%%  %.0f frames/s  %d thread%s  %s left%s%s", p.done,
+                  p.total, p.total ? 100.0 * p.done / p.total : 100.0, fps, p.threads, p.threads == 1 ? "" : "s",
+                  clock_text(eta).c_str(), p.failed ? "  failed: " : "",
+                  p.failed ? std::to_string(p.failed).c_str() : "");
+    std::cerr << line << std::flush;
+    drawn_ = true;
+  }
+
+  void finish(const ReportSummary& s, double wall_seconds, const std::string& output) {
+    if (mode_ == ProgressMode::kMachine) {
+      nlohmann::ordered_json j{{"event", "done"},    {"clips", s.clips},       {"failed", s.failed},
+                               {"frames", s.frames}, {"wall_s", wall_seconds}, {"output", output}};
+      std::cerr << j.dump() << "\n";
+      return;
+    }
+    if (mode_ != ProgressMode::kTerminal) return;
+    clear();
+    char line[256];
+    std::snprintf(line, sizeof line, "%d clips (%d failed), %lld frames in %.2f s: %.1f clips/s, %.0f frames/s -> %s\n",
+                  s.clips, s.failed, static_cast<long long>(s.frames), wall_seconds,
+                  wall_seconds > 0 ? s.clips / wall_seconds : 0.0,
+                  wall_seconds > 0 ? static_cast<double>(s.frames) / wall_seconds : 0.0, output.c_str());
+    std::cerr << line;
+  }
+
+ private:
+  void clear() {
+    if (drawn_) std::cerr << "\r\033[K";
+    drawn_ = false;
+  }
+  ProgressMode mode_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point last_draw_{};
+};
+
+// Writes the report; kOk, or kOutputError with the reason on stderr.
+int write(const Report& report, const std::string& path) {
+  if (auto written = write_report(report, path); !written) {
+    std::cerr << "mocap report: " << written.error().to_string() << "\n";
+    return kOutputError;
+  }
+  return kOk;
+}
+
+// The output's format goes by its extension: check it before any work.
+bool known_format(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (ext == ".html" || ext == ".htm" || ext == ".csv" || ext == ".json") return true;
+  std::cerr << "mocap report: -o " << path << ": expected a .html, .csv or .json file\n";
+  return false;
+}
+
+int run_merge(const ReportFlags& f) {
+  std::vector<Report> parts;
+  for (const std::string& path : f.inputs) {
+    auto part = read_report_json(path);
+    if (!part) {
+      std::cerr << "mocap report: " << part.error().to_string() << "\n";
+      return kBadInput;
+    }
+    parts.push_back(std::move(*part));
+  }
+  auto merged = merge_reports(parts);
+  if (!merged) {
+    std::cerr << "mocap report: --merge: " << merged.error().message << "\n";
+    return kBadInput;
+  }
+  // Shards of one split should all be there; say so when some are missing.
+  std::set<int> indices;
+  int count = 0;
+  for (const Report& p : parts) {
+    indices.insert(p.shard_index);
+    count = std::max(count, p.shard_count);
+  }
+  if (count > 1 && static_cast<int>(indices.size()) < count) {
+    std::cerr << "mocap report: --merge: warning: " << indices.size() << " of " << count
+              << " shards given; the report covers only those\n";
+  }
+  if (const int code = write(*merged, f.output); code != kOk) return code;
+  const ReportSummary s = summarise(*merged);
+  return s.failed > 0 ? kBadInput : kOk;
+}
+
+int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budgets) {
+  ProgressMode mode = ProgressMode::kNone;
+  if (f.progress == "machine") mode = ProgressMode::kMachine;
+  if (f.progress == "auto" && ::isatty(STDERR_FILENO)) mode = ProgressMode::kTerminal;
+
+  ReportOptions options;
+  options.kind = kind;
+  options.budgets = budgets;
+  options.fps = f.fps;
+  options.error = {f.lambda, f.shell_cm / 100.0};
+  options.under_cm = f.under_cm;
+  options.worst_clips = f.worst;
+  options.selection_passes = f.passes;
+  options.threads = f.jobs;
+  if (auto valid = validate(options); !valid) {
+    std::cerr << "mocap report: " << valid.error().message << "\n";
+    return kUsage;
+  }
+  int shard_index = 0, shard_count = 1;
+  if (!f.shard.empty() && !parse_shard(f.shard, shard_index, shard_count)) {
+    std::cerr << "mocap report: --shard " << f.shard << ": expected k/n with 0 <= k < n, e.g. 0/4\n";
+    return kUsage;
+  }
+  const std::vector<ClipInput> all = find_clips(f.inputs, f.asf);
+  if (all.empty()) {
+    std::cerr << "mocap report: no .amc files in the inputs given\n";
+    return kBadInput;
+  }
+  const std::vector<ClipInput> clips = shard_clips(all, shard_index, shard_count);
+
+  ProgressDisplay display(mode);
+  Report report = run_report(clips, options, [&](const ReportProgress& p) { display.update(p); });
+  report.shard_index = shard_index;
+  report.shard_count = shard_count;
+  const ReportSummary s = summarise(report);
+  if (const int code = write(report, f.output); code != kOk) return code;
+  display.finish(s, report.wall_seconds, f.output);
+  if (s.failed > 0) {
+    if (mode != ProgressMode::kMachine) {
+      std::cerr << "mocap report: " << s.failed << " of " << s.clips << " clips failed (listed in " << f.output
+                << ")\n";
+    }
+    return kBadInput;
+  }
+  return kOk;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, int& exit_code) {
+  auto f = std::make_shared<ReportFlags>();
+  CLI::App* c = app.add_subcommand(
+      "report", "Compress and measure every clip of a motion database at a few budgets; write HTML, CSV or JSON");
+  c->add_option("inputs", f->inputs, "AMC files and folders (searched recursively); with --merge, report JSON files")
+      ->required();
+  auto* ratios = c->add_option("--ratios", f->ratios, "Budgets as keys per frame, e.g. 0.05,0.1,0.2 (the default)")
+                     ->delimiter(',');
+  auto* thresholds =
+      c->add_option("--thresholds", f->thresholds, "Budgets as pose-distance thresholds (weighted radians)")
+          ->delimiter(',');
+  auto* max_errors =
+      c->add_option("--max-errors", f->max_errors, "Budgets as the max position error allowed per frame, in cm")
+          ->delimiter(',');
+  ratios->excludes(thresholds)->excludes(max_errors);
+  thresholds->excludes(max_errors);
+  c->add_option("-j,--jobs", f->jobs, "Clips measured at once (default 0: every core)")->check(CLI::NonNegativeNumber);
+  c->add_option("--shard", f->shard, "Only every n-th clip from the k-th (0-based), k/n; join parts with --merge");
+  c->add_option("--asf", f->asf, "Skeleton for AMC files that have none beside them");
+  c->add_option("--progress", f->progress, "auto: a line on a terminal; machine: JSON lines; none")
+      ->check(CLI::IsMember({"auto", "machine", "none"}));
+  c->add_option("-o,--output", f->output, "report.html, report.csv or report.json (by extension)")->required();
+  c->add_flag("--merge", f->merge, "Join report JSON files (shards) into one report");
+  c->add_option("--under-cm", f->under_cm, "Count frames whose position error is under these, in cm (default 1)")
+      ->delimiter(',');
+  c->add_option("--worst", f->worst, "Clips whose error over time is plotted, per budget (default 3)")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--passes", f->passes,
+                "Refinement passes of the key selection for --ratios (default 8; fewer is faster, 0 the fastest)")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--lambda", f->lambda, "Weight of the velocity error in the combined error")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--shell-cm", f->shell_cm, "Distance from each joint of the shell points, in cm")
+      ->check(CLI::NonNegativeNumber);
+  add_fps_option(*c, f->fps);
+  c->callback([f, ratios, thresholds, max_errors, &exit_code] {
+    if (!known_format(f->output)) {
+      exit_code = kUsage;
+    } else if (f->merge) {
+      exit_code = run_merge(*f);
+    } else if (!thresholds->empty()) {
+      exit_code = run(*f, BudgetKind::kThreshold, f->thresholds);
+    } else if (!max_errors->empty()) {
+      exit_code = run(*f, BudgetKind::kMaxError, f->max_errors);
+    } else {
+      exit_code = run(*f, BudgetKind::kRatio, ratios->empty() ? std::vector<double>{0.05, 0.1, 0.2} : f->ratios);
+    }
+  });
+}
+
+}  // namespace mocap::cli
