@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numbers>
+#include <unordered_map>
 
 #include "rotation.h"
 #include "text.h"
@@ -546,6 +548,10 @@ Result<Motion> rebuild_motion(const Skeleton& skeleton, const Motion& keys, cons
 
 namespace {
 
+std::uint64_t segment_key(int a, int b) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+}
+
 // The position error of rebuilding frames between two keys, against the
 // original world positions (computed once).
 class SegmentError {
@@ -570,14 +576,19 @@ class SegmentError {
 
   // Sum over the frames strictly between a and b of the position error (cm);
   // stops early, returning a partial sum above `stop`, once it exceeds it.
+  // Complete sums are remembered: the search asks for the same segments
+  // again and again as keys settle.
   double sum(int a, int b, double stop = kInf) {
     if (b - a < 2) return 0.0;
+    const std::uint64_t key = segment_key(a, b);
+    if (const auto known = sums_.find(key); known != sums_.end()) return known->second;
     interpolate_.prepare(track_, a, b, b - a);
     double total = 0.0;
     for (int f = a + 1; f < b; ++f) {
       total += next_frame(f);
-      if (total > stop) break;
+      if (total > stop) return total;
     }
+    sums_.emplace(key, total);
     return total;
   }
 
@@ -604,6 +615,7 @@ class SegmentError {
     return s * per_bone_;
   }
 
+  std::unordered_map<std::uint64_t, double> sums_;  // complete sums by segment_key
   const Skeleton& skeleton_;
   const PoseTrack& track_;
   std::vector<BoneRig> rig_;
@@ -673,10 +685,13 @@ class KeySearch {
       const double current = cost_[i - 1] + cost_[i];
       const Split s = best_split(keys_[i - 1], keys_[i + 1], current * (1.0 - 1e-9));
       if (s.at >= 0) {
+        if (s.at == keys_[i]) continue;
         keys_[i] = s.at;
         cost_[i - 1] = s.left;
         cost_[i] = s.right;
         moved = true;
+      } else {
+        settle(keys_[i - 1], keys_[i + 1], {keys_[i], cost_[i - 1], cost_[i]});
       }
     }
     return moved;
@@ -747,6 +762,11 @@ class KeySearch {
   // on both sides, if that is below `bound` (with an infinite bound there
   // always is one when b - a > 1).
   Split best_split(int a, int b, double bound) {
+    const std::uint64_t key = segment_key(a, b);
+    if (const auto known = best_splits_.find(key); known != best_splits_.end()) {
+      const Split& s = known->second;
+      return s.left + s.right < bound ? s : Split{};
+    }
     Split best;
     double best_total = bound;
     for (int p = a + 1; p < b; ++p) {
@@ -758,12 +778,18 @@ class KeySearch {
         best = {p, left, right};
       }
     }
+    // A split found under the bound is the best of all; none found says only
+    // that the best is not under the bound, so nothing is remembered.
+    if (best.at >= 0) best_splits_.emplace(key, best);
     return best;
   }
+  // Records that a key at `at` is the best between a and b, with these costs.
+  void settle(int a, int b, const Split& split) { best_splits_.emplace(segment_key(a, b), split); }
 
   SegmentError& error_;
   std::vector<int> keys_;
   std::vector<double> cost_;  // cost_[i]: summed error between keys i and i + 1
+  std::unordered_map<std::uint64_t, Split> best_splits_;  // by segment_key: the best inner key, once known
   // Scratch of trade_round.
   std::vector<double> increase_;
   std::vector<std::size_t> order_, removal_;
