@@ -3,6 +3,7 @@
 #include "cli_util.h"
 
 #include <iostream>
+#include <string>
 
 int main(int argc, char** argv) {
   using namespace mocap::cli;
@@ -16,6 +17,21 @@ int main(int argc, char** argv) {
   add_eyes_command(app, exit_code);
   add_compress_commands(app, exit_code);
   add_report_command(app, exit_code);
+  // CLI11 would say only "A subcommand is required": name the verbs instead.
+  std::string verbs;
+  bool known = false;
+  for (const CLI::App* verb : app.get_subcommands({})) {
+    verbs += (verbs.empty() ? "" : ", ") + verb->get_name();
+    known = known || (argc >= 2 && verb->check_name(argv[1]));
+  }
+  if (argc < 2 || (argv[1][0] != '-' && !known)) {
+    if (argc < 2) {
+      std::cerr << "mocap: expected a verb: " << verbs << " (mocap VERB --help for one)\n";
+    } else {
+      std::cerr << "mocap: unknown verb '" << argv[1] << "': expected one of " << verbs << "\n";
+    }
+    return kUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

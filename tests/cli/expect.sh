@@ -11,6 +11,7 @@
 #   --stderr-lines N    stderr has exactly N lines
 #   --stdout-lines N    stdout has exactly N lines
 #   --stdout-check CMD  `sh -c CMD` exits 0 with stdout on its standard input
+#   --file-check F CMD  the command wrote F, and `sh -c CMD` exits 0 with F on its standard input
 #   --timeout S         kill the command after S seconds (a hang fails)
 # Prints what was expected and what came out when a check fails.
 set -u
@@ -24,6 +25,7 @@ while [[ $# -gt 0 ]]; do
     --timeout) timeout_s="$2"; shift 2 ;;
     --stderr | --stdout | --stderr-lines | --stdout-lines | --stdout-check)
       checks+=("$1" "$2"); shift 2 ;;
+    --file-check) checks+=("$1" "$2"$'\n'"$3"); shift 3 ;;
     --) shift; break ;;
     *) echo "expect.sh: unknown option '$1'" >&2; exit 64 ;;
   esac
@@ -64,6 +66,14 @@ for ((i = 0; i < ${#checks[@]}; i += 2)); do
       [[ "$n" == "$arg" ]] || fail "stdout has $n lines, expected $arg" ;;
     --stdout-check)
       sh -c "$arg" <"$work/stdout" >"$work/check" 2>&1 || fail "stdout fails '$arg': $(head -c 500 "$work/check")" ;;
+    --file-check)
+      file="${arg%%$'\n'*}"
+      cmd="${arg#*$'\n'}"
+      if [[ ! -f "$file" ]]; then
+        fail "no file $file"
+      else
+        sh -c "$cmd" <"$file" >"$work/check" 2>&1 || fail "$file fails '$cmd': $(head -c 500 "$work/check")"
+      fi ;;
   esac
 done
 
