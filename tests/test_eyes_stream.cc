@@ -1,7 +1,8 @@
 // The serial streamer (eye_stream.h) against real pseudo-terminals: the line
 // format, the termios set-up, a stream of both eyes at 40 fps matching an
-// export of the same seed, reconnecting when the device goes and comes back,
-// dropping frames on a port nobody reads, and `mocap eyes` ending on SIGINT
+// export of the same seed, reconnecting when the device goes and comes back
+// (once, and a hundred times in a row without leaking a descriptor), dropping
+// frames on a port nobody reads, and `mocap eyes` ending on SIGINT
 // with a neutral frame. Never real hardware.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -58,6 +60,8 @@ class Reader {
     if (thread_.joinable()) thread_.join();
     return data_;
   }
+  // Lines ended so far; safe to call while reading.
+  long lines() const { return newlines_; }
 
  private:
   void run() {
@@ -66,7 +70,10 @@ class Reader {
       pollfd p{fd_, POLLIN, 0};
       ::poll(&p, 1, 10);
       const ssize_t n = ::read(fd_, buf, sizeof buf);
-      if (n > 0) data_.append(buf, static_cast<std::size_t>(n));
+      if (n > 0) {
+        data_.append(buf, static_cast<std::size_t>(n));
+        newlines_ += std::count(buf, buf + n, '\n');
+      }
       // EIO: no slave open right now (before the streamer opens it, or after
       // it closed it).
       if (n < 0 && errno == EIO) std::this_thread::sleep_for(5ms);
@@ -76,6 +83,7 @@ class Reader {
   }
   int fd_;
   std::atomic<bool> stop_{false};
+  std::atomic<long> newlines_{0};
   std::string data_;
   std::thread thread_;
 };
@@ -313,6 +321,94 @@ TEST(EyeStream, ReconnectsWhenTheDeviceGoesAwayAndComesBack) {
   // The other eye never noticed.
   EXPECT_EQ(stats.right.write_errors, 0);
   EXPECT_GE(right_lines.size(), 65u);
+}
+
+// Open descriptors of this process (the directory's own is counted every time).
+long open_fds() {
+  long n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) ++n;
+  return n;
+}
+
+// Waits until `reader` has at least `lines` lines; false after `timeout`.
+bool wait_lines(const Reader& reader, long lines, Clock::duration timeout) {
+  const auto deadline = Clock::now() + timeout;
+  while (reader.lines() < lines) {
+    if (Clock::now() > deadline) return false;
+    std::this_thread::sleep_for(1ms);
+  }
+  return true;
+}
+
+TEST(EyeStream, SurvivesAHundredUnplugsWithoutLeakingAndIsBackWithinASecond) {
+  constexpr int kCycles = 100;
+  const long fds_before = open_fds();
+  char dir_template[] = "/tmp/mocap_eyes_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_template), nullptr);
+  const std::filesystem::path dir(dir_template), link = dir / "left";
+  Pty device = open_pty(), right = open_pty();
+  point_link(link, device.slave);
+  auto reader = std::make_unique<Reader>(device.master);
+  Reader right_reader(right.master);
+  EyeTimeline timeline(timeline_options());
+  EyeStreamOptions o;
+  o.left_path = link.string();
+  o.right_path = right.slave;
+  o.fps = 100.0;  // a frame every 10 ms: the return is seen to within that
+  o.reconnect_min_s = 0.005;
+  o.reconnect_max_s = 0.04;
+  EyeStreamer streamer(o, [&timeline](double t) { return timeline.at(t); });
+  streamer.start();
+  ASSERT_TRUE(wait_lines(*reader, 5, 2s)) << "the stream never started";
+
+  std::vector<double> back_s;  // per cycle: plugged in again -> first whole line read
+  std::vector<long> fds_streaming;
+  for (int cycle = 0; cycle < kCycles; ++cycle) {
+    // Unplug, for 0 to 60 ms: shorter than a frame, or across several retries.
+    expect_valid(lines_of(reader->stop()));
+    reader.reset();
+    ::close(device.master);
+    std::filesystem::remove(link);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20 * (cycle % 4)));
+    // Plug in a new device under the same name.
+    device = open_pty();
+    reader = std::make_unique<Reader>(device.master);
+    const auto plugged = Clock::now();
+    point_link(link, device.slave);
+    const bool back = wait_lines(*reader, 1, 3s);
+    back_s.push_back(std::chrono::duration<double>(Clock::now() - plugged).count());
+    ASSERT_TRUE(back) << "cycle " << cycle << ": no line within 3 s of plugging in";
+    ASSERT_TRUE(wait_lines(*reader, 3, 1s)) << "cycle " << cycle << ": the stream did not keep going";
+    fds_streaming.push_back(open_fds());
+  }
+  streamer.stop();
+  const EyeStreamStats stats = streamer.stats();
+  expect_valid(lines_of(reader->stop()));
+  reader.reset();
+  const auto right_lines = lines_of(right_reader.stop());
+  ::close(device.master);
+  ::close(right.master);
+  std::filesystem::remove_all(dir);
+  const long fds_after = open_fds();
+
+  const double max_s = *std::max_element(back_s.begin(), back_s.end());
+  double mean_s = 0.0;
+  for (const double s : back_s) mean_s += s / static_cast<double>(back_s.size());
+  std::printf("%d unplugs: back after mean %.1f ms, max %.1f ms; fds %ld before, %ld-%ld while streaming, %ld after\n",
+              kCycles, 1e3 * mean_s, 1e3 * max_s, fds_before,
+              *std::min_element(fds_streaming.begin(), fds_streaming.end()),
+              *std::max_element(fds_streaming.begin(), fds_streaming.end()), fds_after);
+  EXPECT_LT(max_s, 1.0);
+  EXPECT_EQ(fds_after, fds_before);
+  // The same descriptors in use at every return: none left behind per cycle.
+  EXPECT_EQ(*std::max_element(fds_streaming.begin(), fds_streaming.end()), fds_streaming.front());
+  EXPECT_EQ(stats.left.reconnects, kCycles);
+  EXPECT_GE(stats.left.write_errors, kCycles);
+  EXPECT_FALSE(stats.left.connected);
+  // The other eye never noticed.
+  EXPECT_EQ(stats.right.write_errors, 0);
+  expect_valid(right_lines);
+  EXPECT_GE(right_lines.size(), static_cast<std::size_t>(stats.frames * 9 / 10));
 }
 
 TEST(EyeStream, ASlowPortDropsFramesInsteadOfQueueingThem) {
