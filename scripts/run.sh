@@ -15,4 +15,10 @@ echo
 echo "== mocap compress data/49.asf data/49_06.amc --ratio 0.1 -o out/49_06.keys.amc --rebuilt out/49_06.rebuilt.amc"
 "$mocap" compress data/49.asf data/49_06.amc --ratio 0.1 -o out/49_06.keys.amc --rebuilt out/49_06.rebuilt.amc
 echo
+echo "== mocap skin data/09.asf data/09_06.amc --mesh data/humanoid.obj --mesh-units dm --auto-weights --bind-pose data/makehuman_apose.amc -o out/09_06.humanoid.glb"
+"$mocap" skin data/09.asf data/09_06.amc --mesh data/humanoid.obj --mesh-units dm --auto-weights \
+  --bind-pose data/makehuman_apose.amc -o out/09_06.humanoid.glb
+echo
 echo "key frames: out/49_06.keys.amc, rebuilt motion: out/49_06.rebuilt.amc"
+echo "the humanoid running, as glTF for Blender or three.js: out/09_06.humanoid.glb"
+echo "watch it: build/viewer/mocap-viewer data/09.asf data/09_06.amc data/humanoid.obj --mesh-units dm --bind-pose data/makehuman_apose.amc"
