@@ -2,6 +2,7 @@
 //
 //   mocap-viewer [subject.asf motion.amc [mesh.obj [weights.txt]]]
 //   mocap-viewer [files] --frame N --screenshot out.png [--size WxH]   (headless)
+//   mocap-viewer [files] --frame A --last B [--step S] --screenshot prefix_   (a PNG per frame)
 //
 // One plain loop, as in Dear ImGui's GLFW + OpenGL3 example: poll, new frame,
 // input and panels, pose, draw the scene, draw the panels, swap. Animation is
@@ -43,6 +44,8 @@ struct Options {
   std::vector<std::string> files;  // asf amc [mesh.obj [weights.txt]]
   int frame = 0;
   std::string screenshot;  // headless when set
+  int last_frame = -1;     // >= frame: --screenshot is a prefix, one PNG per frame up to this one
+  int frame_step = 1;
   std::string size = "1280x720";
   double keys_threshold = -1.0;  // >= 0: keyframe extraction on from the start
   std::string mesh_units = "m";
@@ -189,9 +192,10 @@ int run_headless(const Options& options) {
     std::cerr << "mocap-viewer: " << clip.error().to_string() << "\n";
     return kInput;
   }
-  if (options.frame < 0 || options.frame >= clip->frame_count()) {
-    std::cerr << "mocap-viewer: --frame " << options.frame << ": the clip has frames 0 to " << clip->frame_count() - 1
-              << "\n";
+  const int last = options.last_frame >= 0 ? options.last_frame : options.frame;
+  if (options.frame < 0 || last < options.frame || last >= clip->frame_count()) {
+    std::cerr << "mocap-viewer: --frame " << options.frame << " --last " << last << ": the clip has frames 0 to "
+              << clip->frame_count() - 1 << " (and --last may not come before --frame)\n";
     return kUsage;
   }
   GLFWwindow* window = open_window(64, 64, false, "mocap-viewer");
@@ -211,7 +215,10 @@ int run_headless(const Options& options) {
     } else {
       pose_clip(*clip, options.frame);
       ViewState view;
+      // The camera frames the first picture and follows the root over the
+      // ground, as the window's camera does by default.
       view.camera = initial_camera(clip->positions, static_cast<double>(width) / height);
+      view.followed_root = clip->positions[0];
       KeyframeState keyframes;
       if (options.keys_threshold >= 0.0) {
         keyframes.enabled = true;
@@ -224,15 +231,21 @@ int run_headless(const Options& options) {
           std::cerr << "mocap-viewer: " << *e << "\n";
           code = kInput;
         }
-        update_skin(skin, *clip);
       }
-      const SceneExtras extras{
-          ghost_positions(keyframes, options.frame), error_colors(keyframes, options.frame), {}, &skin};
-      if (code != kOk) {
-        // The mesh failed to load: nothing is written.
-      } else if (auto e = save_png(renderer, offscreen, &*clip, view, options.screenshot, extras)) {
-        std::cerr << "mocap-viewer: " << *e << "\n";
-        code = kOutput;
+      // The mesh failed to load: nothing is written.
+      for (int frame = options.frame; code == kOk && frame <= last; frame += options.frame_step) {
+        pose_clip(*clip, frame);
+        update_skin(skin, *clip);
+        view.camera.target.x() += clip->positions[0].x() - view.followed_root.x();
+        view.camera.target.z() += clip->positions[0].z() - view.followed_root.z();
+        view.followed_root = clip->positions[0];
+        const SceneExtras extras{ghost_positions(keyframes, frame), error_colors(keyframes, frame), {}, &skin};
+        const std::string path =
+            options.last_frame >= 0 ? frame_file(options.screenshot, frame) : options.screenshot;
+        if (auto e = save_png(renderer, offscreen, &*clip, view, path, extras)) {
+          std::cerr << "mocap-viewer: " << *e << "\n";
+          code = kOutput;
+        }
       }
     }
   }
@@ -576,7 +589,11 @@ int main(int argc, char** argv) {
   Options options;
   app.add_option("files", options.files, "subject.asf motion.amc [mesh.obj [weights.txt]]")->expected(0, 4);
   app.add_option("--frame", options.frame, "frame to render with --screenshot (0-based)");
-  app.add_option("--screenshot", options.screenshot, "render one frame to this PNG and exit (headless)");
+  app.add_option("--screenshot", options.screenshot,
+                 "render one frame to this PNG and exit (headless); with --last, a prefix: PREFIX00012.png ...");
+  app.add_option("--last", options.last_frame,
+                 "with --screenshot: render a PNG sequence of frames --frame to --last (0-based, inclusive)");
+  app.add_option("--step", options.frame_step, "with --last: every n-th frame")->check(CLI::PositiveNumber);
   app.add_option("--size", options.size, "picture or window size, WxH")->capture_default_str();
   app.add_option("--keys", options.keys_threshold,
                  "extract keyframes at this threshold from the start (ghost, error colours, timeline)");
