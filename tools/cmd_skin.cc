@@ -113,6 +113,35 @@ double metres_per_unit(const std::string& units) {
   return 1.0;
 }
 
+// What --frames and -o ask for: the frames and either one .glb or a pattern
+// with one OBJ per frame.
+struct OutputPlan {
+  FrameRange range;
+  int step = 1;
+  bool glb = false;
+  OutputPattern pattern;  // when !glb
+};
+
+// The plan, or nullopt after saying on stderr what is wrong (a usage error).
+std::optional<OutputPlan> plan_output(const SkinOptions& options) {
+  OutputPlan plan;
+  if (!parse_frames(options.frames, plan.range, plan.step)) {
+    std::cerr << "mocap skin: --frames " << options.frames << ": expected a:b, a:b:step, a: or :b with a <= b\n";
+    return std::nullopt;
+  }
+  plan.glb = is_glb(options.output);
+  if (!plan.glb) {
+    const auto pattern = parse_pattern(options.output);
+    if (!pattern) {
+      std::cerr << "mocap skin: -o " << options.output
+                << ": expected a path with one %d, e.g. out_%04d.obj, or a .glb path\n";
+      return std::nullopt;
+    }
+    plan.pattern = *pattern;
+  }
+  return plan;
+}
+
 int run_model(const SkinOptions& options);
 
 int run_skin(const SkinOptions& options) {
@@ -125,18 +154,9 @@ int run_skin(const SkinOptions& options) {
     std::cerr << "mocap skin: --animation goes with --model\n";
     return kUsage;
   }
-  FrameRange range;
-  int step = 1;
-  if (!parse_frames(options.frames, range, step)) {
-    std::cerr << "mocap skin: --frames " << options.frames << ": expected a:b, a:b:step, a: or :b with a <= b\n";
-    return kUsage;
-  }
-  const bool glb = is_glb(options.output);
-  const auto pattern = glb ? std::optional<OutputPattern>(OutputPattern{}) : parse_pattern(options.output);
-  if (!pattern) {
-    std::cerr << "mocap skin: -o " << options.output << ": expected a path with one %d, e.g. out_%04d.obj, or a .glb path\n";
-    return kUsage;
-  }
+  const auto plan = plan_output(options);
+  if (!plan) return kUsage;
+  const auto& [range, step, glb, pattern] = *plan;
   if (options.weights.empty() == !options.auto_weights) {
     std::cerr << "mocap skin: give exactly one of --weights FILE and --auto-weights\n";
     return kUsage;
@@ -268,7 +288,7 @@ int run_skin(const SkinOptions& options) {
     threads.run(job);
     skin_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     format_obj_into(text, *mesh, positions, normals, unit);
-    if (auto saved = write_file_atomically(pattern->path(number), text); !saved) {
+    if (auto saved = write_file_atomically(pattern.path(number), text); !saved) {
       std::cerr << "mocap: " << saved.error().to_string() << "\n";
       return kOutputError;
     }
@@ -291,19 +311,9 @@ int run_model(const SkinOptions& options) {
     std::cerr << "mocap skin: --model takes no ASF, AMC, --mesh, weights or --bind-pose: the model has its own\n";
     return kUsage;
   }
-  FrameRange range;
-  int step = 1;
-  if (!parse_frames(options.frames, range, step)) {
-    std::cerr << "mocap skin: --frames " << options.frames << ": expected a:b, a:b:step, a: or :b with a <= b\n";
-    return kUsage;
-  }
-  const bool glb = is_glb(options.output);
-  const auto pattern = glb ? std::optional<OutputPattern>(OutputPattern{}) : parse_pattern(options.output);
-  if (!pattern) {
-    std::cerr << "mocap skin: -o " << options.output
-              << ": expected a path with one %d, e.g. out_%04d.obj, or a .glb path\n";
-    return kUsage;
-  }
+  const auto plan = plan_output(options);
+  if (!plan) return kUsage;
+  const auto& [range, step, glb, pattern] = *plan;
   const double fps = options.fps_given ? options.fps : kModelFps;
   auto model = read_rigged_model(options.model);
   if (!model) {
@@ -373,7 +383,7 @@ int run_model(const SkinOptions& options) {
     threads.run(job);
     skin_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     format_obj_into(text, mesh, positions, normals);
-    if (auto saved = write_file_atomically(pattern->path(k), text); !saved) {
+    if (auto saved = write_file_atomically(pattern.path(k), text); !saved) {
       std::cerr << "mocap: " << saved.error().to_string() << "\n";
       return kOutputError;
     }
