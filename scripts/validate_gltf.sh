@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Checks glTF files with the Khronos glTF Validator (the reference checker
+# behind the glTF sample viewers), installed once from the npm registry into
+# a cache folder. Exit 0: no errors; 1: the validator found errors (printed);
+# 77: no Node.js / npm, or the registry cannot be reached (nothing checked).
+#   bash scripts/validate_gltf.sh out.glb [more.glb ...]
+set -uo pipefail
+version="2.0.0-dev.3.10"
+cache="${MOCAP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mocap}/gltf-validator-$version"
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  echo "validate_gltf.sh: node and npm are needed; nothing checked" >&2
+  exit 77
+fi
+if [[ ! -f "$cache/node_modules/gltf-validator/package.json" ]]; then
+  mkdir -p "$cache"
+  if ! (cd "$cache" && npm install --no-save --no-audit --no-fund --silent "gltf-validator@$version" >/dev/null 2>&1); then
+    echo "validate_gltf.sh: cannot install gltf-validator@$version from npm; nothing checked" >&2
+    exit 77
+  fi
+fi
+status=0
+for file in "$@"; do
+  NODE_PATH="$cache/node_modules" node -e '
+    const fs = require("fs");
+    const file = process.argv[1];
+    require("gltf-validator").validateBytes(new Uint8Array(fs.readFileSync(file))).then((report) => {
+      const i = report.issues;
+      console.log(`${file}: ${i.numErrors} errors, ${i.numWarnings} warnings, ${i.numInfos} infos`);
+      for (const m of i.messages) if (m.severity <= 1) console.log(`  ${m.code} at ${m.pointer}: ${m.message}`);
+      process.exit(i.numErrors > 0 ? 1 : 0);
+    }, (error) => { console.log(`${file}: ${error}`); process.exit(1); });
+  ' "$file" || status=1
+done
+exit $status
