@@ -12,10 +12,14 @@
 //      frame is always a key.
 //   4. Rebuild (rebuild_poses, rebuild_motion): every bone's rotation is slerped
 //      along the short arc between the neighbouring keys, translations are
-//      interpolated linearly, and key frames come back exactly.
+//      interpolated linearly, and key frames come back exactly. On request
+//      (Interpolation::kCubic) a C1 cubic through all the keys instead.
 //   5. Selection beyond the threshold (select_keys_for_count,
 //      select_keys_for_max_error): keys chosen against the position error of
-//      the rebuild itself, measured through the whole hierarchy.
+//      the rebuild itself, measured through the whole hierarchy. The
+//      selection always measures the slerp rebuild, whatever rebuild the keys
+//      are later given to: its keys (and max_error's bound) are those that
+//      suit slerp, and a cubic rebuild of them may be better or worse.
 //
 // Keys are indices of frames of the motion (0-based, increasing), not AMC frame
 // numbers. Angles are in radians, lengths in metres, errors in centimetres.
@@ -124,14 +128,43 @@ std::vector<int> uniform_keys(int frames, int count);
 // ---------------------------------------------------------------------------
 // Rebuild
 
+// How the rebuild goes from key to key. Time is the frame index (or, in
+// rebuild_motion, the AMC frame number), so uneven key gaps are honoured.
+enum class Interpolation {
+  // Rotations slerped along the short arc between the two keys around a
+  // frame, offsets linear: the default, and what the selection measures.
+  kSlerp,
+  // A C1 cubic through all the keys. Offsets: cubic Hermite. Rotations: the
+  // same Hermite curve written on the rotation group (Kim, Kim and Shin's
+  // cumulative form, q_a exp(b1 w1) exp(b2 w2) exp(b3 w3)), which turns at
+  // the keys' angular velocities and reproduces a constant angular velocity
+  // exactly, as slerp does. The tangent (velocity) at an inner key is
+  // Catmull-Rom's at the real key times, (h0 d0 + h1 d1) / (h0 + h1) for
+  // slopes d0, d1 over gaps h0, h1 frames (for rotations the slopes are the
+  // relative rotations' rotation vectors over the gaps; where one gap is at
+  // least twice the other, a rotation's tangent is capped at 3 times the
+  // longer gap's mean speed, so that a jump between two close keys is not
+  // carried into the long gap beside them); at the first and last key it is
+  // the one-sided slope of the gap beside it. With two keys the cubic is
+  // slerp and linear offsets exactly. It can still overshoot where the
+  // motion is jerky between keys.
+  kCubic,
+};
+
+// "slerp" or "cubic".
+std::string_view interpolation_name(Interpolation interpolation);
+
 // The poses rebuilt from the key frames `keys` of `track` into `out`, for
 // every frame from keys.front() to keys.back() (out frame i is track frame
-// keys.front() + i). Rotations: slerp along the short arc, then, for a bone
-// with two rotation dofs, the nearest rotation those two dofs can express (so
-// the pose is what the AMC channels written by rebuild_motion give back).
-// Offsets: linear. `out` must have room for the frames (make_pose_track of
-// the motion will do); no allocation per frame. `keys` must be increasing and non-empty.
-void rebuild_poses(const Skeleton& skeleton, const PoseTrack& track, std::span<const int> keys, PoseTrack& out);
+// keys.front() + i). Rotations: by `interpolation` (slerp along the short arc
+// by default), then, for a bone with two rotation dofs, the nearest rotation
+// those two dofs can express (so the pose is what the AMC channels written by
+// rebuild_motion give back). Offsets: linear, or cubic Hermite. Key frames
+// are copied exactly. `out` must have room for the frames (make_pose_track of
+// the motion will do); no allocation per frame (the cubic allocates its key
+// tangents once). `keys` must be increasing and non-empty.
+void rebuild_poses(const Skeleton& skeleton, const PoseTrack& track, std::span<const int> keys, PoseTrack& out,
+                   Interpolation interpolation = Interpolation::kSlerp);
 
 // The frames `keys` of `motion` (channel values copied, frame numbers kept):
 // what a key file holds.
@@ -139,12 +172,15 @@ Motion key_motion(const Motion& motion, std::span<const int> keys);
 
 // Every frame from the first to the last frame number of `keys` (a motion of
 // key frames, frame numbers strictly increasing), with channel values whose
-// poses are rebuild_poses' poses. Key frames come back exactly; in between,
-// angles are chosen nearest to the straight line between the keys' values (so
-// curves stay continuous through unwrapped angles). Fails when `keys` has no
-// frames or its frame numbers do not increase. `name` stands for the keys'
-// file in errors.
-Result<Motion> rebuild_motion(const Skeleton& skeleton, const Motion& keys, const std::string& name = "keys");
+// poses are rebuild_poses' poses by the same `interpolation`, timed by the
+// frame numbers. Key frames come back exactly; in between, angles are chosen
+// nearest to the keys' values interpolated channel by channel (straight lines
+// for slerp, the cubic Hermite with kCubic's tangents for cubic), so curves
+// stay continuous through unwrapped angles; translation channels are those
+// interpolated values. Fails when `keys` has no frames or its frame numbers
+// do not increase. `name` stands for the keys' file in errors.
+Result<Motion> rebuild_motion(const Skeleton& skeleton, const Motion& keys, const std::string& name = "keys",
+                              Interpolation interpolation = Interpolation::kSlerp);
 
 // ---------------------------------------------------------------------------
 // Selection against the rebuild's error
