@@ -60,6 +60,17 @@ void put_error(nlohmann::ordered_json& j, const MotionError& e, const ErrorFlags
   j["shell_radius_cm"] = flags.shell_cm;
 }
 
+// --interp: how the rebuild goes from key to key.
+void add_interp_option(CLI::App& command, std::string& interp) {
+  command
+      .add_option("--interp", interp, "Rebuild between keys by slerp (default) or cubic (a C1 spline through the keys)")
+      ->default_val("slerp")
+      ->check(CLI::IsMember({"slerp", "cubic"}));
+}
+Interpolation interpolation(const std::string& interp) {
+  return interp == "cubic" ? Interpolation::kCubic : Interpolation::kSlerp;
+}
+
 std::string stats_line(const char* what, const char* unit, const ErrorStats& s, const Skeleton& skeleton,
                        const Motion& motion) {
   char buf[320];
@@ -83,6 +94,7 @@ std::string error_text(const MotionError& e, const ErrorFlags& flags, const Skel
 
 struct CompressOptions {
   std::string asf, amc, weights, output, rebuilt;
+  std::string interp = "slerp";
   double threshold = -1.0;
   int keys = 0;
   double ratio = 0.1;
@@ -130,10 +142,13 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
   }
   const int key_count = static_cast<int>(selection.keys.size());
 
+  // The keys are chosen against the slerp rebuild whatever --interp says;
+  // the rebuild, its error and the uniform baseline all use --interp.
+  const Interpolation how = interpolation(o.interp);
   const Motion keys = key_motion(motion, selection.keys);
-  auto rebuilt = rebuild_motion(skeleton, keys, o.amc);
+  auto rebuilt = rebuild_motion(skeleton, keys, o.amc, how);
   auto error = rebuilt ? measure_error(skeleton, motion, *rebuilt, o.error.options()) : Result<MotionError>();
-  auto uniform = rebuild_motion(skeleton, key_motion(motion, uniform_keys(frames, key_count)), o.amc);
+  auto uniform = rebuild_motion(skeleton, key_motion(motion, uniform_keys(frames, key_count)), o.amc, how);
   auto uniform_error = uniform ? measure_error(skeleton, motion, *uniform, o.error.options()) : Result<MotionError>();
   if (!rebuilt || !error || !uniform_error) {
     const Error& e = !rebuilt ? rebuilt.error() : !error ? error.error() : uniform_error.error();
@@ -157,6 +172,7 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
     j["keys"] = key_count;
     j["key_ratio"] = ratio;
     j["method"] = method;
+    j["interp"] = o.interp;
     if (std::isnan(selection.threshold)) {
       j["threshold"] = nullptr;
     } else {
@@ -169,8 +185,8 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
     report = j.dump() + "\n";
   } else {
     char head[200];
-    std::snprintf(head, sizeof head, "%d frames, %d keys (%.1f%%) by %s", frames, key_count, 100.0 * ratio,
-                  method.c_str());
+    std::snprintf(head, sizeof head, "%d frames, %d keys (%.1f%%) by %s, rebuilt by %s", frames, key_count,
+                  100.0 * ratio, method.c_str(), o.interp.c_str());
     report = head;
     if (!std::isnan(selection.threshold)) {
       std::snprintf(head, sizeof head, ", threshold %.6g", selection.threshold);
@@ -194,13 +210,14 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
 
 struct DecompressOptions {
   std::string asf, keys, output;
+  std::string interp = "slerp";
   double fps = 120.0;
 };
 
 int run_decompress(const DecompressOptions& o) {
   auto clip = load_clip(o.asf, o.keys, o.fps);
   if (!clip) return kBadInput;
-  auto rebuilt = rebuild_motion(clip->skeleton, clip->motion, o.keys);
+  auto rebuilt = rebuild_motion(clip->skeleton, clip->motion, o.keys, interpolation(o.interp));
   if (!rebuilt) {
     std::cerr << "mocap decompress: " << rebuilt.error().to_string() << "\n";
     return kBadInput;
@@ -282,6 +299,7 @@ void add_compress_commands(CLI::App& app, int& exit_code) {
     c->add_option("--weights", o->weights, "Joint weights file: 'bone weight' per line");
     c->add_option("-o,--output", o->output, "Key file to write (an AMC of the key frames)");
     c->add_option("--rebuilt", o->rebuilt, "Also write the motion rebuilt from the keys");
+    add_interp_option(*c, o->interp);
     c->add_flag("--json", o->json, "Print the report as one JSON object");
     add_error_flags(*c, o->error);
     add_fps_option(*c, o->fps);
@@ -301,6 +319,7 @@ void add_compress_commands(CLI::App& app, int& exit_code) {
     c->add_option("asf", o->asf, "ASF skeleton")->required();
     c->add_option("keys", o->keys, "Key file (AMC)")->required();
     c->add_option("-o,--output", o->output, "Output AMC (default: standard output)");
+    add_interp_option(*c, o->interp);
     add_fps_option(*c, o->fps);
     c->callback([o, &exit_code] { exit_code = run_decompress(*o); });
   }
