@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <numbers>
+#include <random>
 
 #include "test_data.h"
 
@@ -306,6 +307,217 @@ TEST(AutomaticWeights, SumToOneFollowTheNearestBoneAndBlendAtTheJoint) {
       EXPECT_NEAR(w.weight[0], 0.5f, 0.02f);  // the joint: half each
     }
   }
+}
+
+// ------------------------------------------------------------------ kernels
+//
+// Every kernel against straightforward formulas evaluated in double, on random
+// inputs: vertices with one to four influences, zero weights in any slot,
+// odd counts and ranges that are no multiple of any SIMD width.
+
+std::vector<SkinKernel> kernels_here() {
+  std::vector<SkinKernel> kernels{SkinKernel::kAuto, SkinKernel::kPortable, SkinKernel::kScalar};
+  if (skin_kernel_available(SkinKernel::kAvx2)) kernels.push_back(SkinKernel::kAvx2);
+  return kernels;
+}
+
+std::string kernel_label(SkinKernel kernel) {
+  return std::string(kernel == SkinKernel::kAuto ? "auto=" : "") + skin_kernel_name(kernel);
+}
+
+struct RandomMesh {
+  std::vector<Eigen::Vector3f> positions, normals;
+  std::vector<VertexWeights> weights;
+};
+
+// `count` vertices in [-1, 1]^3 on `bones` bones. Vertex v has 1 + v % 4
+// influences on distinct bones; every fifth keeps a zero weight on a real
+// bone in a middle slot; the last has no weight at all and a zero normal.
+RandomMesh random_mesh(int count, int bones, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  RandomMesh mesh;
+  for (int v = 0; v < count; ++v) {
+    mesh.positions.emplace_back(unit(rng), unit(rng), unit(rng));
+    mesh.normals.push_back(Eigen::Vector3f(unit(rng), unit(rng), unit(rng)).normalized());
+    std::vector<std::pair<int, float>> influences;
+    while (static_cast<int>(influences.size()) < 1 + v % 4) {
+      const int bone = static_cast<int>(rng() % static_cast<std::uint32_t>(bones));
+      if (std::ranges::none_of(influences, [&](const auto& i) { return i.first == bone; })) {
+        influences.emplace_back(bone, 0.05f + std::abs(unit(rng)));
+      }
+    }
+    VertexWeights w = *make_vertex_weights(influences);
+    if (v % 5 == 0) {
+      w.bone[1] = static_cast<std::uint16_t>(rng() % static_cast<std::uint32_t>(bones));
+      w.weight[1] = 0.0f;
+    }
+    mesh.weights.push_back(w);
+  }
+  mesh.weights.back() = VertexWeights{};
+  mesh.normals.back() = Eigen::Vector3f::Zero();
+  return mesh;
+}
+
+// Runs `job` with `kernel` over consecutive ranges cut at `cuts` (0 and the
+// vertex count included), into outputs first filled with a sentinel.
+void run_in_ranges(SkinJob job, SkinKernel kernel, std::span<const int> cuts, std::vector<Eigen::Vector3f>& positions,
+                   std::vector<Eigen::Vector3f>& normals) {
+  positions.assign(job.positions.size(), Eigen::Vector3f::Constant(-7.0f));
+  normals.assign(job.normals.size(), Eigen::Vector3f::Constant(-7.0f));
+  job.out_positions = positions;
+  job.out_normals = normals;
+  ASSERT_FALSE(job.validate());
+  for (std::size_t i = 0; i + 1 < cuts.size(); ++i) job.run(cuts[i], cuts[i + 1], kernel);
+}
+
+// Compares every kernel with `expected_positions` and `expected_normals`
+// (double), within `tolerance` (metres for positions), and checks that each
+// kernel gives the same bits whatever ranges it runs in and writes nothing
+// outside its range.
+void expect_kernels_match(const SkinJob& job, std::span<const Eigen::Vector3d> expected_positions,
+                          std::span<const Eigen::Vector3d> expected_normals, double tolerance) {
+  const int n = static_cast<int>(job.positions.size());
+  const std::vector<int> whole{0, n};
+  const std::vector<int> cuts{0, 1, 2, 5, 12, 13, 20, 29, 100, 333, n - 9, n - 1, n};
+  for (const SkinKernel kernel : kernels_here()) {
+    SCOPED_TRACE(kernel_label(kernel));
+    std::vector<Eigen::Vector3f> positions, normals, cut_positions, cut_normals;
+    run_in_ranges(job, kernel, whole, positions, normals);
+    run_in_ranges(job, kernel, cuts, cut_positions, cut_normals);
+    double worst_position = 0.0, worst_normal = 0.0;
+    for (int v = 0; v < n; ++v) {
+      worst_position = std::max(worst_position, (positions[v].cast<double>() - expected_positions[v]).norm());
+      if (!normals.empty())
+        worst_normal = std::max(worst_normal, (normals[v].cast<double>() - expected_normals[v]).norm());
+    }
+    EXPECT_LT(worst_position, tolerance);
+    EXPECT_LT(worst_normal, tolerance);
+    EXPECT_TRUE(std::ranges::equal(positions, cut_positions));
+    EXPECT_TRUE(std::ranges::equal(normals, cut_normals));
+
+    // A range in the middle leaves everything else alone.
+    SkinJob part = job;
+    std::vector<Eigen::Vector3f> part_positions(n, Eigen::Vector3f::Constant(-7.0f));
+    std::vector<Eigen::Vector3f> part_normals(job.normals.size(), Eigen::Vector3f::Constant(-7.0f));
+    part.out_positions = part_positions;
+    part.out_normals = part_normals;
+    part.run(13, 30, kernel);
+    for (int v = 0; v < n; ++v) {
+      const bool inside = v >= 13 && v < 30;
+      EXPECT_EQ(part_positions[v] == positions[v], inside) << v;
+      if (!normals.empty()) {
+        EXPECT_EQ(part_normals[v] == normals[v], inside) << v;
+      }
+    }
+  }
+}
+
+// Random 3x4 matrices: rotation, scale and shear (LBS takes any) and a translation.
+std::vector<SkinMatrix> random_matrices(int bones, std::mt19937& rng) {
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::vector<SkinMatrix> matrices;
+  for (int b = 0; b < bones; ++b) {
+    SkinMatrix m = SkinMatrix::NullaryExpr([&] { return unit(rng); });
+    m.leftCols<3>() += Eigen::Matrix3f::Identity();
+    m.col(3) *= 2.0f;
+    matrices.push_back(m);
+  }
+  return matrices;
+}
+
+void expect_linear_kernels_match(int bones, bool with_normals) {
+  std::mt19937 rng(11);
+  const std::vector<SkinMatrix> matrices = random_matrices(bones, rng);
+  const RandomMesh mesh = random_mesh(1003, bones, 5);
+  const int n = static_cast<int>(mesh.positions.size());
+  std::vector<Eigen::Vector3d> positions(n), normals(n);
+  for (int v = 0; v < n; ++v) {
+    Eigen::Matrix<double, 3, 4> m = Eigen::Matrix<double, 3, 4>::Zero();
+    for (int k = 0; k < kMaxInfluences; ++k)
+      m += mesh.weights[v].weight[k] * matrices[mesh.weights[v].bone[k]].cast<double>();
+    positions[v] = m.leftCols<3>() * mesh.positions[v].cast<double>() + m.col(3);
+    normals[v] = (m.leftCols<3>() * mesh.normals[v].cast<double>()).normalized();
+  }
+  SkinJob job;
+  job.matrices = matrices;
+  job.weights = mesh.weights;
+  job.positions = mesh.positions;
+  if (with_normals) job.normals = mesh.normals;
+  expect_kernels_match(job, positions, normals, 2e-6);  // 2 micrometres on coordinates up to ~5 m
+  // The vertex with no weight goes to the origin, its zero normal stays zero.
+  EXPECT_EQ(positions.back(), Eigen::Vector3d::Zero());
+  EXPECT_EQ(normals.back(), Eigen::Vector3d::Zero());
+}
+
+TEST(SkinKernels, NamesSayWhatRuns) {
+  EXPECT_STREQ(skin_kernel_name(SkinKernel::kScalar), "scalar");
+  EXPECT_STREQ(skin_kernel_name(SkinKernel::kPortable), "portable");
+  EXPECT_STREQ(skin_kernel_name(SkinKernel::kAuto), skin_kernel_available(SkinKernel::kAvx2) ? "avx2" : "portable");
+  EXPECT_STREQ(skin_kernel_name(SkinKernel::kAvx2), skin_kernel_name(SkinKernel::kAuto));
+}
+
+TEST(SkinKernels, LinearMatchesAReferenceBlend) {
+  expect_linear_kernels_match(37, false);
+}
+
+TEST(SkinKernels, LinearWithNormalsMatchesAReferenceBlend) {
+  expect_linear_kernels_match(37, true);
+}
+
+TEST(SkinKernels, LinearBeyondThePackedBoneLimitStillMatches) {
+  expect_linear_kernels_match(kMaxPackedBones + 100, true);
+}
+
+TEST(SkinKernels, DualQuaternionMatchesAReferenceAndIgnoresQuaternionSigns) {
+  constexpr int kBones = 29;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  // Rigid bones turned less than 80 degrees from the identity, so that any
+  // two are less than 160 degrees apart and the shorter arc is never in doubt.
+  std::vector<SkinMatrix> matrices;
+  for (int b = 0; b < kBones; ++b) {
+    Eigen::Affine3d m = Eigen::Affine3d::Identity();
+    m.translate(Eigen::Vector3d(unit(rng), unit(rng), unit(rng)));
+    m.rotate(
+        Eigen::AngleAxisd(1.39 * std::abs(unit(rng)), Eigen::Vector3d(unit(rng), unit(rng), unit(rng)).normalized()));
+    matrices.push_back(m.matrix().topRows<3>().cast<float>());
+  }
+  std::vector<DualQuaternion> dqs(kBones);
+  dual_quaternions_from(matrices, dqs);
+  // q and -q are the same rotation: every other bone negated.
+  for (int b = 0; b < kBones; b += 2) {
+    dqs[b].real = -dqs[b].real;
+    dqs[b].dual = -dqs[b].dual;
+  }
+  const RandomMesh mesh = random_mesh(1001, kBones, 9);
+  const int n = static_cast<int>(mesh.positions.size()) - 1;  // not the vertex without weight: it has no rotation
+  std::vector<Eigen::Vector3d> positions(n), normals(n);
+  for (int v = 0; v < n; ++v) {
+    const VertexWeights& w = mesh.weights[v];
+    const Eigen::Vector4d pivot = dqs[w.bone[0]].real.cast<double>();
+    Eigen::Vector4d real = Eigen::Vector4d::Zero(), dual = Eigen::Vector4d::Zero();
+    for (int k = 0; k < kMaxInfluences; ++k) {
+      const double sign = dqs[w.bone[k]].real.cast<double>().dot(pivot) < 0.0 ? -1.0 : 1.0;
+      real += sign * w.weight[k] * dqs[w.bone[k]].real.cast<double>();
+      dual += sign * w.weight[k] * dqs[w.bone[k]].dual.cast<double>();
+    }
+    const double norm = real.norm();
+    const Eigen::Quaterniond q(real.w() / norm, real.x() / norm, real.y() / norm, real.z() / norm);
+    // Translation: 2 * dual * conjugate(real), as quaternions.
+    const Eigen::Quaterniond d(dual.w() / norm, dual.x() / norm, dual.y() / norm, dual.z() / norm);
+    const Eigen::Vector3d t = 2.0 * (d * q.conjugate()).vec();
+    positions[v] = q * mesh.positions[v].cast<double>() + t;
+    normals[v] = (q * mesh.normals[v].cast<double>()).normalized();
+  }
+  SkinJob job;
+  job.method = SkinMethod::kDualQuaternion;
+  job.dual_quaternions = dqs;
+  job.weights = std::span(mesh.weights).first(n);
+  job.positions = std::span(mesh.positions).first(n);
+  expect_kernels_match(job, positions, normals, 2e-6);
+  job.normals = std::span(mesh.normals).first(n);
+  expect_kernels_match(job, positions, normals, 2e-6);
 }
 
 // ------------------------------------------------------- real mesh, real clip

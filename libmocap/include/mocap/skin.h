@@ -118,8 +118,30 @@ void dual_quaternions_from(std::span<const SkinMatrix> matrices, std::span<DualQ
 
 enum class SkinMethod { kLinear, kDualQuaternion };
 
+// The code SkinJob::run deforms vertices with. Every kernel gives the same
+// results within float rounding (a few units in the last place: FMA and the
+// order of sums differ); a given kernel gives bit-identical results for a
+// vertex whatever range it is run in, so threads change nothing.
+enum class SkinKernel {
+  kAuto,      // the fastest this CPU runs: kAvx2 where it has AVX2 and FMA, else kPortable
+  kAvx2,      // x86-64 AVX2 + FMA intrinsics (kPortable where the CPU or compiler lacks them)
+  kPortable,  // kLinear: 4-wide SIMD through Eigen (SSE2 on any x86-64, NEON on ARM); kDualQuaternion: kScalar
+  kScalar,    // the formulas above one vertex at a time, the reference the others are tested against
+};
+// Whether `kernel` runs as itself on this CPU (kAuto, kPortable, kScalar always do).
+bool skin_kernel_available(SkinKernel kernel);
+// "avx2", "portable" or "scalar": what kAuto (or `kernel`) runs as here.
+const char* skin_kernel_name(SkinKernel kernel = SkinKernel::kAuto);
+
+// The kLinear SIMD kernels read the skinning matrices repacked as 4x4
+// columns (64 bytes per bone, 32 KiB at most) on the stack of each run()
+// call; a job with more matrices than this runs kScalar.
+inline constexpr int kMaxPackedBones = 512;
+
 // One deformation of a mesh: inputs and outputs are plain spans the caller
-// owns; Run() allocates nothing, so a frame loop allocates nothing.
+// owns; Run() allocates nothing, so a frame loop allocates nothing. Outputs
+// must not overlap inputs. Memory per vertex beyond positions and normals:
+// the 24-byte VertexWeights.
 struct SkinJob {
   SkinMethod method = SkinMethod::kLinear;
   std::span<const SkinMatrix> matrices;              // kLinear: one per bone
@@ -133,8 +155,10 @@ struct SkinJob {
   // Empty when the job can run, else what is wrong (sizes, bone indices).
   std::optional<std::string> validate() const;
   // Deforms vertices [begin, end). Concurrent calls on disjoint ranges are safe.
-  void run(int begin, int end) const;
+  void run(int begin, int end) const { run(begin, end, SkinKernel::kAuto); }
   void run() const { run(0, static_cast<int>(positions.size())); }
+  // The same with a chosen kernel (tests and benchmarks compare them).
+  void run(int begin, int end, SkinKernel kernel) const;
 };
 
 // Persistent worker threads that split a SkinJob's vertices between them and
