@@ -1,6 +1,11 @@
 // Skinning throughput: vertices per second with four influences, positions
 // only and positions + normals, LBS and DQS, one thread and all threads, next
-// to a memcpy of the bytes a skinning pass reads and writes, in the same run.
+// to a memcpy of the bytes a skinning pass reads and writes, in the same run;
+// on one thread also each kernel (the label names it), so that the SIMD
+// kernels are measured against the scalar reference in the same run.
+// "vertices/s" counts wall-clock time; "vertices/cpu-s" divides by the CPU
+// time of the whole process (every thread), the per-core throughput, which
+// other programs sharing the cores disturb much less.
 // Synthetic mesh (a property of the kernel, not of a model): 65,536 vertices
 // (about a MakeHuman body and a half), 31 bones (a CMU skeleton), four
 // distinct bones per vertex with random weights.
@@ -8,12 +13,25 @@
 #include <mocap/skin.h>
 
 #include <cstring>
+#include <ctime>
 #include <random>
 
 namespace {
 
 constexpr int kVertices = 65536;
 constexpr int kBones = 31;
+
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+void count_vertices(benchmark::State& state, double cpu_seconds) {
+  const double vertices = static_cast<double>(kVertices) * static_cast<double>(state.iterations());
+  state.counters["vertices/s"] = benchmark::Counter(vertices, benchmark::Counter::kIsRate);
+  state.counters["vertices/cpu-s"] = vertices / cpu_seconds;
+}
 
 struct Scene {
   std::vector<Eigen::Vector3f> positions, normals, out_positions, out_normals;
@@ -47,10 +65,15 @@ Scene& scene() {
   return s;
 }
 
-// Arguments: normals (0/1), method (0 LBS, 1 DQS), threads (0: all).
+constexpr mocap::SkinKernel kKernels[] = {mocap::SkinKernel::kAuto, mocap::SkinKernel::kPortable,
+                                          mocap::SkinKernel::kScalar};
+
+// Arguments: normals (0/1), method (0 LBS, 1 DQS), threads (0: all), kernel
+// (0 the default, 1 portable, 2 scalar: the reference, in the same run).
 void BM_Skin(benchmark::State& state) {
   Scene& s = scene();
   const bool normals = state.range(0) != 0;
+  const mocap::SkinKernel kernel = kKernels[state.range(3)];
   mocap::SkinJob job;
   job.method = state.range(1) == 0 ? mocap::SkinMethod::kLinear : mocap::SkinMethod::kDualQuaternion;
   job.matrices = s.matrices;
@@ -67,24 +90,36 @@ void BM_Skin(benchmark::State& state) {
     return;
   }
   mocap::SkinThreads threads(static_cast<int>(state.range(2)));
+  if (kernel != mocap::SkinKernel::kAuto && threads.thread_count() != 1) {
+    state.SkipWithError("kernels are chosen on one thread only");
+    return;
+  }
+  state.SetLabel(mocap::skin_kernel_name(kernel));
+  const double cpu_start = process_cpu_seconds();
   for (auto _ : state) {
-    threads.run(job);
+    if (kernel == mocap::SkinKernel::kAuto) {
+      threads.run(job);
+    } else {
+      job.run(0, kVertices, kernel);
+    }
     benchmark::DoNotOptimize(s.out_positions.data());
     benchmark::ClobberMemory();
   }
+  const double cpu_seconds = process_cpu_seconds() - cpu_start;
   state.counters["threads"] = threads.thread_count();
-  state.counters["vertices/s"] = benchmark::Counter(
-      static_cast<double>(kVertices) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  count_vertices(state, cpu_seconds);
 }
 BENCHMARK(BM_Skin)
-    ->ArgNames({"normals", "dqs", "threads"})
-    ->Args({0, 0, 1})
-    ->Args({0, 0, 0})
-    ->Args({1, 0, 1})
-    ->Args({1, 0, 0})
-    ->Args({0, 1, 1})
-    ->Args({1, 1, 1})
-    ->Args({1, 1, 0})
+    ->ArgNames({"normals", "dqs", "threads", "kernel"})
+    ->Args({0, 0, 1, 0})
+    ->Args({0, 0, 0, 0})
+    ->Args({1, 0, 1, 0})
+    ->Args({1, 0, 0, 0})
+    ->Args({0, 1, 1, 0})
+    ->Args({0, 1, 0, 0})
+    ->Args({1, 1, 1, 0})
+    ->Args({1, 1, 0, 0})
+    ->ArgsProduct({{0, 1}, {0, 1}, {1}, {1, 2}})
     ->UseRealTime();
 
 // The bytes one skinning pass moves (positions + weights in, positions out;
@@ -94,13 +129,13 @@ void BM_Memcpy(benchmark::State& state) {
   const std::size_t per_vertex = sizeof(Eigen::Vector3f) * (normals ? 2 : 1) + sizeof(mocap::VertexWeights);
   std::vector<char> in(per_vertex * kVertices, 1);
   std::vector<char> out(in.size());
+  const double cpu_start = process_cpu_seconds();
   for (auto _ : state) {
     std::memcpy(out.data(), in.data(), in.size());
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
-  state.counters["vertices/s"] = benchmark::Counter(
-      static_cast<double>(kVertices) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  count_vertices(state, process_cpu_seconds() - cpu_start);
 }
 BENCHMARK(BM_Memcpy)->ArgNames({"normals"})->Arg(0)->Arg(1);
 
