@@ -291,13 +291,17 @@ void linear_portable(const PackedMatrix* __restrict packed, const Streams s, int
     const Packet c0 = column(0), c1 = column(1), c2 = column(2), c3 = column(3);
     const float* p = s.positions + 3 * v;
     const Packet r = c0 * p[0] + c1 * p[1] + c2 * p[2] + c3;
+    Packet m = Packet::Zero();
+    // The normal is read before the position is written (4K aliasing: see linear_vertex_avx2).
+    if constexpr (kNormals) {
+      const float* n = s.normals + 3 * v;
+      m = c0 * n[0] + c1 * n[1] + c2 * n[2];  // lane 3 is 0
+    }
     float* o = s.out_positions + 3 * v;
     o[0] = r[0];
     o[1] = r[1];
     o[2] = r[2];
     if constexpr (kNormals) {
-      const float* n = s.normals + 3 * v;
-      const Packet m = c0 * n[0] + c1 * n[1] + c2 * n[2];  // lane 3 is 0
       const float squared = (m * m).sum();
       // A zero normal stays zero, as Eigen's normalized() leaves it.
       const Packet unit = squared > 0.0f ? Packet(m / std::sqrt(squared)) : m;
@@ -354,13 +358,19 @@ MOCAP_AVX2_INLINE __m128 linear_vertex_avx2(const PackedMatrix* __restrict packe
   const __m256 xy = _mm256_blend_ps(_mm256_broadcast_ss(p), _mm256_broadcast_ss(p + 1), 0xF0);
   const __m256 z1 = _mm256_blend_ps(_mm256_broadcast_ss(p + 2), _mm256_set1_ps(1.0f), 0xF0);
   const __m256 t = _mm256_fmadd_ps(a, xy, _mm256_mul_ps(b, z1));
+  __m128 normal = _mm_setzero_ps();
+  if constexpr (kNormals) {
+    // Read before the position is written: arrays of equal size often start
+    // at the same offset in a page, and a load after a store to the same
+    // address modulo 4 KiB waits for it (4K aliasing).
+    const float* n = s.normals + 3 * v;
+    const __m256 nxy = _mm256_blend_ps(_mm256_broadcast_ss(n), _mm256_broadcast_ss(n + 1), 0xF0);
+    const __m256 nz0 = _mm256_blend_ps(_mm256_broadcast_ss(n + 2), _mm256_setzero_ps(), 0xF0);
+    const __m256 u = _mm256_fmadd_ps(a, nxy, _mm256_mul_ps(b, nz0));
+    normal = _mm_add_ps(_mm256_castps256_ps128(u), _mm256_extractf128_ps(u, 1));
+  }
   store3(s.out_positions + 3 * v, _mm_add_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1)));
-  if constexpr (!kNormals) return _mm_setzero_ps();
-  const float* n = s.normals + 3 * v;
-  const __m256 nxy = _mm256_blend_ps(_mm256_broadcast_ss(n), _mm256_broadcast_ss(n + 1), 0xF0);
-  const __m256 nz0 = _mm256_blend_ps(_mm256_broadcast_ss(n + 2), _mm256_setzero_ps(), 0xF0);
-  const __m256 u = _mm256_fmadd_ps(a, nxy, _mm256_mul_ps(b, nz0));
-  return _mm_add_ps(_mm256_castps256_ps128(u), _mm256_extractf128_ps(u, 1));
+  return normal;
 }
 
 // 1 / |m| per lane of `squared` (= |m|^2), 1 where it is 0 so that a zero
@@ -519,8 +529,9 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
   }
   const __m256 rx = real[0], ry = real[1], rz = real[2], rw = real[3];
   const __m256 dx = dual[0], dy = dual[1], dz = dual[2], dw = dual[3];
-  __m256 px, py, pz;
+  __m256 px, py, pz, nx, ny, nz;
   load_xyz8(positions, px, py, pz);
+  if constexpr (kNormals) load_xyz8(normals, nx, ny, nz);  // before any store: see linear_vertex_avx2
   rotate8(real, px, py, pz);
   // Translation 2 (rw d - dw r + r x d).
   const __m256 two = _mm256_set1_ps(2.0f);
@@ -529,8 +540,6 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
   const __m256 tz = _mm256_fmsub_ps(rw, dz, _mm256_fmsub_ps(dw, rz, _mm256_fmsub_ps(rx, dy, _mm256_mul_ps(ry, dx))));
   store_xyz8(out_positions, _mm256_fmadd_ps(two, tx, px), _mm256_fmadd_ps(two, ty, py), _mm256_fmadd_ps(two, tz, pz));
   if constexpr (kNormals) {
-    __m256 nx, ny, nz;
-    load_xyz8(normals, nx, ny, nz);
     rotate8(real, nx, ny, nz);
     normalize8(nx, ny, nz);
     store_xyz8(out_normals, nx, ny, nz);
