@@ -28,6 +28,8 @@ for t in "${targets[@]}"; do
   cp -n "$root"/data/*."$kind" "$corpus"/ 2>/dev/null || true
   [ -d "$shared" ] && cp -n "$shared"/*."$kind" "$corpus"/ 2>/dev/null || true
   [ -d "$root/tests/cli/malformed" ] && cp -n "$root"/tests/cli/malformed/*."$kind" "$corpus"/ 2>/dev/null || true
+  # Hand-made seeds for formats with no real files in data/.
+  [ -d "$root/tests/fuzz/seeds/$t" ] && cp -n "$root"/tests/fuzz/seeds/"$t"/* "$corpus"/ 2>/dev/null || true
   echo "== $t for ${seconds}s"
   ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz/$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
     -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" 2>&1 |

@@ -95,6 +95,39 @@ TEST(SkinWeights, FormatReadsBackBitIdentical) {
   }
 }
 
+// Found by tests/fuzz/fuzz_weights.cc: weights that do not sum to one were
+// divided by their sum when read, and divided again when the file written
+// from them was read, by a sum a float step off one: other floats came back.
+// And two weights equal as floats but not in double (lfemur 0.2 + 0.1 against
+// lhumerus 0.3) came back in the other order.
+TEST(SkinWeights, ReadWeightsComeBackBitIdenticalThroughFormat) {
+  const auto w = parse_skin_weights(header(3) +
+                                        "0 root 0.6 lfemur 8.4\n1 lfemur 0.3 lfoot 0.2 ltibia 0.7\n"
+                                        "2 lfoot 0.4 lhumerus 0.3 ltibia 0.2 lfemur 0.2 lfemur 0.1\n",
+                                    "w.txt", kBones, 3);
+  ASSERT_TRUE(w) << w.error().to_string();
+  EXPECT_EQ((*w)[2].bone, (std::array<std::uint16_t, 4>{3, 1, 4, 2}));  // the tie at 0.25 by bone index
+  const auto back = parse_skin_weights(format_skin_weights(*w, kBones), "w.txt", kBones, 3);
+  ASSERT_TRUE(back) << back.error().to_string();
+  for (int v = 0; v < 3; ++v) {
+    EXPECT_EQ((*back)[v].bone, (*w)[v].bone) << v;
+    EXPECT_EQ((*back)[v].weight, (*w)[v].weight) << v;
+  }
+}
+
+// Also found by fuzz_weights: two weights near FLT_MAX on one bone added up
+// to infinity (NaN weights), and a weight too small beside another to be a
+// float once divided was kept as a 0 on its bone.
+TEST(SkinWeights, WeightsAtTheEndsOfTheFloatRangeGiveFiniteWeightsSummingToOne) {
+  const auto w = parse_skin_weights(header(2) + "0 ltibia 3e38 ltibia 3e38 root 1\n1 lfemur 1e-45 lfoot 3e38\n",
+                                    "w.txt", kBones, 2);
+  ASSERT_TRUE(w) << w.error().to_string();
+  EXPECT_EQ((*w)[0].bone, (std::array<std::uint16_t, 4>{2, 0, 0, 0}));
+  EXPECT_EQ((*w)[0].weight, (std::array<float, 4>{1.0f, 0.0f, 0.0f, 0.0f}));  // 1 beside 6e38 is nothing
+  EXPECT_EQ((*w)[1].bone, (std::array<std::uint16_t, 4>{3, 0, 0, 0}));
+  EXPECT_EQ((*w)[1].weight, (std::array<float, 4>{1.0f, 0.0f, 0.0f, 0.0f}));
+}
+
 // ------------------------------------------------------------ synthetic rigs
 
 // A straight chain along +X: root at the origin, bone 1 from 0 to 1 m, bone 2

@@ -1,11 +1,17 @@
 #include <mocap/io.h>
 #include <mocap/skin_weights.h>
 
+#include <locale.h>
+
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <unordered_map>
 
@@ -13,10 +19,11 @@ namespace mocap {
 
 std::optional<VertexWeights> make_vertex_weights(std::span<const std::pair<int, float>> influences) {
   // Not on a per-frame path: clarity over avoiding the small allocation.
-  std::vector<std::pair<int, float>> merged;
+  // Added up in double: a bone named twice near FLT_MAX stays finite.
+  std::vector<std::pair<int, double>> merged;
   merged.reserve(influences.size());
-  for (const auto& entry : influences) {
-    if (entry.second > 0.0f) merged.push_back(entry);
+  for (const auto& [bone, weight] : influences) {
+    if (weight > 0.0f) merged.emplace_back(bone, weight);
   }
   std::sort(merged.begin(), merged.end());
   std::size_t count = 0;
@@ -30,15 +37,48 @@ std::optional<VertexWeights> make_vertex_weights(std::span<const std::pair<int, 
   if (count == 0) return std::nullopt;
   const std::size_t keep = std::min<std::size_t>(kMaxInfluences, count);
   // Ties are broken by bone index so that the result does not depend on input order.
-  std::partial_sort(merged.begin(), merged.begin() + keep, merged.begin() + count, [](const auto& a, const auto& b) {
+  auto by_weight = [](const auto& a, const auto& b) {
     return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
-  float sum = 0.0f;
-  for (std::size_t i = 0; i < keep; ++i) sum += merged[i].second;
-  VertexWeights out;
+  };
+  std::partial_sort(merged.begin(), merged.begin() + keep, merged.begin() + count, by_weight);
+  // The kept weights as floats, the form they are stored (and written) in,
+  // ordered as floats: two weights that differ only in double are a tie here,
+  // broken by bone index as they will be when read back.
+  std::array<std::pair<int, float>, kMaxInfluences> kept{};
+  // Insertion sort of the first n (std::sort on four entries trips GCC 12's -Warray-bounds).
+  auto sort_kept = [&](std::size_t n) {
+    for (std::size_t i = 1; i < n; ++i) {
+      for (std::size_t j = i; j > 0 && by_weight(kept[j], kept[j - 1]); --j) std::swap(kept[j], kept[j - 1]);
+    }
+  };
+  double sum = 0.0;
+  double float_sum = 0.0;
   for (std::size_t i = 0; i < keep; ++i) {
-    out.bone[i] = static_cast<std::uint16_t>(merged[i].first);
-    out.weight[i] = merged[i].second / sum;
+    const double w = merged[i].second;
+    sum += w;
+    kept[i] = {merged[i].first, w <= std::numeric_limits<float>::max() ? static_cast<float>(w) : HUGE_VALF};
+  }
+  sort_kept(keep);
+  for (std::size_t i = 0; i < keep; ++i) float_sum += kept[i].second;
+  // Weights that sum to one within a few float steps (what dividing by their
+  // sum leaves, hence what format_skin_weights writes) are kept as they are:
+  // dividing again by a sum a step off one would change them, and a file
+  // written and read again would not give back the same floats.
+  const bool normalised = std::abs(float_sum - 1.0) <= 4.0 * std::numeric_limits<float>::epsilon();
+  std::size_t slots = 0;
+  for (std::size_t i = 0; i < keep; ++i) {
+    const float weight = normalised ? kept[i].second : static_cast<float>(merged[i].second / sum);
+    // Below the smallest normal float beside the others: nothing, and slow to
+    // blend. The slot stays unused.
+    if (weight >= std::numeric_limits<float>::min()) {
+      kept[slots++] = {normalised ? kept[i].first : merged[i].first, weight};
+    }
+  }
+  sort_kept(slots);
+  VertexWeights out;
+  for (std::size_t i = 0; i < slots; ++i) {
+    out.bone[i] = static_cast<std::uint16_t>(kept[i].first);
+    out.weight[i] = kept[i].second;
   }
   return out;
 }
@@ -68,6 +108,23 @@ bool parse_number(std::string_view s, T& out) {
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && ptr == s.data() + s.size();
 }
+
+#if defined(_LIBCPP_VERSION) && _LIBCPP_VERSION < 170000
+// std::from_chars for float, which libc++ has only from version 17 on (the
+// fuzzing build uses clang with libc++ 16): strtof in the C locale instead,
+// as text.cc does for double.
+template <>
+bool parse_number<float>(std::string_view s, float& out) {
+  static const locale_t c_locale = ::newlocale(LC_ALL_MASK, "C", nullptr);
+  char buf[128];
+  if (s.empty() || s.size() >= sizeof buf) return false;
+  std::memcpy(buf, s.data(), s.size());
+  buf[s.size()] = '\0';
+  char* stop = nullptr;
+  out = ::strtof_l(buf, &stop, c_locale);
+  return stop == buf + s.size();
+}
+#endif
 
 }  // namespace
 

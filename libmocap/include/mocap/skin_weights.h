@@ -44,7 +44,10 @@ struct VertexWeights {
 };
 
 // The four largest of `influences` (bone index, weight), renormalised to sum
-// to one; a bone named twice has its weights added. Returns nullopt when no
+// to one; a bone named twice has its weights added. Weights that already sum
+// to one within 4 float epsilons are kept as given, so that weights made here
+// come back bit-identical through format + parse; one that would be below the
+// smallest normal float once divided is dropped. Returns nullopt when no
 // weight is positive.
 std::optional<VertexWeights> make_vertex_weights(std::span<const std::pair<int, float>> influences);
 
