@@ -451,7 +451,7 @@ Report run_report(std::span<const ClipInput> clips, const ReportOptions& options
       ready.notify_one();
     }
   };
-  std::vector<std::jthread> pool;
+  std::vector<std::thread> pool;  // not jthread: libc++ 16 (the fuzz build) has none
   if (!clips.empty()) {
     for (int t = 0; t < threads; ++t) pool.emplace_back(work);
   }
@@ -480,7 +480,7 @@ Report run_report(std::span<const ClipInput> clips, const ReportOptions& options
     state.last = &clip;
     if (progress) progress(state);
   }
-  pool.clear();  // joins
+  for (std::thread& t : pool) t.join();
   std::sort(results.begin(), results.end(), [](const ClipResult& a, const ClipResult& b) { return a.path < b.path; });
   report.clips = std::move(results);
   report.wall_seconds = seconds_since(start);
