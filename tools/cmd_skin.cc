@@ -13,6 +13,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <numeric>
 #include <iostream>
 
 #include "cli_util.h"
@@ -142,6 +144,70 @@ std::optional<OutputPlan> plan_output(const SkinOptions& options) {
   return plan;
 }
 
+// Indices of `numbers` (frame numbers, in order) that --frames selects.
+std::vector<int> select_frames(const OutputPlan& plan, std::span<const int> numbers) {
+  std::vector<int> frames;
+  int selected = 0;
+  for (int i = 0; i < static_cast<int>(numbers.size()); ++i) {
+    if (plan.range.contains(numbers[i]) && selected++ % plan.step == 0) frames.push_back(i);
+  }
+  return frames;
+}
+
+struct ObjFramesResult {
+  int code = kOk;
+  double skin_seconds = 0.0;
+  int threads = 1;
+};
+
+// Skins `mesh` once per entry of `frames`, after `set_matrices(frame, matrices)`
+// poses its bones (one matrix per bone of `bone_count`), and writes
+// plan.pattern.path(numbers[frame]) as an OBJ in `metres_per_unit`. A job that
+// cannot run is reported with `what` (the input that is wrong).
+ObjFramesResult write_obj_frames(const SkinOptions& options, const OutputPlan& plan, const Mesh& mesh,
+                                 std::span<const VertexWeights> weights, std::size_t bone_count,
+                                 std::span<const int> frames, std::span<const int> numbers, double metres_per_unit,
+                                 const std::string& what,
+                                 const std::function<void(int, std::span<SkinMatrix>)>& set_matrices) {
+  ObjFramesResult result;
+  const std::size_t n = mesh.positions.size();
+  std::vector<SkinMatrix> matrices(bone_count);
+  std::vector<DualQuaternion> dual_quaternions(bone_count);
+  std::vector<Eigen::Vector3f> positions(n);
+  std::vector<Eigen::Vector3f> normals(n);
+  SkinJob job;
+  job.method = options.method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
+  job.matrices = matrices;
+  job.dual_quaternions = dual_quaternions;
+  job.weights = weights;
+  job.positions = mesh.positions;
+  job.normals = mesh.normals;
+  job.out_positions = positions;
+  job.out_normals = normals;
+  if (const auto problem = job.validate()) {
+    std::cerr << "mocap skin: " << what << *problem << "\n";
+    result.code = kBadInput;
+    return result;
+  }
+  SkinThreads threads(options.threads);
+  result.threads = threads.thread_count();
+  std::string text;
+  for (const int frame : frames) {
+    const auto start = std::chrono::steady_clock::now();
+    set_matrices(frame, matrices);
+    if (job.method == SkinMethod::kDualQuaternion) dual_quaternions_from(matrices, dual_quaternions);
+    threads.run(job);
+    result.skin_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    format_obj_into(text, mesh, positions, normals, metres_per_unit);
+    if (auto saved = write_file_atomically(plan.pattern.path(numbers[frame]), text); !saved) {
+      std::cerr << "mocap: " << saved.error().to_string() << "\n";
+      result.code = kOutputError;
+      return result;
+    }
+  }
+  return result;
+}
+
 int run_model(const SkinOptions& options);
 
 int run_skin(const SkinOptions& options) {
@@ -156,7 +222,8 @@ int run_skin(const SkinOptions& options) {
   }
   const auto plan = plan_output(options);
   if (!plan) return kUsage;
-  const auto& [range, step, glb, pattern] = *plan;
+  const bool glb = plan->glb;
+  const int step = plan->step;
   if (options.weights.empty() == !options.auto_weights) {
     std::cerr << "mocap skin: give exactly one of --weights FILE and --auto-weights\n";
     return kUsage;
@@ -231,16 +298,12 @@ int run_skin(const SkinOptions& options) {
     weights = std::move(*read);
   }
 
+  const std::vector<int> frames = select_frames(*plan, motion.frame_numbers);
+  if (frames.empty()) {
+    std::cerr << "mocap skin: no frame of " << options.amc << " in --frames " << options.frames << "\n";
+    return kUsage;
+  }
   if (glb) {
-    std::vector<int> frames;
-    int selected = 0;
-    for (int f = 0; f < motion.frame_count(); ++f) {
-      if (range.contains(motion.frame_numbers[f]) && selected++ % step == 0) frames.push_back(f);
-    }
-    if (frames.empty()) {
-      std::cerr << "mocap skin: no frame of " << options.amc << " in --frames " << options.frames << "\n";
-      return kUsage;
-    }
     const std::string name = std::filesystem::path(options.amc).stem().string();
     const GltfDocument document = gltf_from_clip(skeleton, motion, bind_pose, bind, *mesh, weights, frames, name);
     if (auto saved = write_glb(options.output, document); !saved) {
@@ -252,54 +315,19 @@ int run_skin(const SkinOptions& options) {
     return kOk;
   }
 
-  const std::size_t n = mesh->positions.size();
-  std::vector<SkinMatrix> matrices(skeleton.bones.size());
-  std::vector<DualQuaternion> dual_quaternions(skeleton.bones.size());
-  std::vector<Eigen::Vector3f> positions(n);
-  std::vector<Eigen::Vector3f> normals(n);
-  SkinJob job;
-  job.method = options.method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
-  job.matrices = matrices;
-  job.dual_quaternions = dual_quaternions;
-  job.weights = weights;
-  job.positions = mesh->positions;
-  job.normals = mesh->normals;
-  job.out_positions = positions;
-  job.out_normals = normals;
-  if (const auto problem = job.validate()) {
-    std::cerr << "mocap skin: " << *problem << "\n";
-    return kBadInput;
-  }
-  SkinThreads threads(options.threads);
   SkinScratch scratch(skeleton);
   Pose pose = make_pose(skeleton);
-  std::string text;
-  double skin_seconds = 0.0;
-  int written = 0;
-  int selected = 0;
-  for (int f = 0; f < motion.frame_count(); ++f) {
-    const int number = motion.frame_numbers[f];
-    if (!range.contains(number)) continue;
-    if (selected++ % step != 0) continue;
-    const auto start = std::chrono::steady_clock::now();
-    pose_from_channels(skeleton, motion.frame(f), pose);
-    skinning_matrices(skeleton, pose, bind, scratch, matrices);
-    if (job.method == SkinMethod::kDualQuaternion) dual_quaternions_from(matrices, dual_quaternions);
-    threads.run(job);
-    skin_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    format_obj_into(text, *mesh, positions, normals, unit);
-    if (auto saved = write_file_atomically(pattern.path(number), text); !saved) {
-      std::cerr << "mocap: " << saved.error().to_string() << "\n";
-      return kOutputError;
-    }
-    ++written;
-  }
-  if (written == 0) {
-    std::cerr << "mocap skin: no frame of " << options.amc << " in --frames " << options.frames << "\n";
-    return kUsage;
-  }
+  const auto skinned = write_obj_frames(options, *plan, *mesh, weights, skeleton.bones.size(), frames,
+                                        motion.frame_numbers, unit, "", [&](int f, std::span<SkinMatrix> matrices) {
+                                          pose_from_channels(skeleton, motion.frame(f), pose);
+                                          skinning_matrices(skeleton, pose, bind, scratch, matrices);
+                                        });
+  if (skinned.code != kOk) return skinned.code;
+  const std::size_t n = mesh->positions.size();
+  const int written = static_cast<int>(frames.size());
+  const double skin_seconds = skinned.skin_seconds;
   std::printf("skinned %zu vertices x %d frames (%s, %d threads): %.3f ms per frame, %.1f M vertices/s; scale %.4f\n",
-              n, written, options.method.c_str(), threads.thread_count(), 1e3 * skin_seconds / written,
+              n, written, options.method.c_str(), skinned.threads, 1e3 * skin_seconds / written,
               skin_seconds > 0.0 ? 1e-6 * static_cast<double>(n) * written / skin_seconds : 0.0, placement.scale);
   return kOk;
 }
@@ -313,7 +341,8 @@ int run_model(const SkinOptions& options) {
   }
   const auto plan = plan_output(options);
   if (!plan) return kUsage;
-  const auto& [range, step, glb, pattern] = *plan;
+  const bool glb = plan->glb;
+  const int step = plan->step;
   const double fps = options.fps_given ? options.fps : kModelFps;
   auto model = read_rigged_model(options.model);
   if (!model) {
@@ -327,11 +356,9 @@ int run_model(const SkinOptions& options) {
   }
   const ModelAnimation& clip = **animation;
   const int last = static_cast<int>(std::floor(clip.duration_seconds * fps + 1e-6));
-  std::vector<int> frames;
-  int selected = 0;
-  for (int k = 0; k <= last; ++k) {
-    if (range.contains(k) && selected++ % step == 0) frames.push_back(k);
-  }
+  std::vector<int> numbers(static_cast<std::size_t>(last) + 1);
+  std::iota(numbers.begin(), numbers.end(), 0);
+  const std::vector<int> frames = select_frames(*plan, numbers);  // frame k is numbered k
   if (frames.empty()) {
     std::cerr << "mocap skin: no frame of animation `" << clip.name << "` (0:" << last << " at " << fps
               << " fps) in --frames " << options.frames << "\n";
@@ -351,45 +378,18 @@ int run_model(const SkinOptions& options) {
     return kOk;
   }
 
-  const Mesh& mesh = model->mesh;
-  const std::size_t n = mesh.positions.size();
-  std::vector<SkinMatrix> matrices(model->joints.size());
-  std::vector<DualQuaternion> dual_quaternions(model->joints.size());
   std::vector<Eigen::Affine3d> world(model->nodes.size());
-  std::vector<Eigen::Vector3f> positions(n);
-  std::vector<Eigen::Vector3f> normals(n);
-  SkinJob job;
-  job.method = options.method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
-  job.matrices = matrices;
-  job.dual_quaternions = dual_quaternions;
-  job.weights = model->weights;
-  job.positions = mesh.positions;
-  job.normals = mesh.normals;
-  job.out_positions = positions;
-  job.out_normals = normals;
-  if (const auto problem = job.validate()) {
-    std::cerr << "mocap skin: " << options.model << ": " << *problem << "\n";
-    return kBadInput;
-  }
-  SkinThreads threads(options.threads);
   ModelPose pose = rest_pose(*model);
-  std::string text;
-  double skin_seconds = 0.0;
-  for (const int k : frames) {
-    const auto start = std::chrono::steady_clock::now();
-    sample_animation(*model, clip, k / fps, pose);
-    model_skinning_matrices(*model, pose, world, matrices);
-    if (job.method == SkinMethod::kDualQuaternion) dual_quaternions_from(matrices, dual_quaternions);
-    threads.run(job);
-    skin_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    format_obj_into(text, mesh, positions, normals);
-    if (auto saved = write_file_atomically(pattern.path(k), text); !saved) {
-      std::cerr << "mocap: " << saved.error().to_string() << "\n";
-      return kOutputError;
-    }
-  }
+  const auto skinned = write_obj_frames(options, *plan, model->mesh, model->weights, model->joints.size(), frames,
+                                        numbers, 1.0, options.model + ": ", [&](int k, std::span<SkinMatrix> matrices) {
+                                          sample_animation(*model, clip, k / fps, pose);
+                                          model_skinning_matrices(*model, pose, world, matrices);
+                                        });
+  if (skinned.code != kOk) return skinned.code;
+  const std::size_t n = model->mesh.positions.size();
+  const double skin_seconds = skinned.skin_seconds;
   std::printf("skinned %zu vertices x %zu frames of `%s` (%s, %d joints, %d threads): %.3f ms per frame\n", n,
-              frames.size(), clip.name.c_str(), options.method.c_str(), model->joint_count(), threads.thread_count(),
+              frames.size(), clip.name.c_str(), options.method.c_str(), model->joint_count(), skinned.threads,
               1e3 * skin_seconds / static_cast<double>(frames.size()));
   return kOk;
 }
