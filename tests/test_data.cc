@@ -48,4 +48,17 @@ bool load(const ClipFiles& clip, Skeleton& skeleton, Motion& motion) {
   return true;
 }
 
+LoadedClip load_bundled(const std::string& name) {
+  LoadedClip l;
+  for (const auto& clip : bundled_clips()) {
+    if (clip.name == name) load(clip, l.skeleton, l.motion);
+  }
+  if (l.motion.frame_count() == 0) ADD_FAILURE() << "bundled clip " << name << " missing";
+  return l;
+}
+
+double quaternion_gap(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b) {
+  return std::min((a.coeffs() - b.coeffs()).norm(), (a.coeffs() + b.coeffs()).norm());
+}
+
 }  // namespace mocap::test

@@ -4,6 +4,8 @@
 #include <mocap/motion.h>
 #include <mocap/skeleton.h>
 
+#include <Eigen/Geometry>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -33,6 +35,16 @@ std::vector<ClipFiles> all_real_clips();
 
 // Reads a clip or fails the current test (ADD_FAILURE) and returns false.
 bool load(const ClipFiles& clip, Skeleton& skeleton, Motion& motion);
+
+struct LoadedClip {
+  Skeleton skeleton;
+  Motion motion;
+};
+// The bundled clip called `name` ("09_06"); fails the current test when it is missing.
+LoadedClip load_bundled(const std::string& name);
+
+// Distance between two unit quaternions as rotations: q and -q are the same.
+double quaternion_gap(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b);
 
 }  // namespace mocap::test
 

@@ -19,23 +19,9 @@ namespace {
 constexpr Interpolation kSlerp = Interpolation::kSlerp;
 constexpr Interpolation kCubic = Interpolation::kCubic;
 
-struct Loaded {
-  Skeleton skeleton;
-  Motion motion;
-};
-
-Loaded load_bundled(const std::string& name) {
-  Loaded l;
-  for (const auto& clip : test::bundled_clips()) {
-    if (clip.name == name) test::load(clip, l.skeleton, l.motion);
-  }
-  if (l.motion.frame_count() == 0) ADD_FAILURE() << "bundled clip " << name << " missing";
-  return l;
-}
-
-double quaternion_gap(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b) {
-  return std::min((a.coeffs() - b.coeffs()).norm(), (a.coeffs() + b.coeffs()).norm());
-}
+using Loaded = test::LoadedClip;
+using test::load_bundled;
+using test::quaternion_gap;
 
 // The channel of `bone`'s dof `c`.
 int channel(const Skeleton& s, const std::string& bone, Channel c) {
