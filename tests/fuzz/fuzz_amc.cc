@@ -8,18 +8,9 @@
 #include <cstdlib>
 #include <string_view>
 
-namespace {
+#include "fuzz_skeleton.h"
 
-const mocap::Skeleton& skeleton() {
-  static const mocap::Skeleton s = [] {
-    auto read = mocap::read_asf(MOCAP_FUZZ_ASF);
-    if (!read) std::abort();
-    return *read;
-  }();
-  return s;
-}
-
-}  // namespace
+using mocap::fuzz::skeleton;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_skeleton.h"
+
 // skin_weights.cc needs mesh.cc (mesh_edges), which calls tinyobjloader; the
 // system's tinyobjloader is built against libstdc++ and these targets use
 // libc++, so the single-header library's implementation is compiled here.
@@ -27,10 +29,8 @@ constexpr int kVertices = 8;  // tests/fuzz/seeds/fuzz_weights/ are written for 
 
 const std::vector<std::string>& bone_names() {
   static const std::vector<std::string> names = [] {
-    auto read = mocap::read_asf(MOCAP_FUZZ_ASF);
-    if (!read) std::abort();
     std::vector<std::string> out;
-    for (const auto& bone : read->bones) out.push_back(bone.name);
+    for (const auto& bone : mocap::fuzz::skeleton().bones) out.push_back(bone.name);
     return out;
   }();
   return names;
