@@ -2,19 +2,32 @@
 # Installs every Debian package mocap builds, tests or runs with. Idempotent:
 # prints nothing when everything is already there. Run as root (or with sudo).
 # Extra packages a script needs only for itself come as arguments, e.g.
-# `scripts/setup.sh chromium` from report_screenshot.sh.
+# `scripts/setup.sh chromium` from report_screenshot.sh. `--list` prints the
+# packages, one a line, and installs nothing (scripts/check_packages.sh).
 set -euo pipefail
+list_only=0
+if [ "${1:-}" = "--list" ]; then list_only=1; shift; fi
 
 packages=(
   build-essential cmake pkg-config python3
   libeigen3-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libtinyobjloader-dev libassimp-dev
+  libtinyobjloader-dev libassimp-dev zlib1g-dev
   libglfw3-dev libimgui-dev libepoxy-dev libstb-dev
   xvfb xauth libgl1-mesa-dri
+  nodejs npm ca-certificates
   clang-16 libclang-rt-16-dev libc++-16-dev libc++abi-16-dev
   "$@"
 )
+
+# Node.js (the glTF validator's runtime) may come with its own npm, from
+# another source than Debian; Debian's npm conflicts with that nodejs.
+if command -v npm >/dev/null; then
+  for i in "${!packages[@]}"; do [ "${packages[$i]}" = npm ] && unset 'packages[i]'; done
+  packages=("${packages[@]}")
+fi
+
+if [ $list_only -eq 1 ]; then printf '%s\n' "${packages[@]}"; exit 0; fi
 
 missing=()
 for p in "${packages[@]}"; do
