@@ -13,7 +13,7 @@ run_sanitized() {
   local sanitizers="$1" dir="$2"
   shift 2
   local targets=()
-  for t in "$@"; do [ -f "$root/tests/$t.cc" ] && targets+=("$t"); done
+  for t in "$@"; do compgen -G "$root/tests/*/$t.cc" >/dev/null && targets+=("$t"); done
   [ ${#targets[@]} -gt 0 ] || return 0
   echo "== ${sanitizers}: ${targets[*]}"
   cmake -S "$root" -B "$root/$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOCAP_WERROR=ON \

@@ -1,8 +1,8 @@
 #include "test_data.h"
 
 #include <gtest/gtest.h>
-#include <mocap/amc.h>
-#include <mocap/asf.h>
+#include <mocap/io/amc.h>
+#include <mocap/io/asf.h>
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 // Where the tests find real data, and the CMU clips they run on.
 #pragma once
 
-#include <mocap/motion.h>
-#include <mocap/skeleton.h>
+#include <mocap/core/motion.h>
+#include <mocap/core/skeleton.h>
 
 #include <Eigen/Geometry>
 

@@ -1,8 +1,8 @@
 #include "cli_util.h"
 
-#include <mocap/amc.h>
-#include <mocap/asf.h>
-#include <mocap/io.h>
+#include <mocap/io/amc.h>
+#include <mocap/io/asf.h>
+#include <mocap/io/atomic_write.h>
 
 #include <charconv>
 #include <cstdio>

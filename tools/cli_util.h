@@ -1,8 +1,8 @@
 // What the mocap commands share: exit codes, loading, output.
 #pragma once
 
-#include <mocap/motion.h>
-#include <mocap/skeleton.h>
+#include <mocap/core/motion.h>
+#include <mocap/core/skeleton.h>
 
 #include <CLI/CLI.hpp>
 #include <optional>

@@ -1,7 +1,7 @@
 // mocap compress | decompress | eval: keyframe compression and its error.
-#include <mocap/amc.h>
-#include <mocap/keyframes.h>
-#include <mocap/motion_error.h>
+#include <mocap/io/amc.h>
+#include <mocap/compress/keyframes.h>
+#include <mocap/compress/motion_error.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 // mocap eyes: procedural eye and blink tracks, exported to a file or streamed
 // to two serial eye displays (one JSON line per eye per frame, eye_stream.h).
-#include <mocap/eye_body.h>
-#include <mocap/eye_stream.h>
-#include <mocap/eyes.h>
+#include <mocap/eyes/eye_body.h>
+#include <mocap/eyes/eye_stream.h>
+#include <mocap/eyes/eyes.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
 // mocap fk <asf> <amc>: world joint positions of every frame, in metres.
-#include <mocap/fk.h>
+#include <mocap/core/fk.h>
 
 #include <nlohmann/json.hpp>
 

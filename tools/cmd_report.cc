@@ -2,7 +2,7 @@
 // measured in one command, or shard reports merged. The work is
 // libmocap's report.h; this file parses flags, shows progress and maps
 // outcomes to exit codes.
-#include <mocap/report.h>
+#include <mocap/batch/report.h>
 #include <unistd.h>
 
 #include <charconv>

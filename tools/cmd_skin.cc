@@ -1,12 +1,12 @@
 // mocap skin <asf> <amc> --mesh M.obj: deform a mesh with a capture, one OBJ per frame or one glTF;
 // mocap skin --model rigged.glb: deform a rigged model with its own animation.
-#include <mocap/amc.h>
-#include <mocap/gltf.h>
-#include <mocap/io.h>
-#include <mocap/mesh.h>
-#include <mocap/rigged_model.h>
-#include <mocap/skin.h>
-#include <mocap/skin_weights.h>
+#include <mocap/io/amc.h>
+#include <mocap/skin/gltf.h>
+#include <mocap/io/atomic_write.h>
+#include <mocap/io/mesh.h>
+#include <mocap/skin/rigged_model.h>
+#include <mocap/skin/skin.h>
+#include <mocap/io/skin_weights.h>
 
 #include <charconv>
 #include <chrono>

@@ -1,7 +1,7 @@
 #include "clip.h"
 
-#include <mocap/amc.h>
-#include <mocap/asf.h>
+#include <mocap/io/amc.h>
+#include <mocap/io/asf.h>
 
 #include <algorithm>
 

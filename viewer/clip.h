@@ -3,10 +3,10 @@
 // pose_from_channels, forward_kinematics); the viewer adds no animation logic.
 #pragma once
 
-#include <mocap/error.h>
-#include <mocap/fk.h>
-#include <mocap/motion.h>
-#include <mocap/skeleton.h>
+#include <mocap/core/error.h>
+#include <mocap/core/fk.h>
+#include <mocap/core/motion.h>
+#include <mocap/core/skeleton.h>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>

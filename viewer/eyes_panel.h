@@ -7,8 +7,8 @@
 
 #include "clip.h"
 
-#include <mocap/eye_body.h>
-#include <mocap/eyes.h>
+#include <mocap/eyes/eye_body.h>
+#include <mocap/eyes/eyes.h>
 
 #include <Eigen/Core>
 #include <cstdint>

@@ -9,8 +9,8 @@
 #include "panels.h"
 #include "playback.h"
 
-#include <mocap/keyframes.h>
-#include <mocap/motion_error.h>
+#include <mocap/compress/keyframes.h>
+#include <mocap/compress/motion_error.h>
 
 #include <Eigen/Core>
 #include <span>

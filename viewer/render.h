@@ -6,7 +6,7 @@
 #include "camera.h"
 #include "colors.h"
 
-#include <mocap/skeleton.h>
+#include <mocap/core/skeleton.h>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>

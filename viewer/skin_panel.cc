@@ -1,6 +1,6 @@
 #include "skin_panel.h"
 
-#include <mocap/amc.h>
+#include <mocap/io/amc.h>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>

@@ -8,9 +8,9 @@
 #include "clip.h"
 #include "render.h"
 
-#include <mocap/mesh.h>
-#include <mocap/skin.h>
-#include <mocap/skin_weights.h>
+#include <mocap/io/mesh.h>
+#include <mocap/skin/skin.h>
+#include <mocap/io/skin_weights.h>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>

@@ -3,7 +3,7 @@
 // 40 fps. Target: at most 50 ns per rig-frame and a rig's state in at most
 // 256 bytes (printed as the counter rig_bytes).
 #include <benchmark/benchmark.h>
-#include <mocap/eyes.h>
+#include <mocap/eyes/eyes.h>
 
 #include <vector>
 

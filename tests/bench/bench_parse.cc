@@ -8,9 +8,9 @@
 //
 // Clips come from ../shared/data/cmu when present, else from data/.
 #include <benchmark/benchmark.h>
-#include <mocap/amc.h>
-#include <mocap/asf.h>
-#include <mocap/fk.h>
+#include <mocap/io/amc.h>
+#include <mocap/io/asf.h>
+#include <mocap/core/fk.h>
 
 #include <algorithm>
 #include <cctype>

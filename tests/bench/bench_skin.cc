@@ -10,7 +10,7 @@
 // (about a MakeHuman body and a half), 31 bones (a CMU skeleton), four
 // distinct bones per vertex with random weights.
 #include <benchmark/benchmark.h>
-#include <mocap/skin.h>
+#include <mocap/skin/skin.h>
 
 #include <cstring>
 #include <ctime>

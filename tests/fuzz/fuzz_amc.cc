@@ -1,8 +1,8 @@
 // libFuzzer target: AMC text against a real CMU skeleton. Any bytes give a
 // motion or an error, never a crash; a motion must survive write + read with
 // bit-identical values.
-#include <mocap/amc.h>
-#include <mocap/asf.h>
+#include <mocap/io/amc.h>
+#include <mocap/io/asf.h>
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // libFuzzer target: any bytes given to the ASF reader must come back as a
 // skeleton or an error, never a crash; a skeleton must survive write + read.
-#include <mocap/asf.h>
+#include <mocap/io/asf.h>
 
 #include <cstdint>
 #include <cstdlib>

@@ -2,7 +2,7 @@
 // against, read once.
 #pragma once
 
-#include <mocap/asf.h>
+#include <mocap/io/asf.h>
 
 #include <cstdlib>
 

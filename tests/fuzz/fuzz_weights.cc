@@ -3,8 +3,8 @@
 // never a crash. Weights keep the runtime form's promises (bones of the
 // skeleton, largest weight first, finite, summing to one, unused slots 0 on
 // bone 0) and read back bit-identical through format + parse.
-#include <mocap/asf.h>
-#include <mocap/skin_weights.h>
+#include <mocap/io/asf.h>
+#include <mocap/io/skin_weights.h>
 
 #include <cmath>
 #include <cstdint>

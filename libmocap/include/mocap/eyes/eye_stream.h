@@ -1,0 +1,137 @@
+// Streaming eye frames to two serial eye displays, one per eye.
+//
+// Line format (one line per eye per frame, '\n' only, no '\r'):
+//   {"req":"c","d":{"x":0.25,"y":-0.33,"l":0.95}}
+//   x, y   the eye's gaze mapped from [-1, 1] to [x_min, x_max] / [y_min, y_max]
+//          (default [-1, 1]: (0, 0) the centre, x > 0 toward the character's
+//          right, y > 0 up; swap a range's ends to mirror it);
+//   l      the openness mapped from [0, 1] to [l_min, l_max] (default [0, 1]);
+//   p      the pupil in [0, 1], only when `pupil_key` is not empty.
+// Numbers are written with std::to_chars (never the locale's decimal
+// separator), `decimals` places with trailing zeros removed, never NaN,
+// never "-0". Key names and the request value are configurable.
+//
+// Threads: one animation thread asks the caller's source for the frame at
+// t = k / fps (k counted from the start, so a stream shows exactly the
+// frames an export at the same rate holds) and publishes it; one output
+// thread per eye writes the newest frame. They share one slot under a mutex
+// held only to copy a frame. A slow port drops frames (latest wins) instead
+// of queueing them. A failed write (device unplugged) closes the port and
+// reopens it with backoff until the device is back, while the animation clock
+// keeps running. stop() ends every thread within about 0.2 s and, where a
+// port is open, writes a neutral frame (centre, open) last.
+#pragma once
+
+#include <mocap/core/error.h>
+#include <mocap/eyes/eyes.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace mocap {
+
+struct EyeLineFormat {
+  std::string request_key = "req";
+  std::string request_value = "c";
+  std::string data_key = "d";
+  std::string x_key = "x";
+  std::string y_key = "y";
+  std::string openness_key = "l";
+  std::string pupil_key;  // empty: no pupil
+  double x_min = -1.0, x_max = 1.0;
+  double y_min = -1.0, y_max = 1.0;
+  double l_min = 0.0, l_max = 1.0;
+  int decimals = 3;  // [0, 9]
+};
+
+// One eye's line, with the trailing '\n'.
+std::string format_eye_line(const EyeLineFormat& format, const EyeSample& eye);
+
+// Opens a serial device for writing, non-blocking, and configures it raw:
+// 8 data bits, no parity, 1 stop bit, no flow control (neither RTS/CTS nor
+// XON/XOFF), no echo, no canonical mode, no output processing, at `baud`
+// (one of the standard rates 9600 ... 4000000). A path that is not a terminal
+// (a FIFO, a file) is opened without termios. Returns the descriptor.
+Result<int> open_serial(const std::string& path, int baud = 115200);
+
+struct EyeStreamOptions {
+  std::string left_path;    // device of the left eye's display
+  std::string right_path;   // device of the right eye's display
+  double fps = 40.0;        // frames per second, (0, 1000]
+  double duration_s = 0.0;  // stop publishing after this much time; 0: until stop()
+  int baud = 115200;
+  bool swap = false;  // send the left eye's data to the right device and vice versa
+  EyeLineFormat format;
+  double reconnect_min_s = 0.05;  // first retry after a failure, then doubling
+  double reconnect_max_s = 1.0;
+  double write_timeout_s = 0.5;  // a line not written in this time counts as a failed write
+};
+
+// Per device: what happened over the stream.
+struct EyePortStats {
+  std::string path;
+  long lines = 0;         // lines written whole
+  long dropped = 0;       // frames never written (port slow, closed or reconnecting)
+  long write_errors = 0;  // failed writes (each closes the port)
+  long reconnects = 0;    // successful opens after the first
+  bool connected = false;
+  std::string last_error;
+  // Lateness of each written line: end of write minus the frame's due time, s.
+  double lateness_p50_s = 0.0;
+  double lateness_p99_s = 0.0;
+  double lateness_max_s = 0.0;
+};
+struct EyeStreamStats {
+  long frames = 0;  // frames published by the animation thread
+  EyePortStats left;
+  EyePortStats right;
+};
+
+class EyeStreamer {
+ public:
+  // The source is called from the animation thread only, with t = k / fps.
+  using Source = std::function<EyeFrame(double time_s)>;
+
+  EyeStreamer(EyeStreamOptions options, Source source);
+  ~EyeStreamer();  // stop()
+  EyeStreamer(const EyeStreamer&) = delete;
+  EyeStreamer& operator=(const EyeStreamer&) = delete;
+
+  // Starts the threads. Ports that cannot be opened yet are retried.
+  void start();
+  // Stops every thread, writes a neutral frame to the open ports, joins.
+  void stop();
+  // True once the animation thread has published its last frame (duration
+  // reached) or stop() was called.
+  bool finished() const;
+  // Waits until finished() or `timeout` passes; true when finished.
+  bool wait_finished(std::chrono::milliseconds timeout);
+  EyeStreamStats stats() const;
+
+ private:
+  struct Port;
+  void animate();
+  void output(int eye);
+
+  EyeStreamOptions options_;
+  Source source_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  bool stopping_ = false;
+  bool finished_ = false;
+  bool started_ = false;
+  EyeFrame frame_;                               // the newest frame
+  long sequence_ = -1;                           // its number; -1 before the first
+  std::chrono::steady_clock::time_point due_{};  // when it was due
+  long published_ = 0;
+  std::vector<Port> ports_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace mocap

@@ -1,0 +1,349 @@
+#include <mocap/skin/rigged_model.h>
+
+#include <algorithm>
+#include <assimp/Importer.hpp>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <cmath>
+#include <unordered_map>
+#include <utility>
+
+namespace mocap {
+
+int RiggedModel::find_node(std::string_view name) const {
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    if (nodes[n].name == name) return static_cast<int>(n);
+  }
+  return -1;
+}
+
+std::vector<std::string> RiggedModel::joint_names() const {
+  std::vector<std::string> names;
+  names.reserve(joints.size());
+  for (const ModelJoint& joint : joints) names.push_back(nodes[joint.node].name);
+  return names;
+}
+
+namespace {
+
+Eigen::Matrix4d to_eigen(const aiMatrix4x4& m) {
+  Eigen::Matrix4d out;
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 4; ++c) out(r, c) = m[r][c];
+  }
+  return out;
+}
+
+Eigen::Quaterniond to_eigen(const aiQuaternion& q) { return Eigen::Quaterniond(q.w, q.x, q.y, q.z).normalized(); }
+
+Eigen::Affine3d local_transform(const Eigen::Vector3d& t, const Eigen::Quaterniond& r, const Eigen::Vector3d& s) {
+  Eigen::Affine3d m;
+  m.linear() = r.toRotationMatrix() * s.asDiagonal();
+  m.translation() = t;
+  m.makeAffine();
+  return m;
+}
+
+// Translation, rotation and scale of an affine matrix (scale along the
+// rotated axes: the diagonal of the polar decomposition's stretch).
+void decompose(const Eigen::Affine3d& m, Eigen::Vector3d& t, Eigen::Quaterniond& r, Eigen::Vector3d& s) {
+  Eigen::Matrix3d rotation;
+  Eigen::Matrix3d scaling;
+  m.computeRotationScaling(&rotation, &scaling);
+  t = m.translation();
+  r = Eigen::Quaterniond(rotation).normalized();
+  s = scaling.diagonal();
+}
+
+// Collects nodes parents first (depth first, children in file order).
+void collect_nodes(const aiNode* node, int parent, std::vector<ModelNode>& nodes,
+                   std::vector<const aiNode*>& sources) {
+  ModelNode out;
+  out.name = node->mName.C_Str();
+  out.parent = parent;
+  Eigen::Affine3d local(to_eigen(node->mTransformation));
+  decompose(local, out.translation, out.rotation, out.scale);
+  const int index = static_cast<int>(nodes.size());
+  nodes.push_back(std::move(out));
+  sources.push_back(node);
+  for (unsigned c = 0; c < node->mNumChildren; ++c) collect_nodes(node->mChildren[c], index, nodes, sources);
+}
+
+// Index of the joint of `node` with this inverse bind, added when new.
+int joint_for(std::vector<ModelJoint>& joints, int node, const Eigen::Matrix4d& inverse_bind) {
+  for (std::size_t j = 0; j < joints.size(); ++j) {
+    if (joints[j].node == node && (joints[j].inverse_bind - inverse_bind).cwiseAbs().maxCoeff() <=
+                                      1e-6 * std::max(1.0, inverse_bind.cwiseAbs().maxCoeff())) {
+      return static_cast<int>(j);
+    }
+  }
+  joints.push_back(ModelJoint{node, inverse_bind});
+  return static_cast<int>(joints.size()) - 1;
+}
+
+template <class Key, class Value>
+void read_keys(const Key* keys, unsigned count, double ticks_per_second, std::vector<double>& times,
+               std::vector<Value>& values) {
+  times.reserve(count);
+  values.reserve(count);
+  for (unsigned k = 0; k < count; ++k) {
+    const double t = keys[k].mTime / ticks_per_second;
+    // Keys out of order would break the binary search of sampling: drop them.
+    if (!times.empty() && t < times.back()) continue;
+    times.push_back(t);
+    if constexpr (std::is_same_v<Value, Eigen::Quaterniond>) {
+      values.push_back(to_eigen(keys[k].mValue));
+    } else {
+      values.emplace_back(keys[k].mValue.x, keys[k].mValue.y, keys[k].mValue.z);
+    }
+  }
+}
+
+}  // namespace
+
+Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOptions& options) {
+  Assimp::Importer importer;
+  unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_ValidateDataStructure;
+  if (options.join_identical_vertices) flags |= aiProcess_JoinIdenticalVertices;
+  const aiScene* scene = importer.ReadFile(path, flags);
+  if (scene == nullptr || scene->mRootNode == nullptr) {
+    return fail(path, 0, std::string("Assimp cannot read it: ") + importer.GetErrorString());
+  }
+  RiggedModel model;
+  model.path = path;
+  std::vector<const aiNode*> sources;
+  collect_nodes(scene->mRootNode, -1, model.nodes, sources);
+  std::vector<Eigen::Affine3d> world(model.nodes.size());
+  for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+    const Eigen::Affine3d local(to_eigen(sources[n]->mTransformation));
+    world[n] = model.nodes[n].parent < 0 ? local : world[model.nodes[n].parent] * local;
+  }
+
+  Mesh& mesh = model.mesh;
+  std::vector<std::vector<std::pair<int, float>>> influences;
+  std::vector<bool> needs_normals;
+  for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+    const aiNode* node = sources[n];
+    for (unsigned i = 0; i < node->mNumMeshes; ++i) {
+      const aiMesh* part = scene->mMeshes[node->mMeshes[i]];
+      if ((part->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) == 0 || part->mNumVertices == 0) continue;
+      const int base = mesh.vertex_count();
+      const int uv_base = static_cast<int>(mesh.uvs.size());
+      const Eigen::Affine3d& g = world[n];
+      const Eigen::Matrix3d normal_matrix = g.linear().inverse().transpose();
+      std::string group = part->mName.length > 0 ? part->mName.C_Str() : "mesh" + std::to_string(node->mMeshes[i]);
+      int group_index = mesh.find_group(group);
+      if (group_index < 0) {
+        group_index = static_cast<int>(mesh.group_names.size());
+        mesh.group_names.push_back(group);
+      }
+      for (unsigned v = 0; v < part->mNumVertices; ++v) {
+        const aiVector3D& p = part->mVertices[v];
+        mesh.positions.push_back((g * Eigen::Vector3d(p.x, p.y, p.z)).cast<float>());
+        if (part->HasNormals()) {
+          const aiVector3D& q = part->mNormals[v];
+          Eigen::Vector3d normal = normal_matrix * Eigen::Vector3d(q.x, q.y, q.z);
+          mesh.normals.push_back(normal.norm() > 0.0 ? Eigen::Vector3f(normal.normalized().cast<float>())
+                                                     : Eigen::Vector3f::UnitY());
+        } else {
+          mesh.normals.push_back(Eigen::Vector3f::UnitY());
+        }
+        needs_normals.push_back(!part->HasNormals());
+        if (part->HasTextureCoords(0)) {
+          mesh.uvs.emplace_back(part->mTextureCoords[0][v].x, part->mTextureCoords[0][v].y);
+        }
+      }
+      for (unsigned f = 0; f < part->mNumFaces; ++f) {
+        const aiFace& face = part->mFaces[f];
+        if (face.mNumIndices != 3) continue;
+        MeshTriangle triangle;
+        for (int k = 0; k < 3; ++k) {
+          triangle.vertex[k] = base + static_cast<int>(face.mIndices[k]);
+          if (part->HasTextureCoords(0)) triangle.uv[k] = uv_base + static_cast<int>(face.mIndices[k]);
+        }
+        triangle.group = group_index;
+        mesh.triangles.push_back(triangle);
+      }
+      influences.resize(mesh.positions.size());
+      const Eigen::Matrix4d to_mesh = g.inverse().matrix();
+      for (unsigned b = 0; b < part->mNumBones; ++b) {
+        const aiBone* bone = part->mBones[b];
+        const int bone_node = model.find_node(bone->mName.C_Str());
+        if (bone_node < 0) {
+          return fail(path, 0,
+                      "bone `" + std::string(bone->mName.C_Str()) + "` of mesh `" + group +
+                          "` has no node of that name: expected every bone to name a node of the hierarchy");
+        }
+        const int joint = joint_for(model.joints, bone_node, to_eigen(bone->mOffsetMatrix) * to_mesh);
+        for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+          const aiVertexWeight& weight = bone->mWeights[w];
+          if (weight.mVertexId >= part->mNumVertices) {
+            return fail(path, 0, "bone `" + std::string(bone->mName.C_Str()) + "` weights vertex " +
+                                     std::to_string(weight.mVertexId) + " of mesh `" + group + "`, which has " +
+                                     std::to_string(part->mNumVertices));
+          }
+          influences[static_cast<std::size_t>(base) + weight.mVertexId].emplace_back(joint, weight.mWeight);
+        }
+      }
+      // Vertices no bone weights follow their mesh's node rigidly.
+      for (int v = base; v < mesh.vertex_count(); ++v) {
+        const bool weighted = std::any_of(influences[v].begin(), influences[v].end(),
+                                          [](const std::pair<int, float>& influence) { return influence.second > 0.0f; });
+        if (!weighted) influences[v] = {{joint_for(model.joints, static_cast<int>(n), to_mesh), 1.0f}};
+      }
+    }
+  }
+  if (mesh.triangles.empty()) {
+    return fail(path, 0, "no triangle mesh: expected a rigged model with at least one mesh of triangles");
+  }
+  if (model.joints.size() > 65535) return fail(path, 0, "more than 65535 joints");
+  // Texture coordinates are all or nothing in a Mesh: drop partial ones.
+  if (mesh.uvs.size() != mesh.positions.size()) {
+    mesh.uvs.clear();
+    for (MeshTriangle& t : mesh.triangles) t.uv = {-1, -1, -1};
+  }
+  if (std::find(needs_normals.begin(), needs_normals.end(), true) != needs_normals.end()) {
+    Mesh computed = mesh;
+    compute_normals(computed);
+    for (std::size_t v = 0; v < needs_normals.size(); ++v) {
+      if (needs_normals[v]) mesh.normals[v] = computed.normals[v];
+    }
+  }
+  model.weights.resize(mesh.positions.size());
+  for (std::size_t v = 0; v < influences.size(); ++v) {
+    const auto weights = make_vertex_weights(influences[v]);
+    // make_vertex_weights fails only without positive weight, which the rigid fallback above rules out.
+    if (weights) model.weights[v] = *weights;
+  }
+
+  for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
+    const aiAnimation* source = scene->mAnimations[a];
+    // Assimp: 0 ticks per second means "not given"; its own viewer assumes 25.
+    const double ticks_per_second = source->mTicksPerSecond > 0.0 ? source->mTicksPerSecond : 25.0;
+    ModelAnimation animation;
+    animation.name = source->mName.C_Str();
+    animation.duration_seconds = source->mDuration / ticks_per_second;
+    for (unsigned c = 0; c < source->mNumChannels; ++c) {
+      const aiNodeAnim* channel = source->mChannels[c];
+      NodeTrack track;
+      track.node = model.find_node(channel->mNodeName.C_Str());
+      if (track.node < 0) continue;  // a channel for a node the scene lacks moves nothing
+      read_keys(channel->mPositionKeys, channel->mNumPositionKeys, ticks_per_second, track.translation_times,
+                track.translations);
+      read_keys(channel->mRotationKeys, channel->mNumRotationKeys, ticks_per_second, track.rotation_times,
+                track.rotations);
+      read_keys(channel->mScalingKeys, channel->mNumScalingKeys, ticks_per_second, track.scale_times, track.scales);
+      for (const auto* times : {&track.translation_times, &track.rotation_times, &track.scale_times}) {
+        if (!times->empty()) animation.duration_seconds = std::max(animation.duration_seconds, times->back());
+      }
+      animation.tracks.push_back(std::move(track));
+    }
+    model.animations.push_back(std::move(animation));
+  }
+  return model;
+}
+
+Result<const ModelAnimation*> find_animation(const RiggedModel& model, std::string_view name) {
+  if (model.animations.empty()) return fail(model.path, 0, "no animation: expected a model with at least one");
+  if (name.empty()) return &model.animations.front();
+  std::string names;
+  for (const ModelAnimation& animation : model.animations) {
+    if (animation.name == name) return &animation;
+    names += (names.empty() ? "`" : ", `") + animation.name + "`";
+  }
+  return fail(model.path, 0, "no animation `" + std::string(name) + "`: expected one of " + names);
+}
+
+ModelPose rest_pose(const RiggedModel& model) {
+  ModelPose pose;
+  for (const ModelNode& node : model.nodes) {
+    pose.translation.push_back(node.translation);
+    pose.rotation.push_back(node.rotation);
+    pose.scale.push_back(node.scale);
+  }
+  return pose;
+}
+
+ModelPose bind_pose(const RiggedModel& model) {
+  ModelPose pose = rest_pose(model);
+  const std::size_t count = model.nodes.size();
+  std::vector<int> joint_of(count, -1);
+  for (std::size_t j = 0; j < model.joints.size(); ++j) {
+    if (joint_of[model.joints[j].node] < 0) joint_of[model.joints[j].node] = static_cast<int>(j);
+  }
+  std::vector<Eigen::Affine3d> world(count);
+  for (std::size_t n = 0; n < count; ++n) {
+    const int parent = model.nodes[n].parent;
+    const Eigen::Affine3d parent_world = parent < 0 ? Eigen::Affine3d::Identity() : world[parent];
+    if (joint_of[n] < 0) {
+      world[n] = parent_world * local_transform(pose.translation[n], pose.rotation[n], pose.scale[n]);
+      continue;
+    }
+    const Eigen::Affine3d wanted(model.joints[joint_of[n]].inverse_bind.inverse());
+    decompose(parent_world.inverse() * wanted, pose.translation[n], pose.rotation[n], pose.scale[n]);
+    world[n] = parent_world * local_transform(pose.translation[n], pose.rotation[n], pose.scale[n]);
+  }
+  return pose;
+}
+
+namespace {
+
+// The value of keys (times, values) at t, held at the ends; false without keys.
+template <class Value, class Blend>
+bool interpolate(const std::vector<double>& times, const std::vector<Value>& values, double t, Blend blend,
+                 Value& out) {
+  if (times.empty()) return false;
+  const auto after = std::upper_bound(times.begin(), times.end(), t);
+  if (after == times.begin()) {
+    out = values.front();
+  } else if (after == times.end()) {
+    out = values.back();
+  } else {
+    const std::size_t i = static_cast<std::size_t>(after - times.begin());
+    const double span = times[i] - times[i - 1];
+    const double a = span > 0.0 ? (t - times[i - 1]) / span : 1.0;
+    out = blend(values[i - 1], values[i], a);
+  }
+  return true;
+}
+
+}  // namespace
+
+void sample_animation(const RiggedModel& model, const ModelAnimation& animation, double seconds, ModelPose& pose) {
+  for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+    pose.translation[n] = model.nodes[n].translation;
+    pose.rotation[n] = model.nodes[n].rotation;
+    pose.scale[n] = model.nodes[n].scale;
+  }
+  const auto lerp = [](const Eigen::Vector3d& a, const Eigen::Vector3d& b, double s) -> Eigen::Vector3d {
+    return a + s * (b - a);
+  };
+  const auto slerp = [](const Eigen::Quaterniond& a, const Eigen::Quaterniond& b, double s) {
+    return a.slerp(s, b).normalized();
+  };
+  for (const NodeTrack& track : animation.tracks) {
+    const std::size_t n = static_cast<std::size_t>(track.node);
+    interpolate(track.translation_times, track.translations, seconds, lerp, pose.translation[n]);
+    interpolate(track.rotation_times, track.rotations, seconds, slerp, pose.rotation[n]);
+    interpolate(track.scale_times, track.scales, seconds, lerp, pose.scale[n]);
+  }
+}
+
+void node_world_transforms(const RiggedModel& model, const ModelPose& pose, std::span<Eigen::Affine3d> world) {
+  for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+    const Eigen::Affine3d local = local_transform(pose.translation[n], pose.rotation[n], pose.scale[n]);
+    const int parent = model.nodes[n].parent;
+    world[n] = parent < 0 ? local : world[parent] * local;
+  }
+}
+
+void model_skinning_matrices(const RiggedModel& model, const ModelPose& pose, std::span<Eigen::Affine3d> world,
+                             std::span<SkinMatrix> matrices) {
+  node_world_transforms(model, pose, world);
+  for (std::size_t j = 0; j < model.joints.size(); ++j) {
+    const Eigen::Matrix4d k = world[model.joints[j].node].matrix() * model.joints[j].inverse_bind;
+    matrices[j] = k.topRows<3>().cast<float>();
+  }
+}
+
+}  // namespace mocap

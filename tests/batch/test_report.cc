@@ -1,0 +1,539 @@
+#include <gtest/gtest.h>
+#include <mocap/batch/report.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <regex>
+#include <sstream>
+
+#include "test_data.h"
+
+namespace mocap {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh folder under the system's temp dir, removed with the fixture.
+class TempDir {
+ public:
+  TempDir() {
+    std::random_device random;
+    path_ = fs::temp_directory_path() / ("mocap_test_report_" + std::to_string(random()) + std::to_string(random()));
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+  // Creates `relative` (and its folders) holding `content`.
+  fs::path touch(const std::string& relative, const std::string& content = "") const {
+    const fs::path p = path_ / relative;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << content;
+    return p;
+  }
+
+ private:
+  fs::path path_;
+};
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Small budgets keep the tests fast (and the sanitizer run bearable): one
+// refinement pass, two ratios.
+ReportOptions quick_options(int threads = 2) {
+  ReportOptions o;
+  o.kind = BudgetKind::kRatio;
+  o.budgets = {0.05, 0.15};
+  o.selection_passes = 1;
+  o.under_cm = {0.5, 1.0};
+  o.worst_clips = 2;
+  o.threads = threads;
+  return o;
+}
+
+std::vector<std::string> paths_of(const std::vector<test::ClipFiles>& clips) {
+  std::vector<std::string> paths;
+  for (const auto& c : clips) paths.push_back(c.amc.string());
+  return paths;
+}
+
+// The shortest few shared clips, for tests that should see more skeletons than the bundled ones.
+std::vector<std::string> short_shared_clips() {
+  std::vector<std::string> paths;
+  for (const char* name : {"09_06", "16_35", "87_03", "16_05", "02_01"}) {
+    paths.push_back((test::shared_data_dir() / "cmu" / (std::string(name) + ".amc")).string());
+  }
+  return paths;
+}
+
+// The report with what depends on the machine (times, threads, sharding) set
+// to fixed values, as JSON: two runs of the same clips must give the same text.
+std::string numbers_only(Report r) {
+  r.wall_seconds = 0;
+  r.threads = 1;
+  r.shard_index = 0;
+  r.shard_count = 1;
+  r.options.threads = 0;
+  for (ClipResult& c : r.clips) {
+    c.seconds = 0;
+    for (BudgetResult& b : c.budgets) b.select_seconds = 0;
+  }
+  return format_json(r);
+}
+
+// ---------------------------------------------------------------------------
+// Pairing
+
+TEST(ReportPairing, CmuSubjectBeatsSameStemBeatsOnlyAsfBeatsFallback) {
+  TempDir dir;
+  const auto cmu = dir.touch("cmu/12_01.amc");
+  dir.touch("cmu/12.asf");
+  dir.touch("cmu/12_01.asf");  // the subject's skeleton wins over the same stem
+  const auto stem = dir.touch("stem/walk.amc");
+  dir.touch("stem/walk.asf");
+  dir.touch("stem/other.asf");
+  const auto only = dir.touch("only/anything.amc");
+  dir.touch("only/Skeleton.ASF");  // extensions in any case
+  const auto many = dir.touch("many/jump.amc");
+  dir.touch("many/a.asf");
+  dir.touch("many/b.asf");
+  const auto none = dir.touch("none/7_1.amc");
+
+  EXPECT_EQ(pair_asf(cmu.string()).value(), (dir.path() / "cmu/12.asf").string());
+  EXPECT_EQ(pair_asf(stem.string()).value(), (dir.path() / "stem/walk.asf").string());
+  EXPECT_EQ(pair_asf(only.string()).value(), (dir.path() / "only/Skeleton.ASF").string());
+  // Two candidates and no rule to choose: only --asf helps.
+  auto ambiguous = pair_asf(many.string());
+  ASSERT_FALSE(ambiguous);
+  EXPECT_EQ(ambiguous.error().file, many.string());
+  EXPECT_NE(ambiguous.error().message.find("--asf"), std::string::npos);
+  EXPECT_EQ(pair_asf(many.string(), "/skel/given.asf").value(), "/skel/given.asf");
+  EXPECT_FALSE(pair_asf(none.string()));
+  EXPECT_EQ(pair_asf(none.string(), "given.asf").value(), "given.asf");
+  // The fallback is the last resort: a folder's own skeleton comes first.
+  EXPECT_EQ(pair_asf(cmu.string(), "given.asf").value(), (dir.path() / "cmu/12.asf").string());
+}
+
+TEST(ReportPairing, FindClipsWalksFoldersSortsAndKeepsProblems) {
+  TempDir dir;
+  dir.touch("db/02/02.asf");
+  dir.touch("db/02/02_02.amc");
+  dir.touch("db/02/02_01.amc");
+  dir.touch("db/01/01.asf");
+  dir.touch("db/01/01_01.AMC");
+  dir.touch("db/readme.txt");
+  dir.touch("lonely/x_1.amc");
+  dir.touch("lonely/a.asf");
+  dir.touch("lonely/b.asf");
+  const auto text = dir.touch("notes.txt");
+  const std::string db = (dir.path() / "db").string();
+  const std::vector<std::string> inputs = {db,
+                                           (dir.path() / "db/02/02_01.amc").string(),  // again: kept once
+                                           (dir.path() / "db/02/02.asf").string(),     // a skeleton: skipped
+                                           (dir.path() / "lonely").string(),
+                                           text.string(),
+                                           (dir.path() / "missing.amc").string()};
+  const auto clips = find_clips(inputs);
+  ASSERT_EQ(clips.size(), 6u);
+  std::vector<std::string> names, errors;
+  for (const auto& c : clips) {
+    names.push_back(c.name);
+    if (!c.error.empty()) errors.push_back(c.name);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"01_01", "02_01", "02_02", "x_1", "missing", "notes"}));
+  EXPECT_EQ(errors, (std::vector<std::string>{"x_1", "missing", "notes"}));
+  EXPECT_EQ(clips[0].asf, (dir.path() / "db/01/01.asf").string());
+  for (std::size_t i = 1; i < clips.size(); ++i) EXPECT_LT(clips[i - 1].path, clips[i].path);
+  EXPECT_NE(clips[4].error.find("no such file"), std::string::npos);
+  EXPECT_NE(clips[5].error.find("not an AMC"), std::string::npos);
+  // --asf rescues the folder with two skeletons.
+  const auto rescued = find_clips(std::vector<std::string>{(dir.path() / "lonely").string()}, "/given.asf");
+  ASSERT_EQ(rescued.size(), 1u);
+  EXPECT_EQ(rescued[0].asf, "/given.asf");
+  EXPECT_TRUE(rescued[0].error.empty());
+}
+
+TEST(ReportPairing, BundledAndSharedDataPairTheCmuWay) {
+  for (const auto& clip : test::bundled_clips()) {
+    EXPECT_EQ(fs::path(pair_asf(clip.amc.string()).value()), clip.asf) << clip.name;
+  }
+  for (const auto& clip : test::shared_clips()) {
+    EXPECT_EQ(fs::path(pair_asf(clip.amc.string()).value()), clip.asf) << clip.name;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Options
+
+TEST(ReportOptionsCheck, RejectsWhatCannotRun) {
+  EXPECT_TRUE(validate(quick_options()));
+  auto with = [](auto change) {
+    ReportOptions o = quick_options();
+    change(o);
+    return static_cast<bool>(validate(o));
+  };
+  EXPECT_FALSE(with([](ReportOptions& o) { o.budgets.clear(); }));
+  EXPECT_FALSE(with([](ReportOptions& o) { o.budgets = {0.0}; }));
+  EXPECT_FALSE(with([](ReportOptions& o) { o.budgets = {1.5}; }));
+  EXPECT_FALSE(with([](ReportOptions& o) { o.budgets = {std::nan("")}; }));
+  EXPECT_TRUE(with([](ReportOptions& o) { o.kind = BudgetKind::kThreshold, o.budgets = {0.0, 3.0}; }));
+  EXPECT_FALSE(with([](ReportOptions& o) { o.kind = BudgetKind::kThreshold, o.budgets = {-1.0}; }));
+  EXPECT_FALSE(with([](ReportOptions& o) { o.kind = BudgetKind::kMaxError, o.budgets = {0.0}; }));
+  EXPECT_FALSE(with([](ReportOptions& o) { o.fps = 0; }));
+  EXPECT_FALSE(with([](ReportOptions& o) { o.under_cm = {-1}; }));
+  EXPECT_FALSE(with([](ReportOptions& o) { o.threads = -1; }));
+}
+
+TEST(ReportHistogram, QuantileIsTheUpperEdgeOfTheBinWithinOnePointTwoPercent) {
+  ErrorHistogram h;
+  EXPECT_EQ(h.quantile(0.99), 0.0);
+  for (int i = 1; i <= 1000; ++i) h.add(i * 0.01);  // 0.01 .. 10 cm
+  EXPECT_EQ(h.total(), 1000);
+  const double p99 = h.quantile(0.99);  // exact: 9.9
+  EXPECT_GE(p99, 9.9);
+  EXPECT_LE(p99, 9.9 * 1.012);
+  EXPECT_EQ(ErrorHistogram::bin(0.0), 0);
+  EXPECT_EQ(ErrorHistogram::bin(1e9), ErrorHistogram::kBins - 1);
+}
+
+// ---------------------------------------------------------------------------
+// Running
+
+TEST(ReportRun, MeasuresRealClipsAgainstTheUniformBaseline) {
+  const auto clips = find_clips(paths_of(test::bundled_clips()));
+  ASSERT_EQ(clips.size(), 3u);
+  const ReportOptions o = quick_options();
+  int calls = 0;
+  const Report report = run_report(clips, o, [&](const ReportProgress& p) {
+    ++calls;
+    EXPECT_EQ(p.done, calls);
+    EXPECT_EQ(p.total, 3);
+    ASSERT_NE(p.last, nullptr);
+  });
+  EXPECT_EQ(calls, 3);
+  ASSERT_EQ(report.clips.size(), 3u);
+  for (const ClipResult& c : report.clips) {
+    ASSERT_TRUE(c.ok) << c.error;
+    ASSERT_EQ(c.budgets.size(), 2u);
+    EXPECT_EQ(c.joints.size(), 31u);
+    for (const BudgetResult& b : c.budgets) {
+      EXPECT_NEAR(b.key_ratio, b.budget, 1.0 / c.frames + 1e-12) << c.name;
+      EXPECT_GT(b.position.max, 0.0);
+      EXPECT_LE(b.position.mean, b.position.p99);
+      EXPECT_LE(b.position.p99, b.position.max);
+      // The selection starts from the better of threshold and uniform keys.
+      EXPECT_LE(b.position.mean, b.uniform_position.mean * (1 + 1e-9)) << c.name;
+      EXPECT_EQ(b.joint_error_cm.size(), c.joints.size());
+      EXPECT_TRUE(b.frame_error_cm.empty());  // folded in and dropped
+      EXPECT_FALSE(b.worst_joint.empty());
+    }
+    // More keys, less error.
+    EXPECT_LT(c.budgets[1].position.mean, c.budgets[0].position.mean) << c.name;
+  }
+  const ReportSummary s = summarise(report);
+  EXPECT_EQ(s.ok, 3);
+  EXPECT_EQ(s.frames, 141 + 295 + 481);
+  EXPECT_NEAR(s.hours, (141 + 295 + 481) / 120.0 / 3600.0, 1e-12);
+  ASSERT_EQ(s.budgets.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const BudgetSummary& b = s.budgets[i];
+    EXPECT_EQ(report.aggregate[i].selection.total(), s.frames);
+    EXPECT_GT(b.position.mean, 0.0);
+    EXPECT_LE(b.position.p99, b.position.max);
+    EXPECT_GE(b.share_under[1], b.share_under[0]);  // 1 cm admits more frames than 0.5 cm
+    EXPECT_EQ(b.worst.front().max_cm, b.position.max);
+    EXPECT_LE(b.best.front().max_cm, b.worst.front().max_cm);
+    ASSERT_EQ(report.aggregate[i].worst.size(), 2u);
+    EXPECT_EQ(report.aggregate[i].worst[0].max_cm, b.position.max);
+    EXPECT_LE(report.aggregate[i].worst[0].error_cm.size(), static_cast<std::size_t>(kCurvePoints));
+    EXPECT_EQ(b.joints.size(), 31u);
+  }
+}
+
+TEST(ReportRun, EveryBudgetKindRuns) {
+  const auto clips = find_clips(std::vector<std::string>{(test::bundled_data_dir() / "09_06.amc").string()});
+  for (const auto& [kind, budget] :
+       std::vector<std::pair<BudgetKind, double>>{{BudgetKind::kThreshold, 0.2}, {BudgetKind::kMaxError, 2.0}}) {
+    ReportOptions o = quick_options();
+    o.kind = kind;
+    o.budgets = {budget};
+    const Report r = run_report(clips, o);
+    ASSERT_EQ(r.clips.size(), 1u);
+    ASSERT_TRUE(r.clips[0].ok) << r.clips[0].error;
+    const BudgetResult& b = r.clips[0].budgets[0];
+    EXPECT_GE(b.keys, 2);
+    if (kind == BudgetKind::kMaxError) {
+      EXPECT_LE(b.position.max, 2.0 + 1e-9);
+    }
+  }
+}
+
+TEST(ReportRun, AFailedClipIsListedAndTheRestStillRun) {
+  TempDir dir;
+  for (const auto& clip : test::bundled_clips()) {
+    fs::copy_file(clip.amc, dir.path() / clip.amc.filename());
+    fs::copy_file(clip.asf, dir.path() / clip.asf.filename(), fs::copy_options::skip_existing);
+  }
+  dir.touch("09_99.amc", ":FULLY-SPECIFIED\n:DEGREES\n1\nroot 0 0 0 0 0 0\nlfemur not-a-number 0 0\n");
+  dir.touch("77_01.amc", "1\n");  // no 77.asf, and 3 skeletons in the folder
+  const auto clips = find_clips(std::vector<std::string>{dir.path().string()});
+  ASSERT_EQ(clips.size(), 5u);
+  const Report report = run_report(clips, quick_options());
+  const ReportSummary s = summarise(report);
+  EXPECT_EQ(s.clips, 5);
+  EXPECT_EQ(s.ok, 3);
+  EXPECT_EQ(s.failed, 2);
+  for (const ClipResult& c : report.clips) {
+    if (c.name == "09_99") {
+      EXPECT_FALSE(c.ok);
+      EXPECT_NE(c.error.find("09_99.amc:"), std::string::npos) << c.error;  // names the file and line
+      EXPECT_TRUE(c.budgets.empty());
+    } else if (c.name == "77_01") {
+      EXPECT_FALSE(c.ok);
+      EXPECT_NE(c.error.find("--asf"), std::string::npos) << c.error;
+    } else {
+      EXPECT_TRUE(c.ok) << c.error;
+    }
+  }
+  // Failures are in every format.
+  EXPECT_NE(format_csv(report).find(",failed,"), std::string::npos);
+  EXPECT_NE(format_html(report).find("Failed clips (2)"), std::string::npos);
+  auto parsed = parse_report_json(format_json(report), "r.json");
+  ASSERT_TRUE(parsed) << parsed.error().to_string();
+  EXPECT_EQ(summarise(*parsed).failed, 2);
+}
+
+TEST(ReportRun, ThreadCountDoesNotChangeTheNumbers) {
+  auto inputs = paths_of(test::bundled_clips());
+  if (fs::is_directory(test::shared_data_dir() / "cmu")) {
+    for (const auto& p : short_shared_clips()) inputs.push_back(p);
+  }
+  const auto clips = find_clips(inputs);
+  const Report one = run_report(clips, quick_options(1));
+  const Report two = run_report(clips, quick_options(2));
+  EXPECT_EQ(one.threads, 1);
+  EXPECT_EQ(two.threads, 2);
+  EXPECT_EQ(numbers_only(one), numbers_only(two));
+}
+
+// ---------------------------------------------------------------------------
+// Sharding and merging
+
+TEST(ReportShard, ShardsPartitionTheClipList) {
+  std::vector<ClipInput> clips(11);
+  for (std::size_t i = 0; i < clips.size(); ++i) clips[i].path = std::to_string(100 + i);
+  for (const int n : {1, 2, 3, 4, 11, 13}) {
+    std::vector<std::string> seen;
+    for (int k = 0; k < n; ++k) {
+      const auto shard = shard_clips(clips, k, n);
+      for (std::size_t i = 0; i < shard.size(); ++i) {
+        EXPECT_EQ(shard[i].path, clips[static_cast<std::size_t>(k) + i * static_cast<std::size_t>(n)].path);
+        seen.push_back(shard[i].path);
+      }
+    }
+    std::sort(seen.begin(), seen.end());
+    ASSERT_EQ(seen.size(), clips.size()) << n;
+    for (std::size_t i = 0; i < clips.size(); ++i) EXPECT_EQ(seen[i], clips[i].path);
+  }
+  EXPECT_TRUE(shard_clips(clips, 3, 3).empty());
+  EXPECT_TRUE(shard_clips(clips, -1, 3).empty());
+}
+
+void expect_merge_matches_one_run(const std::vector<std::string>& inputs, int shards) {
+  const auto clips = find_clips(inputs);
+  const ReportOptions o = quick_options(1);
+  const Report whole = run_report(clips, o);
+  std::vector<Report> parts;
+  for (int k = 0; k < shards; ++k) {
+    Report part = run_report(shard_clips(clips, k, shards), o);
+    part.shard_index = k;
+    part.shard_count = shards;
+    // Through JSON, as the shards of a cluster job reach the merge.
+    auto read = parse_report_json(format_json(part), "part" + std::to_string(k) + ".json");
+    ASSERT_TRUE(read) << read.error().to_string();
+    EXPECT_EQ(read->shard_index, k);
+    parts.push_back(std::move(*read));
+  }
+  // Shards given in any order.
+  std::reverse(parts.begin(), parts.end());
+  auto merged = merge_reports(parts);
+  ASSERT_TRUE(merged) << merged.error().to_string();
+  EXPECT_EQ(merged->clips.size(), clips.size());
+  EXPECT_EQ(numbers_only(*merged), numbers_only(whole));
+
+  // The same shard twice is refused, as are parts of other options.
+  parts.push_back(parts.front());
+  EXPECT_FALSE(merge_reports(parts));
+  parts.pop_back();
+  parts.back().options.budgets = {0.5};
+  EXPECT_FALSE(merge_reports(parts));
+}
+
+TEST(ReportShard, MergedShardsGiveTheNumbersOfOneRun) {
+  expect_merge_matches_one_run(paths_of(test::bundled_clips()), 2);
+}
+
+TEST(ReportShard, MergedShardsGiveTheNumbersOfOneRunOnSharedClips) {
+  MOCAP_REQUIRE_SHARED_DATA();
+  expect_merge_matches_one_run(short_shared_clips(), 3);
+}
+
+// ---------------------------------------------------------------------------
+// Writers
+
+// Splits a CSV line written by format_csv (quotes double themselves).
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+TEST(ReportWrite, CsvAndJsonCarryTheSameNumbers) {
+  const auto clips = find_clips(paths_of(test::bundled_clips()));
+  const Report report = run_report(clips, quick_options());
+  const nlohmann::json j = nlohmann::json::parse(format_json(report));
+  std::istringstream csv(format_csv(report));
+  std::string line;
+  std::getline(csv, line);
+  const auto header = split_csv(line);
+  auto column = [&](const std::string& name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    EXPECT_NE(it, header.end()) << name;
+    return static_cast<std::size_t>(it - header.begin());
+  };
+  // CSV column -> JSON pointer under clips[c].budgets[b].
+  const std::vector<std::pair<std::string, std::string>> numbers = {
+      {"budget", "/budget"},
+      {"keys", "/keys"},
+      {"key_ratio", "/key_ratio"},
+      {"pos_mean_cm", "/pos_cm/mean"},
+      {"pos_p99_cm", "/pos_cm/p99"},
+      {"pos_max_cm", "/pos_cm/max"},
+      {"vel_mean_cm_per_frame", "/vel_cm_per_frame/mean"},
+      {"vel_max_cm_per_frame", "/vel_cm_per_frame/max"},
+      {"shell_p99_cm", "/shell_cm/p99"},
+      {"shell_max_cm", "/shell_cm/max"},
+      {"worst_frame", "/worst_frame"},
+      {"uniform_pos_mean_cm", "/uniform_pos_cm/mean"},
+      {"uniform_pos_p99_cm", "/uniform_pos_cm/p99"},
+      {"uniform_pos_max_cm", "/uniform_pos_cm/max"},
+      {"uniform_shell_max_cm", "/uniform_shell_cm/max"},
+      {"select_seconds", "/select_seconds"},
+  };
+  int rows = 0;
+  std::size_t clip = 0, budget = 0;
+  while (std::getline(csv, line)) {
+    const auto fields = split_csv(line);
+    ASSERT_EQ(fields.size(), header.size()) << line;
+    const nlohmann::json& c = j["clips"][clip];
+    EXPECT_EQ(fields[column("path")], c["path"].get<std::string>());
+    EXPECT_EQ(std::stoi(fields[column("frames")]), c["frames"].get<int>());
+    EXPECT_EQ(std::strtod(fields[column("duration_s")].c_str(), nullptr), c["duration_s"].get<double>());
+    EXPECT_EQ(std::strtod(fields[column("clip_seconds")].c_str(), nullptr), c["seconds"].get<double>());
+    const nlohmann::json& b = c["budgets"][budget];
+    for (const auto& [name, pointer] : numbers) {
+      EXPECT_EQ(std::strtod(fields[column(name)].c_str(), nullptr),
+                b.at(nlohmann::json::json_pointer(pointer)).get<double>())
+          << name << " of " << fields[0];
+    }
+    EXPECT_EQ(fields[column("worst_joint")], b["worst_joint"].get<std::string>());
+    ++rows;
+    if (++budget == c["budgets"].size()) budget = 0, ++clip;
+  }
+  EXPECT_EQ(rows, 3 * 2);
+  // JSON reads back to the same report.
+  auto read = parse_report_json(format_json(report), "r.json");
+  ASSERT_TRUE(read) << read.error().to_string();
+  EXPECT_EQ(format_json(*read), format_json(report));
+  EXPECT_EQ(format_csv(*read), format_csv(report));
+}
+
+TEST(ReportWrite, HtmlIsOneFileThatFetchesNothing) {
+  TempDir dir;
+  auto inputs = paths_of(test::bundled_clips());
+  // A failure with markup in its path and error.
+  inputs.push_back(dir.touch("x<&\"'>_1.amc", "1\n").string());
+  dir.touch("x<&\"'>.asf", ":version 1.10\n:bogus\n");
+  const Report report = run_report(find_clips(inputs), quick_options());
+  const fs::path out = dir.path() / "report.html";
+  ASSERT_TRUE(write_report(report, out.string()));
+  const std::string html = read_text(out);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("</html>"), std::string::npos);
+  EXPECT_GE(std::count(html.begin(), html.end(), '\n'), 1);
+  // Four kinds of plot, each inline SVG.
+  std::size_t svgs = 0;
+  for (std::size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1)) ++svgs;
+  EXPECT_GE(svgs, 4u);
+  EXPECT_NE(html.find("<table class=\"sortable\""), std::string::npos);
+  EXPECT_NE(html.find("<script>"), std::string::npos);
+  // Nothing from elsewhere: no external src/href, stylesheets or imports.
+  EXPECT_FALSE(std::regex_search(html, std::regex(R"((src|href)\s*=\s*["']?\s*(https?:)?//)", std::regex::icase)));
+  EXPECT_EQ(html.find("http://"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_EQ(html.find("@import"), std::string::npos);
+  EXPECT_EQ(html.find("<script src"), std::string::npos);
+  // The broken clip's text is escaped, not markup.
+  EXPECT_EQ(html.find("x<&"), std::string::npos);
+  EXPECT_NE(html.find("x&lt;&amp;&quot;&#39;&gt;_1"), std::string::npos);
+  for (const auto& clip : test::bundled_clips()) EXPECT_NE(html.find(clip.name), std::string::npos);
+}
+
+TEST(ReportWrite, WritesByExtensionAtomicallyAndFailsOnBadPaths) {
+  TempDir dir;
+  const Report report = run_report(
+      find_clips(std::vector<std::string>{(test::bundled_data_dir() / "09_06.amc").string()}), quick_options());
+  for (const char* name : {"r.csv", "r.json", "r.HTML", "r.htm"}) {
+    ASSERT_TRUE(write_report(report, (dir.path() / name).string())) << name;
+  }
+  EXPECT_EQ(read_text(dir.path() / "r.csv"), format_csv(report));
+  EXPECT_EQ(read_text(dir.path() / "r.json"), format_json(report));
+  EXPECT_FALSE(write_report(report, (dir.path() / "r.txt").string()));
+  EXPECT_FALSE(write_report(report, (dir.path() / "no/such/dir/r.json").string()));
+  // Only the finished files: no temporary left behind.
+  int files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++files;
+  EXPECT_EQ(files, 4);
+}
+
+TEST(ReportWrite, ReadingJsonRejectsWhatIsNotAReport) {
+  EXPECT_FALSE(parse_report_json("{", "a.json"));
+  EXPECT_FALSE(parse_report_json("[]", "a.json"));
+  EXPECT_FALSE(parse_report_json(R"({"format":"mocap-report","version":99})", "a.json"));
+  auto missing = parse_report_json(R"({"format":"mocap-report","version":1})", "a.json");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().file, "a.json");
+  EXPECT_FALSE(read_report_json("/nonexistent/part.json"));
+}
+
+}  // namespace
+}  // namespace mocap

@@ -1,0 +1,247 @@
+// Rigged models through Assimp: the real Khronos samples load with their
+// counts, their bind pose gives the mesh back through skin.h's SkinJob,
+// animations interpolate, and riggedSimple's cylinder bends at its joint.
+#include <gtest/gtest.h>
+#include <mocap/skin/rigged_model.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+
+#include "test_data.h"
+
+namespace mocap {
+namespace {
+
+std::filesystem::path khronos(const std::string& name) {
+  return test::shared_data_dir() / "meshes" / "khronos" / name;
+}
+
+#define REQUIRE_KHRONOS()                                                                                    \
+  do {                                                                                                       \
+    if (!std::filesystem::is_directory(khronos("")))                                                         \
+      GTEST_SKIP() << "no Khronos models at " << khronos("") << " (../shared/data/meshes absent): skipped"; \
+  } while (0)
+
+struct Expected {
+  const char* file;
+  int vertices;  // after Assimp's JoinIdenticalVertices
+  int triangles;
+  int joints;
+  std::vector<std::pair<std::string, double>> animations;  // name, duration in seconds
+  int channels;                                            // of the first animation
+};
+
+const std::vector<Expected>& models() {
+  static const std::vector<Expected> kModels{
+      {"CesiumMan.glb", 2612, 4672, 19, {{"", 2.0}}, 19},
+      {"Fox.glb", 434, 576, 24, {{"Survey", 3.416667}, {"Walk", 0.708333}, {"Run", 1.158333}}, 20},
+      {"CesiumMan.dae", 2612, 4672, 19, {{"animation", 2.0}}, 19},
+      {"RiggedFigure.dae", 328, 256, 19, {{"animation", 1.25}}, 19},
+      {"riggedSimple.dae", 96, 188, 2, {{"animation", 2.083333}}, 2},
+  };
+  return kModels;
+}
+
+struct Skinned {
+  std::vector<Eigen::Vector3f> positions;
+  std::vector<Eigen::Vector3f> normals;
+};
+
+// The model deformed by `pose` through skin.h's job, as mocap skin does it.
+Skinned skin(const RiggedModel& model, const ModelPose& pose, SkinMethod method = SkinMethod::kLinear) {
+  std::vector<Eigen::Affine3d> world(model.nodes.size());
+  std::vector<SkinMatrix> matrices(model.joints.size());
+  std::vector<DualQuaternion> dqs(model.joints.size());
+  model_skinning_matrices(model, pose, world, matrices);
+  dual_quaternions_from(matrices, dqs);
+  Skinned out{std::vector<Eigen::Vector3f>(model.mesh.positions.size()),
+              std::vector<Eigen::Vector3f>(model.mesh.normals.size())};
+  SkinJob job;
+  job.method = method;
+  job.matrices = matrices;
+  job.dual_quaternions = dqs;
+  job.weights = model.weights;
+  job.positions = model.mesh.positions;
+  job.normals = model.mesh.normals;
+  job.out_positions = out.positions;
+  job.out_normals = out.normals;
+  EXPECT_FALSE(job.validate());
+  job.run();
+  return out;
+}
+
+float max_distance(std::span<const Eigen::Vector3f> a, std::span<const Eigen::Vector3f> b) {
+  float d = 0.0f;
+  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, (a[i] - b[i]).norm());
+  return d;
+}
+
+float mesh_size(const Mesh& mesh) {
+  Eigen::AlignedBox3f box;
+  for (const auto& p : mesh.positions) box.extend(p);
+  return box.sizes().maxCoeff();
+}
+
+TEST(RiggedModel, KhronosModelsLoadWithTheirCounts) {
+  REQUIRE_KHRONOS();
+  for (const Expected& e : models()) {
+    SCOPED_TRACE(e.file);
+    const auto model = read_rigged_model(khronos(e.file).string());
+    ASSERT_TRUE(model) << model.error().to_string();
+    EXPECT_EQ(model->mesh.vertex_count(), e.vertices);
+    EXPECT_EQ(static_cast<int>(model->mesh.triangles.size()), e.triangles);
+    EXPECT_EQ(model->joint_count(), e.joints);
+    EXPECT_EQ(model->weights.size(), model->mesh.positions.size());
+    EXPECT_EQ(model->mesh.normals.size(), model->mesh.positions.size());
+    ASSERT_EQ(model->animations.size(), e.animations.size());
+    for (std::size_t a = 0; a < e.animations.size(); ++a) {
+      if (!e.animations[a].first.empty()) {
+        EXPECT_EQ(model->animations[a].name, e.animations[a].first);
+      }
+      EXPECT_NEAR(model->animations[a].duration_seconds, e.animations[a].second, 1e-5);
+    }
+    EXPECT_EQ(static_cast<int>(model->animations[0].tracks.size()), e.channels);
+    for (std::size_t n = 1; n < model->nodes.size(); ++n) EXPECT_LT(model->nodes[n].parent, static_cast<int>(n));
+    for (const VertexWeights& w : model->weights) {
+      EXPECT_NEAR(w.weight[0] + w.weight[1] + w.weight[2] + w.weight[3], 1.0f, 1e-5f);
+      for (const auto bone : w.bone) EXPECT_LT(bone, model->joints.size());
+    }
+    for (const Eigen::Vector3f& n : model->mesh.normals) EXPECT_NEAR(n.norm(), 1.0f, 1e-4f);
+  }
+}
+
+TEST(RiggedModel, BindAndRestPosesGiveTheMeshBack) {
+  REQUIRE_KHRONOS();
+  for (const Expected& e : models()) {
+    SCOPED_TRACE(e.file);
+    const auto model = read_rigged_model(khronos(e.file).string());
+    ASSERT_TRUE(model) << model.error().to_string();
+    const float size = mesh_size(model->mesh);
+    for (const SkinMethod method : {SkinMethod::kLinear, SkinMethod::kDualQuaternion}) {
+      const Skinned bound = skin(*model, bind_pose(*model), method);
+      EXPECT_LT(max_distance(bound.positions, model->mesh.positions), 1e-5f * size);
+      EXPECT_LT(max_distance(bound.normals, model->mesh.normals), 1e-4f);
+    }
+    // In these files the nodes as stored are the bind pose too: a check of
+    // the hierarchy, the offsets and the mesh transforms against each other.
+    const Skinned rest = skin(*model, rest_pose(*model));
+    EXPECT_LT(max_distance(rest.positions, model->mesh.positions), 1e-5f * size);
+  }
+}
+
+TEST(RiggedModel, AnimationsInterpolateBetweenKeysAndHoldAtTheEnds) {
+  REQUIRE_KHRONOS();
+  const auto model = read_rigged_model(khronos("Fox.glb").string());
+  ASSERT_TRUE(model) << model.error().to_string();
+  const ModelAnimation& walk = **find_animation(*model, "Walk");
+  const NodeTrack& track = walk.tracks[0];
+  ASSERT_GE(track.rotations.size(), 3u);
+  ModelPose pose = rest_pose(*model);
+  const double t0 = track.rotation_times[1];
+  const double t1 = track.rotation_times[2];
+  sample_animation(*model, walk, 0.25 * t0 + 0.75 * t1, pose);
+  const Eigen::Quaterniond expected = track.rotations[1].slerp(0.75, track.rotations[2]);
+  EXPECT_LT(pose.rotation[track.node].angularDistance(expected), 1e-9);
+  const Eigen::Vector3d expected_t = 0.25 * track.translations[1] + 0.75 * track.translations[2];
+  EXPECT_LT((pose.translation[track.node] - expected_t).norm(), 1e-9);
+  sample_animation(*model, walk, -1.0, pose);
+  EXPECT_LT(pose.rotation[track.node].angularDistance(track.rotations.front()), 1e-12);
+  sample_animation(*model, walk, walk.duration_seconds + 5.0, pose);
+  EXPECT_LT(pose.rotation[track.node].angularDistance(track.rotations.back()), 1e-12);
+  // A node no track keys stays at rest.
+  const int root = 0;
+  EXPECT_LT(pose.rotation[root].angularDistance(model->nodes[root].rotation), 1e-12);
+}
+
+TEST(RiggedModel, RiggedSimplesCylinderBendsAtTheJoint) {
+  REQUIRE_KHRONOS();
+  const auto model = read_rigged_model(khronos("riggedSimple.dae").string());
+  ASSERT_TRUE(model) << model.error().to_string();
+  ASSERT_EQ(model->joint_count(), 2);
+  const int upper = model->joints[1].node;
+  // Vertices wholly on one bone, for each bone.
+  std::array<std::vector<int>, 2> rigid;
+  for (int v = 0; v < model->mesh.vertex_count(); ++v) {
+    const VertexWeights& w = model->weights[v];
+    if (w.weight[0] > 0.999f) rigid[w.bone[0]].push_back(v);
+  }
+  ASSERT_FALSE(rigid[0].empty());
+  ASSERT_FALSE(rigid[1].empty());
+  std::vector<Eigen::Affine3d> world(model->nodes.size());
+  auto centroid = [](const std::vector<Eigen::Vector3f>& p, const std::vector<int>& set) {
+    Eigen::Vector3d c = Eigen::Vector3d::Zero();
+    for (const int v : set) c += p[v].cast<double>();
+    return Eigen::Vector3d(c / static_cast<double>(set.size()));
+  };
+  // The angle at the joint between the two rigid parts: 180 degrees when straight.
+  auto angle_at_joint = [&](const ModelPose& pose, const std::vector<Eigen::Vector3f>& positions) {
+    node_world_transforms(*model, pose, world);
+    const Eigen::Vector3d joint = world[upper].translation();
+    const Eigen::Vector3d a = centroid(positions, rigid[0]) - joint;
+    const Eigen::Vector3d b = centroid(positions, rigid[1]) - joint;
+    return std::acos(std::clamp(a.normalized().dot(b.normalized()), -1.0, 1.0)) * 180.0 / std::numbers::pi;
+  };
+  const ModelPose rest = rest_pose(*model);
+  EXPECT_GT(angle_at_joint(rest, model->mesh.positions), 175.0);
+
+  const ModelAnimation& animation = model->animations[0];
+  ModelPose pose = rest_pose(*model);
+  double least = 180.0;
+  const Eigen::Affine3d bind_upper_inverse(model->joints[1].inverse_bind);
+  for (int k = 0; k <= 20; ++k) {
+    const double t = animation.duration_seconds * k / 20.0;
+    sample_animation(*model, animation, t, pose);
+    const Skinned out = skin(*model, pose);
+    least = std::min(least, angle_at_joint(pose, out.positions));
+    // The upper part moves rigidly with its bone: G(t) * inverse bind.
+    node_world_transforms(*model, pose, world);
+    const Eigen::Affine3d k_upper = world[upper] * bind_upper_inverse;
+    for (const int v : rigid[1]) {
+      const Eigen::Vector3f expected = (k_upper * model->mesh.positions[v].cast<double>()).cast<float>();
+      EXPECT_LT((out.positions[v] - expected).norm(), 1e-5f);
+    }
+    // Edge lengths stay sane where the cylinder bends (no tearing or collapse).
+    for (const MeshTriangle& tri : model->mesh.triangles) {
+      for (int e = 0; e < 3; ++e) {
+        const int a = tri.vertex[e];
+        const int b = tri.vertex[(e + 1) % 3];
+        const float before = (model->mesh.positions[a] - model->mesh.positions[b]).norm();
+        const float after = (out.positions[a] - out.positions[b]).norm();
+        EXPECT_LT(after, 2.0f * before + 1e-6f);
+      }
+    }
+  }
+  EXPECT_LT(least, 150.0) << "the animation should bend the cylinder by more than 30 degrees";
+}
+
+TEST(RiggedModel, UnknownAnimationNamesTheOnesThereAre) {
+  REQUIRE_KHRONOS();
+  const auto model = read_rigged_model(khronos("Fox.glb").string());
+  ASSERT_TRUE(model) << model.error().to_string();
+  EXPECT_EQ((*find_animation(*model, ""))->name, "Survey");
+  EXPECT_EQ((*find_animation(*model, "Run"))->name, "Run");
+  const auto missing = find_animation(*model, "Jump");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().file, khronos("Fox.glb").string());
+  EXPECT_NE(missing.error().message.find("no animation `Jump`"), std::string::npos) << missing.error().to_string();
+  EXPECT_NE(missing.error().message.find("`Survey`, `Walk`, `Run`"), std::string::npos)
+      << missing.error().to_string();
+}
+
+TEST(RiggedModel, UnreadableFilesFailNamingTheFile) {
+  const auto missing = read_rigged_model("/nonexistent/model.glb");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().file, "/nonexistent/model.glb");
+  const auto path = std::filesystem::temp_directory_path() / "mocap_test_rigged_garbage.glb";
+  std::ofstream(path, std::ios::binary) << "glTF but not really";
+  const auto garbage = read_rigged_model(path.string());
+  ASSERT_FALSE(garbage);
+  EXPECT_EQ(garbage.error().file, path.string());
+  EXPECT_FALSE(garbage.error().message.empty());
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace mocap
