@@ -1,0 +1,83 @@
+// Error-bounded encoding of a motion into a compressed clip (clip_file.h).
+//
+// The method, in order:
+//   1. Each channel (an AMC value: a rotation dof in radians, a translation
+//      in metres) gets a tolerance from its lever arm: the farthest joint it
+//      moves, along the chain of bone lengths below it (plus the shell radius
+//      when the shell is bounded). A rotation error e moves that joint by at
+//      most e * lever.
+//   2. Each channel is fitted alone within its tolerance: for each candidate
+//      knot spacing a least-squares uniform B-spline (cubic by default), its
+//      control points quantised on the coarsest grid whose curve stays
+//      within the tolerance on every frame; the spacing with the fewest
+//      coded bits wins (delta order and Rice parameter chosen per track).
+//      Whole-pose mode (pose_keys) keys every channel at the given frames
+//      instead, Hermite through the quantised key values.
+//   3. The file is formatted, parsed back and decoded by the real decoder;
+//      forward kinematics of the decoded motion is compared with the
+//      original on every joint and frame. Channels on chains whose joints
+//      break the bound are tightened, channels whose joints have room are
+//      loosened, and steps 2-3 repeat; the smallest file that holds the bound
+//      is returned, and the stats are those of that decoded file.
+// Errors are in centimetres, lengths in metres.
+#pragma once
+
+#include <mocap/compress/clip_file.h>
+#include <mocap/core/error.h>
+#include <mocap/core/motion.h>
+#include <mocap/core/skeleton.h>
+
+#include <cstddef>
+#include <vector>
+
+namespace mocap {
+
+struct ClipEncodeOptions {
+  double max_joint_error_cm = 1.0;  // bound on the worst joint error of the decoded motion, > 0
+  // > 0: bound the worst shell-point error instead: points shell_radius_m
+  // from each joint along its bone frame's x, y, z axes (as ACL measures).
+  double max_shell_error_cm = 0.0;
+  double shell_radius_m = 0.03;  // metres, > 0 when the shell is bounded
+  // Non-empty: whole-pose mode: every track keyed at exactly these frame
+  // indices (0-based, increasing, first and last frame included). The key
+  // values are quantised within the bound; between keys the curve is what it
+  // is (the bound is not enforced between keys in this mode, only reported).
+  std::vector<int> pose_keys;
+  // Techniques, each switchable for measurement:
+  bool per_track_keys = true;  // false: one knot spacing shared by every track (the finest any needs)
+  bool cubic = true;           // false: linear B-splines (linear between keys in whole-pose mode)
+  bool quantise = true;        // false: float32 points
+  bool entropy = true;         // false: fixed-width residuals instead of Rice codes
+  bool delta = true;           // false: delta order 0 (codes coded as they are)
+  int max_iterations = 12;     // refinement rounds of step 3, >= 1
+
+  // Fails on a bound <= 0 or not finite, a bad shell radius, pose keys out
+  // of order or not starting at 0, max_iterations < 1.
+  Result<void> validate() const;
+};
+
+struct ClipEncodeStats {
+  std::size_t bytes = 0;      // the file
+  std::size_t raw_bytes = 0;  // frames * channels * 4: every channel value as a float32
+  // Of the DECODED file against the original, every joint (bone 0 the root
+  // position, else the bone's end point) and frame; frame = frame index.
+  double worst_joint_error_cm = 0;
+  int worst_joint = -1;
+  int worst_frame = -1;
+  double worst_shell_error_cm = 0;
+  int worst_shell_joint = -1;
+  int worst_shell_frame = -1;
+  double mean_joint_error_cm = 0;  // over every joint and frame
+  int keys = 0;                    // points stored over all tracks
+  int iterations = 0;              // rounds of step 3 run
+  double encode_seconds = 0;       // wall clock
+};
+
+// Encodes `motion` of `skeleton`. Fails on invalid options, a motion that
+// does not fit the skeleton (channel count), no frames, non-finite values,
+// pose keys beyond the last frame, or when the bound cannot be held even at
+// the finest setting (the error says how close it got).
+Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motion, const ClipEncodeOptions& options,
+                                   ClipEncodeStats* stats = nullptr);
+
+}  // namespace mocap
