@@ -7,6 +7,7 @@
 #include <mocap/io/asf.h>
 #include <mocap/skin/gltf.h>
 #include <mocap/skin/rigged_model.h>
+#include <mocap/skin/skin_job.h>
 
 #include <cstring>
 #include <filesystem>

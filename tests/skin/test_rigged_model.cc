@@ -3,6 +3,7 @@
 // animations interpolate, and riggedSimple's cylinder bends at its joint.
 #include <gtest/gtest.h>
 #include <mocap/skin/rigged_model.h>
+#include <mocap/skin/skin_job.h>
 
 #include <algorithm>
 #include <filesystem>

@@ -23,7 +23,7 @@
 #include <mocap/core/motion.h>
 #include <mocap/skin/rigged_model.h>
 #include <mocap/core/skeleton.h>
-#include <mocap/skin/skin.h>
+#include <mocap/skin/bind.h>
 #include <mocap/io/skin_weights.h>
 
 #include <Eigen/Core>

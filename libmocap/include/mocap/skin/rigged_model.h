@@ -1,6 +1,6 @@
 // Rigged models read through Assimp (glTF/GLB, COLLADA, FBX, ...): a mesh, the
 // model's own node hierarchy, its joints with their inverse bind matrices,
-// per-vertex weights and its animations, skinned with skin.h's SkinJob.
+// per-vertex weights and its animations, skinned with skin_job.h's SkinJob.
 //
 // Spaces. A node's world transform G_n is the product of the local transforms
 // from the scene root down (the root's own transform included, e.g. the
@@ -29,7 +29,7 @@
 
 #include <mocap/core/error.h>
 #include <mocap/io/mesh.h>
-#include <mocap/skin/skin.h>
+#include <mocap/skin/bind.h>
 #include <mocap/io/skin_weights.h>
 
 #include <Eigen/Core>

@@ -1,0 +1,100 @@
+// Binding a skeleton to a mesh: placement, bind pose, skinning matrices.
+//
+// A bone's frame is rigid: its origin is the joint where the bone starts (the
+// parent's end point; the root's position for the root) and its orientation
+// the bone's world rotation from forward kinematics (fk.h). With B_b the
+// frame in the bind pose and M_b the frame in a posed frame, both in mesh
+// space, linear blend skinning moves a vertex v with weights w_i on bones b_i
+// to
+//   v' = sum_i w_i * M_bi * B_bi^-1 * v,
+// and its normal by the same blended 3x3 part, renormalised. K_b = M_b B_b^-1
+// is the bone's skinning matrix (3x4, float: mesh metres in, metres out).
+//
+// Dual quaternion skinning (Kavan et al. 2007) blends the rigid K_b as unit
+// dual quaternions instead, which keeps volume where a bone twists; it needs
+// rigid K_b (rotation + translation, no scale).
+//
+// A skeleton is placed in the mesh by a similarity (scale, yaw about +Y,
+// translation). The same placement is applied to every animated frame, so a
+// clip's root motion is scaled with the skeleton and the mesh walks as far as
+// its own legs carry it.
+#pragma once
+
+#include <mocap/core/fk.h>
+#include <mocap/core/skeleton.h>
+#include <mocap/io/mesh.h>
+#include <mocap/skin/auto_weights.h>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <span>
+#include <vector>
+
+namespace mocap {
+
+using SkinMatrix = Eigen::Matrix<float, 3, 4, Eigen::RowMajor>;
+
+// p_mesh = scale * Ry(yaw) * p_skeleton + translation; metres.
+struct Placement {
+  double scale = 1.0;
+  double yaw_radians = 0.0;
+  Eigen::Vector3d translation = Eigen::Vector3d::Zero();
+
+  Eigen::Affine3d matrix() const;
+};
+
+// The placement that stands the skeleton, posed by `bind_pose`, in `mesh`
+// (Y-up, H its height), after a yaw of `yaw_radians`:
+//  - scale: the skeleton's joint height (highest minus lowest joint, Y)
+//    becomes (1 - kFootRatio - kHeadRatio) * H. CMU skeletons end at the
+//    ankle/toe joints and at the middle of the head, not at the sole and the
+//    crown: about 0.04 H each (anthropometric ankle height 0.039 H; on the
+//    MakeHuman mesh the ankle is 0.044 H up and the CMU head end would sit
+//    0.039 H below the crown);
+//  - Y: the lowest joint at kFootRatio * H above the mesh's lowest point
+//    (feet on the ground);
+//  - X, Z: the root over the centre of the mesh's cross-section at the root's
+//    height (vertices within 0.025 H of it and within 0.1 H of the mesh's
+//    centre line in X, so that hands hanging beside the hips are ignored),
+//    then moved in Z by the offset from joints to the centre of the mesh's slice
+//    at their height (vertices within 0.02 H in Y and 0.08 H across): the
+//    mean of the median over joints below the root and the median over
+//    joints above it, so that legs and trunk both run inside the mesh's.
+inline constexpr double kFootRatio = 0.04;
+inline constexpr double kHeadRatio = 0.04;
+Placement fit_placement(const Skeleton& skeleton, const Pose& bind_pose, const Mesh& mesh, double yaw_radians = 0.0);
+
+// The frame of every bone in mesh space, as described above, written to
+// `frames` (one per bone). `positions` and `rotations` are scratch with one
+// entry per bone. No allocation.
+void bone_frames(const Skeleton& skeleton, const Pose& pose, const Placement& placement,
+                 std::span<Eigen::Vector3d> positions, std::span<Eigen::Quaterniond> rotations,
+                 std::span<Eigen::Affine3d> frames);
+
+// The skeleton's rest pose (every channel 0): the ASF's own pose, a T-pose
+// for CMU skeletons.
+Pose rest_pose(const Skeleton& skeleton);
+
+// What a skeleton bound to a mesh keeps from its bind pose.
+struct SkeletonBind {
+  Placement placement;
+  std::vector<Eigen::Affine3d> inverse_bind;  // B_b^-1 per bone: mesh space to bone frame
+  std::vector<BoneSegment> segments;          // per bone, in mesh space; the root and zero-length bones do not deform
+};
+
+// Binds `skeleton` posed by `bind_pose` and placed by `placement`.
+SkeletonBind bind_skeleton(const Skeleton& skeleton, const Pose& bind_pose, const Placement& placement);
+
+// Scratch for skinning_matrices, sized once per skeleton.
+struct SkinScratch {
+  std::vector<Eigen::Vector3d> positions;
+  std::vector<Eigen::Quaterniond> rotations;
+  std::vector<Eigen::Affine3d> frames;
+  explicit SkinScratch(const Skeleton& skeleton);
+};
+
+// K_b = M_b B_b^-1 for every bone of `pose`, into `matrices` (one per bone).
+// No allocation.
+void skinning_matrices(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind, SkinScratch& scratch,
+                       std::span<SkinMatrix> matrices);
+}  // namespace mocap

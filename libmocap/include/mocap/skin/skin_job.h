@@ -1,0 +1,71 @@
+// SkinJob: one deformation of a mesh by skinning matrices (bind.h), linear
+// blend or dual quaternion, through a kernel chosen at run time.
+#pragma once
+
+#include <mocap/core/error.h>
+#include <mocap/io/skin_weights.h>
+#include <mocap/skin/bind.h>
+
+#include <Eigen/Core>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace mocap {
+
+// A unit dual quaternion: real part (rotation) and dual part (translation),
+// each as (x, y, z, w).
+struct DualQuaternion {
+  Eigen::Vector4f real = Eigen::Vector4f(0, 0, 0, 1);
+  Eigen::Vector4f dual = Eigen::Vector4f::Zero();
+};
+
+// The rigid part of each matrix as a dual quaternion (scale, if any, is
+// dropped: its rotation is orthonormalised). No allocation.
+void dual_quaternions_from(std::span<const SkinMatrix> matrices, std::span<DualQuaternion> out);
+
+enum class SkinMethod { kLinear, kDualQuaternion };
+
+// The code SkinJob::run deforms vertices with. Every kernel gives the same
+// results within float rounding (a few units in the last place: FMA and the
+// order of sums differ); a given kernel gives bit-identical results for a
+// vertex whatever range it is run in, so threads change nothing.
+enum class SkinKernel {
+  kAuto,      // the fastest this CPU runs: kAvx2 where it has AVX2 and FMA, else kPortable
+  kAvx2,      // x86-64 AVX2 + FMA intrinsics (kPortable where the CPU or compiler lacks them)
+  kPortable,  // kLinear: 4-wide SIMD through Eigen (SSE2 on any x86-64, NEON on ARM); kDualQuaternion: kScalar
+  kScalar,    // the formulas above one vertex at a time, the reference the others are tested against
+};
+// Whether `kernel` runs as itself on this CPU (kAuto, kPortable, kScalar always do).
+bool skin_kernel_available(SkinKernel kernel);
+// "avx2", "portable" or "scalar": what kAuto (or `kernel`) runs as here.
+const char* skin_kernel_name(SkinKernel kernel = SkinKernel::kAuto);
+
+// The kLinear SIMD kernels read the skinning matrices repacked as 4x4
+// columns (64 bytes per bone, 32 KiB at most) on the stack of each run()
+// call; a job with more matrices than this runs kScalar.
+inline constexpr int kMaxPackedBones = 512;
+
+// One deformation of a mesh: inputs and outputs are plain spans the caller
+// owns; Run() allocates nothing, so a frame loop allocates nothing. Outputs
+// must not overlap inputs. Memory per vertex beyond positions and normals:
+// the 24-byte VertexWeights.
+struct SkinJob {
+  SkinMethod method = SkinMethod::kLinear;
+  std::span<const SkinMatrix> matrices;              // kLinear: one per bone
+  std::span<const DualQuaternion> dual_quaternions;  // kDualQuaternion: one per bone
+  std::span<const VertexWeights> weights;            // one per vertex; bone indices < bone count
+  std::span<const Eigen::Vector3f> positions;        // bind pose, metres
+  std::span<const Eigen::Vector3f> normals;          // bind pose, unit; empty: positions only
+  std::span<Eigen::Vector3f> out_positions;          // same size as positions
+  std::span<Eigen::Vector3f> out_normals;            // same size as normals (may be empty)
+
+  // Empty when the job can run, else what is wrong (sizes, bone indices).
+  std::optional<std::string> validate() const;
+  // Deforms vertices [begin, end). Concurrent calls on disjoint ranges are safe.
+  void run(int begin, int end) const { run(begin, end, SkinKernel::kAuto); }
+  void run() const { run(0, static_cast<int>(positions.size())); }
+  // The same with a chosen kernel (tests and benchmarks compare them).
+  void run(int begin, int end, SkinKernel kernel) const;
+};
+}  // namespace mocap

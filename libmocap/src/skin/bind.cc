@@ -1,0 +1,143 @@
+// Binding: where a skeleton stands in a mesh, its bind pose and the
+// skinning matrices of a posed frame (bind.h).
+#include <mocap/skin/bind.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace mocap {
+
+Eigen::Affine3d Placement::matrix() const {
+  Eigen::Affine3d m = Eigen::Affine3d::Identity();
+  m.translate(translation);
+  m.rotate(Eigen::AngleAxisd(yaw_radians, Eigen::Vector3d::UnitY()));
+  m.scale(scale);
+  return m;
+}
+
+Placement fit_placement(const Skeleton& skeleton, const Pose& bind_pose, const Mesh& mesh, double yaw_radians) {
+  const std::size_t bones = skeleton.bones.size();
+  std::vector<Eigen::Vector3d> positions(bones);
+  std::vector<Eigen::Quaterniond> rotations(bones);
+  forward_kinematics(skeleton, bind_pose, positions, rotations);
+  const Eigen::AngleAxisd yaw(yaw_radians, Eigen::Vector3d::UnitY());
+  Eigen::AlignedBox3d joints;
+  for (const auto& p : positions) joints.extend(yaw * p);
+  Eigen::AlignedBox3d body;
+  for (const auto& p : mesh.positions) body.extend(p.cast<double>());
+  Placement placement;
+  placement.yaw_radians = yaw_radians;
+  const double height = body.sizes().y();
+  const double joint_height = joints.sizes().y();
+  placement.scale = joint_height > 0.0 ? (1.0 - kFootRatio - kHeadRatio) * height / joint_height : 1.0;
+  placement.translation.y() = body.min().y() + kFootRatio * height - placement.scale * joints.min().y();
+  const Eigen::Vector3d root = placement.scale * (yaw * positions[0]);
+  const double root_y = root.y() + placement.translation.y();
+  Eigen::AlignedBox3d section;
+  for (const auto& p : mesh.positions) {
+    if (std::abs(p.y() - root_y) <= 0.025 * height && std::abs(p.x() - body.center().x()) <= 0.1 * height) {
+      section.extend(p.cast<double>());
+    }
+  }
+  if (section.isEmpty()) section = body;
+  placement.translation.x() = section.center().x() - root.x();
+  placement.translation.z() = section.center().z() - root.z();
+
+  // Refinement in Z (X is symmetric already): every joint should sit in the middle of the limb or trunk
+  // around it. Per joint, the offset to the centre of the mesh's slice at its
+  // height (within 0.08 H of it); medians so that a few odd joints (a hand, a
+  // toe) do not pull; the joints below the root (legs) and above it (trunk,
+  // arms) count as much as each other, because a capture's rest posture
+  // rarely matches the mesh's (CMU hips stand ~3.5 cm in front of the spine,
+  // MakeHuman's do not) and neither half should end up outside its limbs.
+  std::array<std::vector<double>, 2> dz;
+  for (std::size_t b = 1; b < bones; ++b) {
+    const Eigen::Vector3d joint = placement.scale * (yaw * positions[b]) + placement.translation;
+    Eigen::AlignedBox3d slice;
+    for (const auto& p : mesh.positions) {
+      const Eigen::Vector3d q = p.cast<double>();
+      if (std::abs(q.y() - joint.y()) <= 0.02 * height &&
+          Eigen::Vector2d(q.x() - joint.x(), q.z() - joint.z()).norm() <= 0.08 * height) {
+        slice.extend(q);
+      }
+    }
+    if (slice.isEmpty()) continue;
+    const int half = joint.y() < root_y ? 0 : 1;
+    dz[half].push_back(slice.center().z() - joint.z());
+  }
+  auto median = [](std::vector<double>& v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  double shift = 0.0;
+  int halves = 0;
+  for (int half = 0; half < 2; ++half) {
+    if (dz[half].empty()) continue;
+    shift += median(dz[half]);
+    ++halves;
+  }
+  if (halves > 0) placement.translation.z() += shift / halves;
+  return placement;
+}
+
+void bone_frames(const Skeleton& skeleton, const Pose& pose, const Placement& placement,
+                 std::span<Eigen::Vector3d> positions, std::span<Eigen::Quaterniond> rotations,
+                 std::span<Eigen::Affine3d> frames) {
+  forward_kinematics(skeleton, pose, positions, rotations);
+  const Eigen::Quaterniond yaw(Eigen::AngleAxisd(placement.yaw_radians, Eigen::Vector3d::UnitY()));
+  for (std::size_t b = 0; b < skeleton.bones.size(); ++b) {
+    const int parent = skeleton.bones[b].parent;
+    const Eigen::Vector3d& origin = parent < 0 ? positions[b] : positions[parent];
+    // Rigid frames: the placement's scale moves the origin, it does not scale
+    // the frame, so K_b = M_b B_b^-1 stays a rotation plus translation.
+    Eigen::Affine3d& frame = frames[b];
+    frame.linear() = (yaw * rotations[b]).toRotationMatrix();
+    frame.translation() = placement.scale * (yaw * origin) + placement.translation;
+    frame.makeAffine();
+  }
+}
+
+Pose rest_pose(const Skeleton& skeleton) {
+  Pose pose = make_pose(skeleton);
+  const std::vector<double> zeros(static_cast<std::size_t>(skeleton.channel_count), 0.0);
+  pose_from_channels(skeleton, zeros, pose);
+  return pose;
+}
+
+SkeletonBind bind_skeleton(const Skeleton& skeleton, const Pose& bind_pose, const Placement& placement) {
+  const std::size_t bones = skeleton.bones.size();
+  std::vector<Eigen::Vector3d> positions(bones);
+  std::vector<Eigen::Quaterniond> rotations(bones);
+  std::vector<Eigen::Affine3d> frames(bones);
+  bone_frames(skeleton, bind_pose, placement, positions, rotations, frames);
+  SkeletonBind bind;
+  bind.placement = placement;
+  bind.inverse_bind.resize(bones);
+  bind.segments.resize(bones);
+  const Eigen::Affine3d place = placement.matrix();
+  for (std::size_t b = 0; b < bones; ++b) {
+    bind.inverse_bind[b] = frames[b].inverse(Eigen::Isometry);
+    const int parent = skeleton.bones[b].parent;
+    BoneSegment& segment = bind.segments[b];
+    segment.start = (place * (parent < 0 ? positions[b] : positions[parent])).cast<float>();
+    segment.end = (place * positions[b]).cast<float>();
+    segment.parent = parent;
+    segment.deforms = parent >= 0 && (segment.end - segment.start).norm() > 0.0f;
+  }
+  return bind;
+}
+
+SkinScratch::SkinScratch(const Skeleton& skeleton)
+    : positions(skeleton.bones.size()), rotations(skeleton.bones.size()), frames(skeleton.bones.size()) {}
+
+void skinning_matrices(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind, SkinScratch& scratch,
+                       std::span<SkinMatrix> matrices) {
+  bone_frames(skeleton, pose, bind.placement, scratch.positions, scratch.rotations, scratch.frames);
+  for (std::size_t b = 0; b < skeleton.bones.size(); ++b) {
+    const Eigen::Affine3d k = scratch.frames[b] * bind.inverse_bind[b];
+    matrices[b] = k.matrix().topRows<3>().cast<float>();
+  }
+}
+
+}  // namespace mocap

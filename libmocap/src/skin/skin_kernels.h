@@ -1,0 +1,46 @@
+// Internal to the skin tier: the kernels SkinJob::run dispatches to, each
+// deforming a range of vertices. skin_kernels_portable.cc holds kScalar and
+// kPortable, skin_kernels_avx2.cc kAvx2.
+#pragma once
+
+#include <mocap/skin/skin_job.h>
+
+#include <span>
+
+namespace mocap::skin_kernels {
+
+// kScalar: the formulas of skin_job.h one vertex at a time, vertices [begin, end).
+void run_linear_scalar(const SkinJob& job, int begin, int end);
+void run_dual_quaternion_scalar(const SkinJob& job, int begin, int end);
+
+// A skinning matrix as its four columns (x, y, z, 0): blending is then four
+// (or, 8-wide, two) multiply-adds per influence and the transform three more,
+// with no transposition. Row 3 is zero so that a normal's fourth lane is 0.
+struct alignas(64) PackedMatrix {
+  float c[16];
+};
+
+// `matrices` into `packed` (as many entries, at most kMaxPackedBones).
+void pack(std::span<const SkinMatrix> matrices, PackedMatrix* packed);
+
+// Plain pointers for the kernels: no aliasing between inputs and outputs.
+struct Streams {
+  const VertexWeights* __restrict weights;
+  const float* __restrict positions;
+  const float* __restrict normals;  // null without normals
+  float* __restrict out_positions;
+  float* __restrict out_normals;  // null without normals
+};
+
+// The job's streams from vertex `begin` on.
+Streams streams(const SkinJob& job, int begin);
+
+// The packed and 8-wide kernels over `count` vertices of `s`.
+void linear_portable(const PackedMatrix* packed, const Streams& s, int count, bool normals);
+void linear_avx2(const PackedMatrix* packed, const Streams& s, int count, bool normals);
+void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count, bool normals);
+
+// Whether this CPU runs AVX2 and FMA (false where the compiler cannot target them).
+bool cpu_has_avx2();
+
+}  // namespace mocap::skin_kernels

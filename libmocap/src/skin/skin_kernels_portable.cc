@@ -1,0 +1,117 @@
+// The kernels that run on any CPU: kScalar, the reference, and kPortable,
+// 4-wide through Eigen's packets (SSE2 on any x86-64, NEON on ARM).
+#include "skin_kernels.h"
+
+#include <cmath>
+
+namespace mocap::skin_kernels {
+
+// ------------------------------------------------------------------ kScalar
+
+void run_linear_scalar(const SkinJob& job, int begin, int end) {
+  const SkinMatrix* matrices = job.matrices.data();
+  const bool with_normals = !job.normals.empty();
+  for (int v = begin; v < end; ++v) {
+    const VertexWeights& w = job.weights[v];
+    // Four slots always: unused ones have weight 0 on bone 0, cheaper than a branch.
+    const SkinMatrix m = w.weight[0] * matrices[w.bone[0]] + w.weight[1] * matrices[w.bone[1]] +
+                         w.weight[2] * matrices[w.bone[2]] + w.weight[3] * matrices[w.bone[3]];
+    job.out_positions[v] = m.leftCols<3>() * job.positions[v] + m.col(3);
+    if (with_normals) job.out_normals[v] = (m.leftCols<3>() * job.normals[v]).normalized();
+  }
+}
+
+void run_dual_quaternion_scalar(const SkinJob& job, int begin, int end) {
+  const DualQuaternion* dqs = job.dual_quaternions.data();
+  const bool with_normals = !job.normals.empty();
+  for (int v = begin; v < end; ++v) {
+    const VertexWeights& w = job.weights[v];
+    const Eigen::Vector4f& pivot = dqs[w.bone[0]].real;
+    Eigen::Vector4f real = Eigen::Vector4f::Zero();
+    Eigen::Vector4f dual = Eigen::Vector4f::Zero();
+    for (int k = 0; k < kMaxInfluences; ++k) {
+      const DualQuaternion& dq = dqs[w.bone[k]];
+      // q and -q are the same rotation: blend along the shorter arc.
+      const float s = dq.real.dot(pivot) < 0.0f ? -w.weight[k] : w.weight[k];
+      real += s * dq.real;
+      dual += s * dq.dual;
+    }
+    const float inverse_norm = 1.0f / real.norm();
+    real *= inverse_norm;
+    dual *= inverse_norm;
+    const Eigen::Vector3f r = real.head<3>();
+    const Eigen::Vector3f d = dual.head<3>();
+    const Eigen::Vector3f t = 2.0f * (real.w() * d - dual.w() * r + r.cross(d));
+    auto rotate = [&](const Eigen::Vector3f& p) -> Eigen::Vector3f {
+      return p + 2.0f * r.cross(r.cross(p) + real.w() * p);
+    };
+    job.out_positions[v] = rotate(job.positions[v]) + t;
+    if (with_normals) job.out_normals[v] = rotate(job.normals[v]).normalized();
+  }
+}
+
+void pack(std::span<const SkinMatrix> matrices, PackedMatrix* packed) {
+  for (std::size_t b = 0; b < matrices.size(); ++b) {
+    for (int j = 0; j < 4; ++j) {
+      for (int i = 0; i < 3; ++i) packed[b].c[4 * j + i] = matrices[b](i, j);
+      packed[b].c[4 * j + 3] = 0.0f;
+    }
+  }
+}
+
+Streams streams(const SkinJob& job, int begin) {
+  const bool with_normals = !job.normals.empty();
+  return {job.weights.data() + begin, job.positions[begin].data(), with_normals ? job.normals[begin].data() : nullptr,
+          job.out_positions[begin].data(), with_normals ? job.out_normals[begin].data() : nullptr};
+}
+
+namespace {
+
+// ---------------------------------------------------------------- kPortable
+
+template <bool kNormals>
+void linear_portable(const PackedMatrix* __restrict packed, const Streams s, int count) {
+  using Packet = Eigen::Array4f;
+  using Column = Eigen::Map<const Packet, Eigen::Aligned16>;
+  for (int v = 0; v < count; ++v) {
+    const VertexWeights& w = s.weights[v];
+    const float* m0 = packed[w.bone[0]].c;
+    const float* m1 = packed[w.bone[1]].c;
+    const float* m2 = packed[w.bone[2]].c;
+    const float* m3 = packed[w.bone[3]].c;
+    const float w0 = w.weight[0], w1 = w.weight[1], w2 = w.weight[2], w3 = w.weight[3];
+    auto column = [&](int j) -> Packet {
+      return w0 * Column(m0 + 4 * j) + w1 * Column(m1 + 4 * j) + w2 * Column(m2 + 4 * j) + w3 * Column(m3 + 4 * j);
+    };
+    const Packet c0 = column(0), c1 = column(1), c2 = column(2), c3 = column(3);
+    const float* p = s.positions + 3 * v;
+    const Packet r = c0 * p[0] + c1 * p[1] + c2 * p[2] + c3;
+    Packet m = Packet::Zero();
+    // The normal is read before the position is written (4K aliasing: see linear_vertex_avx2).
+    if constexpr (kNormals) {
+      const float* n = s.normals + 3 * v;
+      m = c0 * n[0] + c1 * n[1] + c2 * n[2];  // lane 3 is 0
+    }
+    float* o = s.out_positions + 3 * v;
+    o[0] = r[0];
+    o[1] = r[1];
+    o[2] = r[2];
+    if constexpr (kNormals) {
+      const float squared = (m * m).sum();
+      // A zero normal stays zero, as Eigen's normalized() leaves it.
+      const Packet unit = squared > 0.0f ? Packet(m / std::sqrt(squared)) : m;
+      float* on = s.out_normals + 3 * v;
+      on[0] = unit[0];
+      on[1] = unit[1];
+      on[2] = unit[2];
+    }
+  }
+}
+
+}  // namespace
+
+void linear_portable(const PackedMatrix* packed, const Streams& s, int count, bool normals) {
+  normals ? linear_portable<true>(packed, s, count) : linear_portable<false>(packed, s, count);
+}
+
+}  // namespace mocap::skin_kernels
