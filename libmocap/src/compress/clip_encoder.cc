@@ -1,11 +1,294 @@
+#include <mocap/compress/clip_decoder.h>
 #include <mocap/compress/clip_encoder.h>
+#include <mocap/core/fk.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+#include "compress/clip_fit.h"
 
 namespace mocap {
+namespace {
 
-Result<void> ClipEncodeOptions::validate() const { return {}; }
+constexpr std::array<std::string_view, 6> kAxisOrders = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
 
-Result<CompressedClip> encode_clip(const Skeleton&, const Motion&, const ClipEncodeOptions&, ClipEncodeStats*) {
-  return fail("", 0, "not implemented yet");
+// World positions and rotations of every frame, frame-major.
+struct World {
+  std::vector<Eigen::Vector3d> p;
+  std::vector<Eigen::Quaterniond> r;
+};
+
+void world_of(const Skeleton& skeleton, const Motion& motion, World& w) {
+  const std::size_t bones = skeleton.bones.size();
+  w.p.resize(static_cast<std::size_t>(motion.frame_count()) * bones);
+  w.r.resize(w.p.size());
+  Pose pose = make_pose(skeleton);
+  for (int f = 0; f < motion.frame_count(); ++f) {
+    pose_from_channels(skeleton, motion.frame(f), pose);
+    forward_kinematics(skeleton, pose, std::span(w.p).subspan(f * bones, bones), std::span(w.r).subspan(f * bones, bones));
+  }
+}
+
+struct Measured {
+  std::vector<double> joint;  // per bone: worst of the bounded error over frames, cm
+  double worst = 0, worst_shell = 0, mean = 0;
+  int worst_joint = -1, worst_frame = -1, worst_shell_joint = -1, worst_shell_frame = -1;
+};
+
+// Joint and shell errors of `other` against `reference` over `frames` (all when empty).
+Measured measure(const World& reference, const World& other, int bones, int frames, std::span<const int> only,
+                 bool shell_bounded, double radius) {
+  Measured m;
+  m.joint.assign(static_cast<std::size_t>(bones), 0.0);
+  double sum = 0;
+  std::size_t count = 0;
+  const int n = only.empty() ? frames : static_cast<int>(only.size());
+  for (int i = 0; i < n; ++i) {
+    const int f = only.empty() ? i : only[i];
+    for (int j = 0; j < bones; ++j) {
+      const std::size_t e = static_cast<std::size_t>(f) * bones + j;
+      const Eigen::Vector3d dp = other.p[e] - reference.p[e];
+      const double joint = 100.0 * dp.norm();
+      double shell = 0;
+      const Eigen::Matrix3d dr = (other.r[e].toRotationMatrix() - reference.r[e].toRotationMatrix()) * radius;
+      for (int k = 0; k < 3; ++k) shell = std::max(shell, 100.0 * (dr.col(k) + dp).norm());
+      sum += joint, ++count;
+      if (joint > m.worst) m.worst = joint, m.worst_joint = j, m.worst_frame = f;
+      if (shell > m.worst_shell) m.worst_shell = shell, m.worst_shell_joint = j, m.worst_shell_frame = f;
+      m.joint[j] = std::max(m.joint[j], shell_bounded ? shell : joint);
+    }
+  }
+  m.mean = count ? sum / count : 0.0;
+  if (m.worst_joint < 0 && n > 0) m.worst_joint = 0, m.worst_frame = only.empty() ? 0 : only[0];
+  if (m.worst_shell_joint < 0 && n > 0) m.worst_shell_joint = 0, m.worst_shell_frame = only.empty() ? 0 : only[0];
+  return m;
+}
+
+// The clip's skeleton and timing, without tracks.
+CompressedClip clip_frame(const Skeleton& skeleton, const Motion& motion) {
+  CompressedClip clip;
+  clip.fps = motion.fps;
+  clip.frame_count = motion.frame_count();
+  clip.first_frame = motion.frame_numbers.front();
+  for (int f = 1; f < motion.frame_count(); ++f) {
+    if (motion.frame_numbers[f] != clip.first_frame + f) {
+      clip.irregular_frame_numbers = motion.frame_numbers;
+      break;
+    }
+  }
+  clip.root_position = skeleton.root_position.cast<float>();
+  for (const Bone& b : skeleton.bones) {
+    ClipBone c;
+    c.name = b.name;
+    c.parent = b.parent;
+    c.dofs = b.dofs;
+    c.length = static_cast<float>(b.length);
+    c.axis = b.axis.cast<float>();
+    c.axis_order = static_cast<std::uint8_t>(std::find(kAxisOrders.begin(), kAxisOrders.end(), b.axis_order) - kAxisOrders.begin());
+    clip.bones.push_back(std::move(c));
+  }
+  finalize_clip(clip);
+  return clip;
+}
+
+// Per channel, the farthest a unit error in it moves any joint (metres per
+// radian for rotations, 1 for translations): the longest chain of bone
+// lengths from the bone down, plus the shell radius when the shell is bounded.
+std::vector<double> levers(const Skeleton& skeleton, double extra, std::vector<std::vector<int>>& affected) {
+  const int bones = static_cast<int>(skeleton.bones.size());
+  std::vector<double> reach(static_cast<std::size_t>(bones), 0.0);  // longest chain below and including b
+  for (auto it = skeleton.eval_order.rbegin(); it != skeleton.eval_order.rend(); ++it) {
+    const int b = *it;
+    reach[b] += skeleton.bones[b].length;
+    const int p = skeleton.bones[b].parent;
+    if (p >= 0) reach[p] = std::max(reach[p], reach[b]);
+  }
+  std::vector<double> lever(static_cast<std::size_t>(skeleton.channel_count), 1.0);
+  affected.assign(static_cast<std::size_t>(skeleton.channel_count), {});
+  for (int b = 0; b < bones; ++b) {
+    const Bone& bone = skeleton.bones[b];
+    std::vector<int> below;  // b and its descendants
+    for (int d = 0; d < bones; ++d) {
+      for (int a = d; a >= 0; a = skeleton.bones[a].parent) {
+        if (a == b) {
+          below.push_back(d);
+          break;
+        }
+      }
+    }
+    for (std::size_t k = 0; k < bone.dofs.size(); ++k) {
+      const int c = bone.first_channel + static_cast<int>(k);
+      lever[c] = is_rotation(bone.dofs[k]) ? std::max(reach[b] + extra, 1e-3) : 1.0 + extra;
+      affected[c] = below;
+    }
+  }
+  return lever;
+}
+
+}  // namespace
+
+Result<void> ClipEncodeOptions::validate() const {
+  if (!(max_joint_error_cm > 0.0 && std::isfinite(max_joint_error_cm)))
+    return fail("", 0, "max joint error must be a finite number of centimetres > 0");
+  if (!(max_shell_error_cm >= 0.0 && std::isfinite(max_shell_error_cm)))
+    return fail("", 0, "max shell error must be a finite number of centimetres >= 0 (0: joints bounded)");
+  if (max_shell_error_cm > 0.0 && !(shell_radius_m > 0.0 && std::isfinite(shell_radius_m)))
+    return fail("", 0, "shell radius must be a finite number of metres > 0");
+  if (!pose_keys.empty()) {
+    if (pose_keys.front() != 0) return fail("", 0, "pose keys must start at frame index 0");
+    for (std::size_t i = 1; i < pose_keys.size(); ++i) {
+      if (pose_keys[i] <= pose_keys[i - 1]) return fail("", 0, "pose keys must be increasing");
+    }
+  }
+  if (max_iterations < 1) return fail("", 0, "max iterations must be >= 1");
+  return {};
+}
+
+Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motion, const ClipEncodeOptions& options,
+                                   ClipEncodeStats* stats) {
+  const auto start = std::chrono::steady_clock::now();
+  if (auto ok = options.validate(); !ok) return std::unexpected(ok.error());
+  const int frames = motion.frame_count();
+  const int channels = skeleton.channel_count;
+  const int bones = static_cast<int>(skeleton.bones.size());
+  if (frames < 1) return fail("", 0, "the motion has no frames");
+  if (motion.channel_count != channels || motion.values.size() != static_cast<std::size_t>(frames) * channels)
+    return fail("", 0, "the motion has " + std::to_string(motion.channel_count) + " channels, the skeleton " +
+                           std::to_string(channels));
+  if (!(motion.fps > 0.0 && motion.fps <= 1e6)) return fail("", 0, "frame rate not in (0, 1e6]");
+  for (const double v : motion.values) {
+    if (!(std::abs(v) <= 1e5)) return fail("", 0, "a channel value is not finite or beyond 1e5");
+  }
+  for (int f = 1; f < frames; ++f) {
+    if (motion.frame_numbers[f] <= motion.frame_numbers[f - 1]) return fail("", 0, "frame numbers not increasing");
+  }
+  if (!options.pose_keys.empty() && options.pose_keys.back() != frames - 1)
+    return fail("", 0, "pose keys must end at the last frame index " + std::to_string(frames - 1));
+  for (const Bone& b : skeleton.bones) {
+    if (std::find(kAxisOrders.begin(), kAxisOrders.end(), b.axis_order) == kAxisOrders.end())
+      return fail("", 0, "bone '" + b.name + "' has axis order '" + b.axis_order + "'");
+  }
+
+  const bool shell = options.max_shell_error_cm > 0.0;
+  const double bound_cm = shell ? options.max_shell_error_cm : options.max_joint_error_cm;
+  // A hair under the bound: the float sampler differs from the double decode by ~1e-6 cm.
+  const double target_cm = bound_cm * (1.0 - 1e-4) - 1e-6;
+  std::vector<std::vector<int>> affected;
+  const std::vector<double> lever = levers(skeleton, shell ? options.shell_radius_m : 0.0, affected);
+
+  World reference, decoded;
+  world_of(skeleton, motion, reference);
+  CompressedClip clip = clip_frame(skeleton, motion);
+  clip.keys = options.pose_keys;
+
+  std::vector<std::vector<double>> values(static_cast<std::size_t>(channels), std::vector<double>(frames));
+  for (int f = 0; f < frames; ++f) {
+    for (int c = 0; c < channels; ++c) values[c][f] = motion.values[static_cast<std::size_t>(f) * channels + c];
+  }
+  clip_fit::FitOptions fit_options;
+  fit_options.degree = options.cubic ? 3 : 1;
+  fit_options.quantise = options.quantise;
+  fit_options.entropy = options.entropy;
+  fit_options.delta = options.delta;
+  fit_options.keys = clip.keys;
+
+  // Share of the bound each channel may use, as a fraction of bound / lever.
+  std::vector<double> share(static_cast<std::size_t>(channels), 0.35);
+  std::vector<double> fitted_tolerance(static_cast<std::size_t>(channels), -1.0);
+  std::vector<clip_fit::Fit> fits(static_cast<std::size_t>(channels));
+  const int last_spacing = static_cast<int>(clip_fit::spacings().size()) - 1;
+
+  std::optional<CompressedClip> best;
+  std::vector<std::uint8_t> best_bytes;
+  Measured best_measure;
+  double closest_cm = std::numeric_limits<double>::infinity();
+  int iterations = 0;
+  const int rounds = options.max_iterations + 40;  // extra rounds only tighten, until the bound holds
+  for (int round = 0; round < rounds; ++round) {
+    if (round >= options.max_iterations && best) break;
+    ++iterations;
+    for (int c = 0; c < channels; ++c) {
+      const double tolerance = share[c] * bound_cm * 0.01 / lever[c];
+      if (tolerance == fitted_tolerance[c]) continue;
+      // After the first round only spacings near the last choice are tried.
+      const int at = fits[c].spacing_index;
+      const int first = round == 0 || at < 0 ? 0 : std::max(0, at - 3);
+      const int last = round == 0 || at < 0 ? last_spacing : std::min(last_spacing, at + 3);
+      fits[c] = clip_fit::fit_channel(values[c], tolerance, fit_options, first, last);
+      fitted_tolerance[c] = tolerance;
+    }
+    clip.tracks.resize(static_cast<std::size_t>(channels));
+    if (!options.per_track_keys && clip.keys.empty()) {
+      // One spacing for every track: the finest any track chose.
+      int finest = last_spacing;
+      for (const auto& fit : fits) {
+        if (fit.spacing_index >= 0) finest = std::min(finest, fit.spacing_index);
+      }
+      for (int c = 0; c < channels; ++c) {
+        if (fits[c].spacing_index >= 0 && fits[c].spacing_index != finest) {
+          const double tolerance = share[c] * bound_cm * 0.01 / lever[c];
+          clip.tracks[c] = clip_fit::fit_channel(values[c], tolerance, fit_options, finest, finest).track;
+        } else {
+          clip.tracks[c] = fits[c].track;
+        }
+      }
+    } else {
+      for (int c = 0; c < channels; ++c) clip.tracks[c] = fits[c].track;
+    }
+    // Decode our own bytes with the real reader and decoder.
+    const std::vector<std::uint8_t> bytes = format_compressed_clip(clip);
+    auto parsed = parse_compressed_clip(bytes, "encoded clip");
+    if (!parsed) return fail("", 0, "internal error: the encoded clip does not parse: " + parsed.error().message);
+    auto motion_back = decode_motion(*parsed, skeleton);
+    if (!motion_back) return fail("", 0, "internal error: " + motion_back.error().message);
+    world_of(skeleton, *motion_back, decoded);
+    Measured m = measure(reference, decoded, bones, frames, clip.keys, shell, options.shell_radius_m);
+    const double bounded = shell ? m.worst_shell : m.worst;
+    closest_cm = std::min(closest_cm, bounded);
+    if (bounded <= target_cm && (!best || bytes.size() < best_bytes.size())) {
+      best = std::move(*parsed);
+      best_bytes = bytes;
+      best_measure = m;
+    }
+    // Tighten the channels above joints that break the bound, loosen those
+    // whose joints all have room.
+    for (int c = 0; c < channels; ++c) {
+      double ratio = 0.0;
+      for (const int j : affected[c]) ratio = std::max(ratio, m.joint[j] / target_cm);
+      if (ratio > 1.0) {
+        share[c] *= 0.97 / ratio;
+      } else if (round + 1 < options.max_iterations && ratio > 0.0) {
+        share[c] *= std::min(1.5, std::sqrt(1.0 / ratio));
+      } else if (ratio == 0.0 && round + 1 < options.max_iterations) {
+        share[c] *= 1.5;
+      }
+      share[c] = std::min(share[c], 1e6);
+    }
+  }
+  if (!best)
+    return fail("", 0, "cannot hold the bound of " + std::to_string(bound_cm) + " cm: the closest decoded file was " +
+                           std::to_string(closest_cm) + " cm");
+  best->name.clear();
+  if (stats) {
+    ClipEncodeStats& s = *stats;
+    s.bytes = best_bytes.size();
+    s.raw_bytes = static_cast<std::size_t>(frames) * channels * 4;
+    s.worst_joint_error_cm = best_measure.worst;
+    s.worst_joint = best_measure.worst_joint;
+    s.worst_frame = best_measure.worst_frame;
+    s.worst_shell_error_cm = best_measure.worst_shell;
+    s.worst_shell_joint = best_measure.worst_shell_joint;
+    s.worst_shell_frame = best_measure.worst_shell_frame;
+    s.mean_joint_error_cm = best_measure.mean;
+    s.keys = summarize(*best).keys;
+    s.iterations = iterations;
+    s.encode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  return std::move(*best);
 }
 
 }  // namespace mocap

@@ -118,6 +118,10 @@ bool looks_like_compressed_clip(std::span<const std::uint8_t> first_bytes);
 // axis (within 1e-6 rad). The error names the first bone that differs and how.
 Result<void> check_skeleton(const CompressedClip& clip, const Skeleton& skeleton, const std::string& skeleton_name);
 
+// Fills the derived fields of the bones of a clip built in memory
+// (axis_rotation, dof_axes, first_channel) and channel_count.
+void finalize_clip(CompressedClip& clip);
+
 // Numbers for `mocap info clip.mkc`.
 struct ClipSummary {
   int frames = 0;
