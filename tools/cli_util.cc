@@ -1,10 +1,9 @@
 #include "cli_util.h"
 
-#include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 #include <mocap/io/atomic_write.h>
+#include <mocap/io/output_format.h>
 
-#include <charconv>
 #include <cstdio>
 #include <iostream>
 
@@ -20,14 +19,12 @@ std::optional<Skeleton> load_skeleton(const std::string& asf_path) {
 }
 
 std::optional<Clip> load_clip(const std::string& asf_path, const std::string& amc_path, double fps) {
-  auto skeleton = load_skeleton(asf_path);
-  if (!skeleton) return std::nullopt;
-  auto motion = read_amc(amc_path, *skeleton, fps);
-  if (!motion) {
-    std::cerr << "mocap: " << motion.error().to_string() << "\n";
+  auto clip = read_clip(asf_path, amc_path, fps);
+  if (!clip) {
+    std::cerr << "mocap: " << clip.error().to_string() << "\n";
     return std::nullopt;
   }
-  return Clip{std::move(*skeleton), std::move(*motion)};
+  return std::move(*clip);
 }
 
 int emit(const std::string& path, const std::string& content) {
@@ -46,27 +43,35 @@ int emit(const std::string& path, const std::string& content) {
   return kOk;
 }
 
-std::optional<FrameRange> parse_frame_range(const std::string& text) {
-  const std::size_t colon = text.find(':');
-  if (colon == std::string::npos) return std::nullopt;
-  FrameRange range;
-  auto parse_end = [](std::string_view s, int& out) {
-    if (s.empty()) return true;
-    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && ptr == s.data() + s.size();
-  };
-  const std::string_view all(text);
-  if (!parse_end(all.substr(0, colon), range.first) || !parse_end(all.substr(colon + 1), range.last)) {
+std::optional<FrameRange> frames_option(std::string_view verb, const std::string& text) {
+  auto range = parse_frame_range(text);
+  if (!range) {
+    std::cerr << "mocap " << verb << ": --frames " << range.error().message << "\n";
     return std::nullopt;
   }
-  if (range.first > range.last) return std::nullopt;
-  return range;
+  return *range;
+}
+
+std::optional<std::string> format_option(std::string_view verb, const std::string& path, const std::string& format,
+                                         std::initializer_list<std::string_view> accepted,
+                                         std::string_view stdout_format) {
+  auto picked = pick_output_format(path, format, accepted, stdout_format);
+  if (!picked) {
+    std::cerr << "mocap " << verb << ": " << picked.error().message << "\n";
+    return std::nullopt;
+  }
+  return *picked;
 }
 
 void add_fps_option(CLI::App& command, double& fps) {
-  command.add_option("--fps", fps, "Frame rate of the AMC (AMC files store none)")
+  command.add_option("--fps", fps, "Frame rate of the motion, frames per second (AMC files store none)")
       ->default_val(120.0)
       ->check(CLI::PositiveNumber);
+}
+
+void add_frames_option(CLI::App& command, std::string& frames) {
+  command.add_option("--frames", frames,
+                     "Frames by the file's frame numbers, inclusive: a:b[:step], a: or :b (default: all)");
 }
 
 }  // namespace mocap::cli

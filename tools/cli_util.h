@@ -1,12 +1,17 @@
-// What the mocap commands share: exit codes, loading, output.
+// What the mocap commands share: exit codes, loading, the options every verb
+// spells the same way (--fps, --frames, -o/--format), output.
 #pragma once
 
+#include <mocap/core/frame_range.h>
 #include <mocap/core/motion.h>
 #include <mocap/core/skeleton.h>
+#include <mocap/io/clip.h>
 
 #include <CLI/CLI.hpp>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace mocap::cli {
 
@@ -19,30 +24,30 @@ enum ExitCode : int {
   kOutputError = 4,  // an output file or device could not be written
 };
 
-struct Clip {
-  Skeleton skeleton;
-  Motion motion;
-};
+using Clip = ClipFile;
 
 // Reads a skeleton; prints the error on stderr and returns nullopt on failure.
 std::optional<Skeleton> load_skeleton(const std::string& asf_path);
-// Reads a skeleton and a motion of it, as load_skeleton.
+// read_clip (io/clip.h), the error printed on stderr.
 std::optional<Clip> load_clip(const std::string& asf_path, const std::string& amc_path, double fps);
 
 // Writes `content` to `path` atomically, or to stdout when `path` is empty or
 // "-". Returns kOk or kOutputError (with the reason on stderr).
 int emit(const std::string& path, const std::string& content);
 
-// An inclusive range of AMC frame numbers, "a:b", "a:" or ":b".
-struct FrameRange {
-  int first = std::numeric_limits<int>::min();
-  int last = std::numeric_limits<int>::max();
-  bool contains(int frame) const { return frame >= first && frame <= last; }
-};
-std::optional<FrameRange> parse_frame_range(const std::string& text);
+// --frames of `verb` (core/frame_range.h); nullopt after saying on stderr
+// what is wrong (a usage error).
+std::optional<FrameRange> frames_option(std::string_view verb, const std::string& text);
+// The format of -o `path` or --format `format` (io/output_format.h), as
+// frames_option.
+std::optional<std::string> format_option(std::string_view verb, const std::string& path, const std::string& format,
+                                         std::initializer_list<std::string_view> accepted,
+                                         std::string_view stdout_format);
 
-// The --fps option every command that reads AMC takes.
+// The --fps option every command that reads AMC takes: the motion's rate.
 void add_fps_option(CLI::App& command, double& fps);
+// The --frames option, with one help text everywhere.
+void add_frames_option(CLI::App& command, std::string& frames);
 
 // Each command adds itself to the app and sets `exit_code` when it runs.
 void add_info_command(CLI::App& app, int& exit_code);

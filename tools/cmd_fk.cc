@@ -15,7 +15,7 @@ struct FkOptions {
   std::string asf;
   std::string amc;
   std::string frames;
-  std::string format = "csv";
+  std::string format;  // csv or json; empty: from the output's extension (csv on standard output)
   std::string output;
   double fps = 120.0;
 };
@@ -27,11 +27,10 @@ void append_fixed(std::string& out, double v) {
 }
 
 int run_fk(const FkOptions& options) {
-  const auto range = options.frames.empty() ? FrameRange{} : parse_frame_range(options.frames);
-  if (!range) {
-    std::cerr << "mocap fk: --frames " << options.frames << ": expected a:b, a: or :b with a <= b\n";
-    return kUsage;
-  }
+  const auto range = frames_option("fk", options.frames);
+  if (!range) return kUsage;
+  const auto format = format_option("fk", options.output, options.format, {"csv", "json"}, "csv");
+  if (!format) return kUsage;
   const auto clip = load_clip(options.asf, options.amc, options.fps);
   if (!clip) return kBadInput;
   const Skeleton& skeleton = clip->skeleton;
@@ -41,12 +40,11 @@ int run_fk(const FkOptions& options) {
   std::vector<Eigen::Vector3d> positions(bones);
   std::vector<Eigen::Quaterniond> rotations(bones);
 
-  const bool csv = options.format == "csv";
+  const bool csv = *format == "csv";
   std::string out = csv ? "frame,bone,x,y,z\n" : "";
   nlohmann::ordered_json frames = nlohmann::ordered_json::array();
-  for (int f = 0; f < motion.frame_count(); ++f) {
+  for (const int f : select_frames(*range, motion.frame_numbers)) {
     const int number = motion.frame_numbers[f];
-    if (!range->contains(number)) continue;
     pose_from_channels(skeleton, motion.frame(f), pose);
     forward_kinematics(skeleton, pose, positions, rotations);
     nlohmann::ordered_json joints;
@@ -80,10 +78,10 @@ void add_fk_command(CLI::App& app, int& exit_code) {
       "fk", "World positions in metres: the root, then every bone's end point (where its children start)");
   command->add_option("asf", options->asf, "ASF skeleton")->required();
   command->add_option("amc", options->amc, "AMC motion")->required();
-  command->add_option("--frames", options->frames, "Frame numbers as in the AMC, inclusive: a:b, a: or :b");
-  command->add_option("--format", options->format, "csv (frame,bone,x,y,z) or json")
-      ->check(CLI::IsMember({"csv", "json"}));
-  command->add_option("-o,--output", options->output, "Output file (default: standard output)");
+  add_frames_option(*command, options->frames);
+  command->add_option("--format", options->format,
+                      "csv (frame,bone,x,y,z) or json (default: from the extension of -o, csv on standard output)");
+  command->add_option("-o,--output", options->output, "Output file, .csv or .json (default: standard output)");
   add_fps_option(*command, options->fps);
   command->callback([options, &exit_code] { exit_code = run_fk(*options); });
 }

@@ -86,7 +86,8 @@ int run_info(const InfoOptions& options) {
   if (options.amc.empty()) {
     auto skeleton = load_skeleton(options.asf);
     if (!skeleton) return kBadInput;
-    clip = Clip{std::move(*skeleton), {}};
+    clip.emplace();
+    clip->skeleton = std::move(*skeleton);
   } else {
     clip = load_clip(options.asf, options.amc, options.fps);
     if (!clip) return kBadInput;

@@ -1,21 +1,20 @@
 // mocap skin <asf> <amc> --mesh M.obj: deform a mesh with a capture, one OBJ per frame or one glTF;
 // mocap skin --model rigged.glb: deform a rigged model with its own animation.
-#include <mocap/io/amc.h>
-#include <mocap/skin/gltf.h>
 #include <mocap/io/atomic_write.h>
 #include <mocap/io/mesh.h>
-#include <mocap/skin/rigged_model.h>
-#include <mocap/skin/skin.h>
 #include <mocap/io/skin_weights.h>
+#include <mocap/skin/gltf.h>
+#include <mocap/skin/mesh_bind.h>
+#include <mocap/skin/rigged_model.h>
+#include <mocap/skin/skinner.h>
 
 #include <charconv>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
-#include <numeric>
 #include <iostream>
+#include <numeric>
 
 #include "cli_util.h"
 
@@ -39,6 +38,7 @@ struct SkinOptions {
   std::string method = "lbs";
   int threads = 0;
   std::string output;
+  std::string format;  // obj or glb; empty: from the extension of output
   double fps = 120.0;
   bool fps_given = false;
   std::string model;
@@ -47,10 +47,6 @@ struct SkinOptions {
 
 // Models have no capture rate of their own: their animations are sampled at this rate unless --fps says otherwise.
 constexpr double kModelFps = 30.0;
-
-bool is_glb(const std::string& path) {
-  return path.size() >= 4 && (path.ends_with(".glb") || path.ends_with(".GLB"));
-}
 
 // "out_%04d.obj": the text before and after one %d (with optional zero
 // padding and width), so that no user text reaches printf.
@@ -88,38 +84,10 @@ std::optional<OutputPattern> parse_pattern(const std::string& text) {
   return pattern;
 }
 
-// "a:b", "a:b:step", "a:", ":b"; step defaults to 1.
-bool parse_frames(const std::string& text, FrameRange& range, int& step) {
-  step = 1;
-  if (text.empty()) return true;
-  std::string head = text;
-  const std::size_t first = text.find(':');
-  const std::size_t second = first == std::string::npos ? std::string::npos : text.find(':', first + 1);
-  if (second != std::string::npos) {
-    head = text.substr(0, second);
-    const std::string tail = text.substr(second + 1);
-    const auto [ptr, ec] = std::from_chars(tail.data(), tail.data() + tail.size(), step);
-    if (ec != std::errc() || ptr != tail.data() + tail.size() || step < 1) return false;
-  }
-  const auto parsed = parse_frame_range(head);
-  if (!parsed) return false;
-  range = *parsed;
-  return true;
-}
-
-double metres_per_unit(const std::string& units) {
-  if (units == "dm") return 0.1;
-  if (units == "cm") return 0.01;
-  if (units == "mm") return 0.001;
-  if (units == "in") return 0.0254;
-  return 1.0;
-}
-
 // What --frames and -o ask for: the frames and either one .glb or a pattern
 // with one OBJ per frame.
 struct OutputPlan {
   FrameRange range;
-  int step = 1;
   bool glb = false;
   OutputPattern pattern;  // when !glb
 };
@@ -127,11 +95,12 @@ struct OutputPlan {
 // The plan, or nullopt after saying on stderr what is wrong (a usage error).
 std::optional<OutputPlan> plan_output(const SkinOptions& options) {
   OutputPlan plan;
-  if (!parse_frames(options.frames, plan.range, plan.step)) {
-    std::cerr << "mocap skin: --frames " << options.frames << ": expected a:b, a:b:step, a: or :b with a <= b\n";
-    return std::nullopt;
-  }
-  plan.glb = is_glb(options.output);
+  const auto range = frames_option("skin", options.frames);
+  if (!range) return std::nullopt;
+  plan.range = *range;
+  const auto format = format_option("skin", options.output, options.format, {"obj", "glb"}, "");
+  if (!format) return std::nullopt;
+  plan.glb = *format == "glb";
   if (!plan.glb) {
     const auto pattern = parse_pattern(options.output);
     if (!pattern) {
@@ -144,67 +113,40 @@ std::optional<OutputPlan> plan_output(const SkinOptions& options) {
   return plan;
 }
 
-// Indices of `numbers` (frame numbers, in order) that --frames selects.
-std::vector<int> select_frames(const OutputPlan& plan, std::span<const int> numbers) {
-  std::vector<int> frames;
-  int selected = 0;
-  for (int i = 0; i < static_cast<int>(numbers.size()); ++i) {
-    if (plan.range.contains(numbers[i]) && selected++ % plan.step == 0) frames.push_back(i);
-  }
-  return frames;
-}
-
 struct ObjFramesResult {
   int code = kOk;
   double skin_seconds = 0.0;
   int threads = 1;
 };
 
-// Skins `mesh` once per entry of `frames`, after `set_matrices(frame, matrices)`
-// poses its bones (one matrix per bone of `bone_count`), and writes
-// plan.pattern.path(numbers[frame]) as an OBJ in `metres_per_unit`. A job that
-// cannot run is reported with `what` (the input that is wrong).
+// Skins `mesh` once per entry of `frames`, after `pose(frame, skinner)` poses
+// its bones (skinner.h), and writes plan.pattern.path(numbers[frame]) as an
+// OBJ in `metres_per_unit`. A mesh that cannot be skinned is reported with
+// `what` (the input that is wrong).
 ObjFramesResult write_obj_frames(const SkinOptions& options, const OutputPlan& plan, const Mesh& mesh,
                                  std::span<const VertexWeights> weights, std::size_t bone_count,
                                  std::span<const int> frames, std::span<const int> numbers, double metres_per_unit,
-                                 const std::string& what,
-                                 const std::function<void(int, std::span<SkinMatrix>)>& set_matrices) {
+                                 const std::string& what, const std::function<void(int, Skinner&)>& pose) {
   ObjFramesResult result;
-  const std::size_t n = mesh.positions.size();
-  std::vector<SkinMatrix> matrices(bone_count);
-  std::vector<DualQuaternion> dual_quaternions(bone_count);
-  std::vector<Eigen::Vector3f> positions(n);
-  std::vector<Eigen::Vector3f> normals(n);
-  SkinJob job;
-  job.method = options.method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
-  job.matrices = matrices;
-  job.dual_quaternions = dual_quaternions;
-  job.weights = weights;
-  job.positions = mesh.positions;
-  job.normals = mesh.normals;
-  job.out_positions = positions;
-  job.out_normals = normals;
-  if (const auto problem = job.validate()) {
-    std::cerr << "mocap skin: " << what << *problem << "\n";
+  const SkinMethod method = options.method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
+  auto skinner = Skinner::create(mesh, weights, bone_count, method, options.threads);
+  if (!skinner) {
+    std::cerr << "mocap skin: " << what << skinner.error().message << "\n";
     result.code = kBadInput;
     return result;
   }
-  SkinThreads threads(options.threads);
-  result.threads = threads.thread_count();
+  result.threads = skinner->thread_count();
   std::string text;
   for (const int frame : frames) {
-    const auto start = std::chrono::steady_clock::now();
-    set_matrices(frame, matrices);
-    if (job.method == SkinMethod::kDualQuaternion) dual_quaternions_from(matrices, dual_quaternions);
-    threads.run(job);
-    result.skin_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    format_obj_into(text, mesh, positions, normals, metres_per_unit);
+    pose(frame, *skinner);
+    format_obj_into(text, mesh, skinner->positions(), skinner->normals(), metres_per_unit);
     if (auto saved = write_file_atomically(plan.pattern.path(numbers[frame]), text); !saved) {
       std::cerr << "mocap: " << saved.error().to_string() << "\n";
       result.code = kOutputError;
       return result;
     }
   }
+  result.skin_seconds = skinner->total_seconds();
   return result;
 }
 
@@ -222,8 +164,6 @@ int run_skin(const SkinOptions& options) {
   }
   const auto plan = plan_output(options);
   if (!plan) return kUsage;
-  const bool glb = plan->glb;
-  const int step = plan->step;
   if (options.weights.empty() == !options.auto_weights) {
     std::cerr << "mocap skin: give exactly one of --weights FILE and --auto-weights\n";
     return kUsage;
@@ -232,103 +172,72 @@ int run_skin(const SkinOptions& options) {
     std::cerr << "mocap skin: --bind-offset: expected X,Y,Z in metres\n";
     return kUsage;
   }
+  MeshBindOptions bind_options;
+  bind_options.mesh_path = options.mesh;
+  bind_options.units = options.mesh_units;
+  bind_options.groups = options.groups;
+  bind_options.bind_pose_amc = options.bind_pose;
+  bind_options.bind_pose_fps = options.fps;
+  bind_options.yaw_radians = options.bind_yaw_degrees * 3.14159265358979323846 / 180.0;
+  bind_options.scale = options.bind_scale;
+  if (!options.bind_offset.empty()) {
+    bind_options.translation = Eigen::Vector3d(options.bind_offset[0], options.bind_offset[1], options.bind_offset[2]);
+  }
+  bind_options.weights_path = options.weights;
+  if (auto valid = bind_options.validate(); !valid) {
+    std::cerr << "mocap skin: " << valid.error().message << "\n";
+    return kUsage;
+  }
 
   const auto clip = load_clip(options.asf, options.amc, options.fps);
   if (!clip) return kBadInput;
   const Skeleton& skeleton = clip->skeleton;
   const Motion& motion = clip->motion;
-
-  const double unit = metres_per_unit(options.mesh_units);
-  auto mesh = read_obj(options.mesh, ObjReadOptions{unit});
-  if (!mesh) {
-    std::cerr << "mocap: " << mesh.error().to_string() << "\n";
+  const auto bound = bind_mesh(skeleton, bind_options);
+  if (!bound) {
+    std::cerr << "mocap: " << bound.error().to_string() << "\n";
     return kBadInput;
   }
-  if (!options.groups.empty()) {
-    auto kept = extract_groups(*mesh, options.groups);
-    if (!kept) {
-      std::cerr << "mocap: " << options.mesh << ": " << kept.error().message << "\n";
-      return kBadInput;
+  if (bound->automatic_weights && !options.save_weights.empty()) {
+    if (auto saved = write_skin_weights(options.save_weights, bound->weights, clip->bone_names); !saved) {
+      std::cerr << "mocap: " << saved.error().to_string() << "\n";
+      return kOutputError;
     }
-    mesh = std::move(*kept);
   }
+  const double scale = bound->bind.placement.scale;
 
-  // The bind pose: the rest pose, or the first frame of --bind-pose.
-  Pose bind_pose = rest_pose(skeleton);
-  if (!options.bind_pose.empty()) {
-    const auto posed = read_amc(options.bind_pose, skeleton, options.fps);
-    if (!posed) {
-      std::cerr << "mocap: " << posed.error().to_string() << "\n";
-      return kBadInput;
-    }
-    if (posed->frame_count() == 0) {
-      std::cerr << "mocap: " << options.bind_pose << ": no frame: expected one frame posing the skeleton\n";
-      return kBadInput;
-    }
-    pose_from_channels(skeleton, posed->frame(0), bind_pose);
-  }
-  const double yaw = options.bind_yaw_degrees * 3.14159265358979323846 / 180.0;
-  Placement placement = fit_placement(skeleton, bind_pose, *mesh, yaw);
-  if (options.bind_scale || !options.bind_offset.empty()) {
-    placement.scale = options.bind_scale.value_or(1.0);
-    placement.translation =
-        options.bind_offset.empty()
-            ? Eigen::Vector3d::Zero()
-            : Eigen::Vector3d(options.bind_offset[0], options.bind_offset[1], options.bind_offset[2]);
-  }
-  const SkeletonBind bind = bind_skeleton(skeleton, bind_pose, placement);
-
-  std::vector<std::string> bone_names;
-  for (const Bone& bone : skeleton.bones) bone_names.push_back(bone.name);
-  std::vector<VertexWeights> weights;
-  if (options.auto_weights) {
-    weights = automatic_weights(*mesh, bind.segments);
-    if (!options.save_weights.empty()) {
-      if (auto saved = write_skin_weights(options.save_weights, weights, bone_names); !saved) {
-        std::cerr << "mocap: " << saved.error().to_string() << "\n";
-        return kOutputError;
-      }
-    }
-  } else {
-    auto read = read_skin_weights(options.weights, bone_names, mesh->vertex_count());
-    if (!read) {
-      std::cerr << "mocap: " << read.error().to_string() << "\n";
-      return kBadInput;
-    }
-    weights = std::move(*read);
-  }
-
-  const std::vector<int> frames = select_frames(*plan, motion.frame_numbers);
+  const std::vector<int> frames = select_frames(plan->range, motion.frame_numbers);
   if (frames.empty()) {
     std::cerr << "mocap skin: no frame of " << options.amc << " in --frames " << options.frames << "\n";
     return kUsage;
   }
-  if (glb) {
+  if (plan->glb) {
     const std::string name = std::filesystem::path(options.amc).stem().string();
-    const GltfDocument document = gltf_from_clip(skeleton, motion, bind_pose, bind, *mesh, weights, frames, name);
+    const GltfDocument document =
+        gltf_from_clip(skeleton, motion, bound->bind_pose, bound->bind, bound->mesh, bound->weights, frames, name);
     if (auto saved = write_glb(options.output, document); !saved) {
       std::cerr << "mocap: " << saved.error().to_string() << "\n";
       return kOutputError;
     }
     std::printf("wrote %s: %d vertices, %zu joints, %zu frames at %g fps; scale %.4f\n", options.output.c_str(),
-                mesh->vertex_count(), skeleton.bones.size(), frames.size(), motion.fps / step, placement.scale);
+                bound->mesh.vertex_count(), skeleton.bones.size(), frames.size(), motion.fps / plan->range.step, scale);
     return kOk;
   }
 
-  SkinScratch scratch(skeleton);
   Pose pose = make_pose(skeleton);
-  const auto skinned = write_obj_frames(options, *plan, *mesh, weights, skeleton.bones.size(), frames,
-                                        motion.frame_numbers, unit, "", [&](int f, std::span<SkinMatrix> matrices) {
+  const auto skinned = write_obj_frames(options, *plan, bound->mesh, bound->weights, skeleton.bones.size(), frames,
+                                        motion.frame_numbers, *metres_per_mesh_unit(options.mesh_units), "",
+                                        [&](int f, Skinner& skinner) {
                                           pose_from_channels(skeleton, motion.frame(f), pose);
-                                          skinning_matrices(skeleton, pose, bind, scratch, matrices);
+                                          skinner.skin(skeleton, pose, bound->bind);
                                         });
   if (skinned.code != kOk) return skinned.code;
-  const std::size_t n = mesh->positions.size();
+  const std::size_t n = bound->mesh.positions.size();
   const int written = static_cast<int>(frames.size());
   const double skin_seconds = skinned.skin_seconds;
   std::printf("skinned %zu vertices x %d frames (%s, %d threads): %.3f ms per frame, %.1f M vertices/s; scale %.4f\n",
               n, written, options.method.c_str(), skinned.threads, 1e3 * skin_seconds / written,
-              skin_seconds > 0.0 ? 1e-6 * static_cast<double>(n) * written / skin_seconds : 0.0, placement.scale);
+              skin_seconds > 0.0 ? 1e-6 * static_cast<double>(n) * written / skin_seconds : 0.0, scale);
   return kOk;
 }
 
@@ -341,8 +250,6 @@ int run_model(const SkinOptions& options) {
   }
   const auto plan = plan_output(options);
   if (!plan) return kUsage;
-  const bool glb = plan->glb;
-  const int step = plan->step;
   const double fps = options.fps_given ? options.fps : kModelFps;
   auto model = read_rigged_model(options.model);
   if (!model) {
@@ -358,14 +265,14 @@ int run_model(const SkinOptions& options) {
   const int last = static_cast<int>(std::floor(clip.duration_seconds * fps + 1e-6));
   std::vector<int> numbers(static_cast<std::size_t>(last) + 1);
   std::iota(numbers.begin(), numbers.end(), 0);
-  const std::vector<int> frames = select_frames(*plan, numbers);  // frame k is numbered k
+  const std::vector<int> frames = select_frames(plan->range, numbers);  // frame k is numbered k
   if (frames.empty()) {
     std::cerr << "mocap skin: no frame of animation `" << clip.name << "` (0:" << last << " at " << fps
               << " fps) in --frames " << options.frames << "\n";
     return kUsage;
   }
 
-  if (glb) {
+  if (plan->glb) {
     std::vector<float> times;
     for (const int k : frames) times.push_back(static_cast<float>(k / fps));
     const GltfDocument document = gltf_from_model(*model, clip, times);
@@ -374,16 +281,17 @@ int run_model(const SkinOptions& options) {
       return kOutputError;
     }
     std::printf("wrote %s: %d vertices, %d joints, %zu frames of `%s` at %g fps\n", options.output.c_str(),
-                model->mesh.vertex_count(), model->joint_count(), frames.size(), clip.name.c_str(), fps / step);
+                model->mesh.vertex_count(), model->joint_count(), frames.size(), clip.name.c_str(), fps / plan->range.step);
     return kOk;
   }
 
   std::vector<Eigen::Affine3d> world(model->nodes.size());
   ModelPose pose = rest_pose(*model);
   const auto skinned = write_obj_frames(options, *plan, model->mesh, model->weights, model->joints.size(), frames,
-                                        numbers, 1.0, options.model + ": ", [&](int k, std::span<SkinMatrix> matrices) {
+                                        numbers, 1.0, options.model + ": ", [&](int k, Skinner& skinner) {
                                           sample_animation(*model, clip, k / fps, pose);
-                                          model_skinning_matrices(*model, pose, world, matrices);
+                                          model_skinning_matrices(*model, pose, world, skinner.matrices());
+                                          skinner.run();
                                         });
   if (skinned.code != kOk) return skinned.code;
   const std::size_t n = model->mesh.positions.size();
@@ -408,7 +316,7 @@ void add_skin_command(CLI::App& app, int& exit_code) {
                       "sampled at --fps (default 30); frame k is at k / fps seconds");
   command->add_option("--animation", options->animation, "With --model: the animation's name (default: the first)");
   command->add_option("--mesh-units", options->mesh_units, "Unit of the OBJ's numbers; output OBJs use the same")
-      ->check(CLI::IsMember({"m", "dm", "cm", "mm", "in"}))
+      ->check(CLI::IsMember(mesh_unit_names()))
       ->default_val("m");
   command->add_option("--group", options->groups, "Keep only these OBJ groups (repeatable), e.g. --group body");
   command->add_option("--weights", options->weights,
@@ -421,7 +329,7 @@ void add_skin_command(CLI::App& app, int& exit_code) {
                       "Explicit placement: skeleton scale (replaces the fit to the mesh's height)");
   command->add_option("--bind-offset", options->bind_offset, "Explicit placement: X,Y,Z in metres")->delimiter(',');
   command->add_option("--bind-yaw", options->bind_yaw_degrees, "Turn the skeleton about +Y, degrees, before placing");
-  command->add_option("--frames", options->frames, "Frame numbers as in the AMC, inclusive: a:b, a:b:step, a: or :b");
+  add_frames_option(*command, options->frames);
   command->add_option("--method", options->method, "lbs (linear blend) or dqs (dual quaternion)")
       ->check(CLI::IsMember({"lbs", "dqs"}));
   command->add_option("--threads", options->threads, "Threads for skinning (0: all cores)")
@@ -430,6 +338,7 @@ void add_skin_command(CLI::App& app, int& exit_code) {
       ->add_option("-o,--output", options->output,
                    "Output OBJ per frame, with %d for the frame number, or one .glb (glTF 2.0: mesh, skin, animation)")
       ->required();
+  command->add_option("--format", options->format, "obj or glb (default: from the extension of -o)");
   add_fps_option(*command, options->fps);
   command->callback([options, command, &exit_code] {
     options->fps_given = command->count("--fps") > 0;

@@ -1,6 +1,6 @@
 // mocap-viewer-check: checks a headless screenshot of the viewer.
 //
-//   mocap-viewer-check shot.png subject.asf motion.amc frame
+//   mocap-viewer-check shot.png subject.asf motion.amc frame  (the file's frame number)
 //
 // Poses the frame with the library, projects every joint with the viewer's
 // own camera code (initial_camera, project) at the picture's size, and
@@ -36,7 +36,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "mocap-viewer-check: %s\n", clip.error().to_string().c_str());
     return 2;
   }
-  pose_clip(*clip, std::atoi(argv[4]));
+  // The frame by the file's frame number, as mocap-viewer --frame takes it.
+  const int frame = frame_index(*clip, std::atoi(argv[4]));
+  if (frame < 0) {
+    std::fprintf(stderr, "mocap-viewer-check: %s: no frame numbered %s\n", argv[3], argv[4]);
+    return 2;
+  }
+  pose_clip(*clip, frame);
   auto rgb = [&](int x, int y) { return pixels + (static_cast<std::size_t>(y) * width + x) * 3; };
   auto skeleton_at = [&](int x, int y) {
     if (x < 0 || y < 0 || x >= width || y >= height) return false;

@@ -1,22 +1,19 @@
 #include "clip.h"
 
-#include <mocap/io/amc.h>
-#include <mocap/io/asf.h>
+#include <mocap/io/clip.h>
 
 #include <algorithm>
 
 namespace mocap::viewer {
 
 Result<Clip> load_clip(const std::string& asf_path, const std::string& amc_path) {
-  Result<Skeleton> skeleton = read_asf(asf_path);
-  if (!skeleton) return std::unexpected(skeleton.error());
-  Result<Motion> motion = read_amc(amc_path, *skeleton);
-  if (!motion) return std::unexpected(motion.error());
+  Result<ClipFile> file = read_clip(asf_path, amc_path);
+  if (!file) return std::unexpected(file.error());
   Clip clip;
   clip.asf_path = asf_path;
   clip.amc_path = amc_path;
-  clip.skeleton = std::move(*skeleton);
-  clip.motion = std::move(*motion);
+  clip.skeleton = std::move(file->skeleton);
+  clip.motion = std::move(file->motion);
   clip.pose = make_pose(clip.skeleton);
   clip.positions.assign(clip.skeleton.bones.size(), Eigen::Vector3d::Zero());
   clip.rotations.assign(clip.skeleton.bones.size(), Eigen::Quaterniond::Identity());
@@ -31,6 +28,12 @@ void pose_clip(Clip& clip, int frame) {
   pose_from_channels(clip.skeleton, clip.motion.frame(frame), clip.pose);
   forward_kinematics(clip.skeleton, clip.pose, clip.positions, clip.rotations);
   clip.frame = frame;
+}
+
+int frame_index(const Clip& clip, int number) {
+  const std::vector<int>& numbers = clip.motion.frame_numbers;
+  const auto it = std::lower_bound(numbers.begin(), numbers.end(), number);
+  return it != numbers.end() && *it == number ? static_cast<int>(it - numbers.begin()) : -1;
 }
 
 std::vector<Eigen::Vector3d> sampled_positions(const Clip& clip, int stride) {

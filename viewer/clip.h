@@ -36,6 +36,10 @@ Result<Clip> load_clip(const std::string& asf_path, const std::string& amc_path)
 // Poses frame `frame` (clamped to the clip) into clip.pose / positions / rotations.
 void pose_clip(Clip& clip, int frame);
 
+// The frame (index) whose file frame number is `number`, or -1: the viewer
+// takes and shows the file's numbers, as the CLI does.
+int frame_index(const Clip& clip, int number);
+
 // Joint positions of every `stride`-th frame (and the last), for framing the
 // whole clip in view.
 std::vector<Eigen::Vector3d> sampled_positions(const Clip& clip, int stride);

@@ -3,6 +3,8 @@
 //   mocap-viewer [subject.asf motion.amc [mesh.obj [weights.txt]]]
 //   mocap-viewer [files] --frame N --screenshot out.png [--size WxH]   (headless)
 //   mocap-viewer [files] --frame A --last B [--step S] --screenshot prefix_   (a PNG per frame)
+// Frames are the file's frame numbers (the AMC's, 1-based in CMU files), as
+// in the CLI, in flags, the HUD, the timeline and the PNG names.
 //
 // One plain loop, as in Dear ImGui's GLFW + OpenGL3 example: poll, new frame,
 // input and panels, pose, draw the scene, draw the panels, swap. Animation is
@@ -18,6 +20,9 @@
 #include "render.h"
 #include "skin_panel.h"
 
+#include <mocap/core/frame_range.h>
+#include <mocap/io/mesh.h>
+
 #include <epoxy/gl.h>
 #include <CLI/CLI.hpp>
 // GLFW after the GL loader, which it must not replace.
@@ -32,6 +37,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,9 +48,9 @@ enum ExitCode { kOk = 0, kUsage = 1, kInput = 2, kNoGl = 3, kOutput = 4 };
 
 struct Options {
   std::vector<std::string> files;  // asf amc [mesh.obj [weights.txt]]
-  int frame = 0;
-  std::string screenshot;  // headless when set
-  int last_frame = -1;     // >= frame: --screenshot is a prefix, one PNG per frame up to this one
+  std::optional<int> frame;  // file frame number; none: the first (and, in a window, play)
+  std::string screenshot;    // headless when set
+  std::optional<int> last_frame;  // >= frame: --screenshot is a prefix, one PNG per frame up to this one
   int frame_step = 1;
   std::string size = "1280x720";
   double keys_threshold = -1.0;  // >= 0: keyframe extraction on from the start
@@ -120,7 +126,8 @@ void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int
   if (!clip) return;
   if (extras.skin && extras.skin->loaded && view.options.show_mesh) {
     const SkinState& skin = *extras.skin;
-    renderer.mesh(skin.positions, skin.normals, skin.indices, skin.world_from_mesh, colors::kSkin);
+    renderer.mesh(skin.skinner->positions(), skin.skinner->normals(), skin.indices, skin.world_from_mesh,
+                  colors::kSkin);
   }
   SkeletonStyle style;
   style.selected = view.selected;
@@ -136,10 +143,11 @@ void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int
   if (!extras.gaze.empty()) renderer.segments(extras.gaze, colors::kSelected, true);
 }
 
-std::string frame_file(const std::string& prefix, int frame) {
-  char number[16];
-  std::snprintf(number, sizeof number, "%05d", frame);
-  return prefix + number + ".png";
+// PREFIX + the file's frame number `number`, 5 digits + ".png".
+std::string frame_file(const std::string& prefix, int number) {
+  char digits[16];
+  std::snprintf(digits, sizeof digits, "%05d", number);
+  return prefix + digits + ".png";
 }
 
 // Renders `clip` into `offscreen` at its size and writes the PNG.
@@ -163,8 +171,8 @@ std::optional<SkinForm> skin_form(const Options& options) {
   if (options.files.size() > 3) form.weights = options.files[3];
   form.bind_pose = options.bind_pose;
   form.groups = options.groups;
-  for (int i = 0; i < static_cast<int>(std::size(kMeshUnitNames)); ++i) {
-    if (options.mesh_units == kMeshUnitNames[i]) form.units = i;
+  for (std::size_t i = 0; i < kMeshUnits.size(); ++i) {
+    if (options.mesh_units == kMeshUnits[i].name) form.units = static_cast<int>(i);
   }
   return form;
 }
@@ -192,10 +200,20 @@ int run_headless(const Options& options) {
     std::cerr << "mocap-viewer: " << clip.error().to_string() << "\n";
     return kInput;
   }
-  const int last = options.last_frame >= 0 ? options.last_frame : options.frame;
-  if (options.frame < 0 || last < options.frame || last >= clip->frame_count()) {
-    std::cerr << "mocap-viewer: --frame " << options.frame << " --last " << last << ": the clip has frames 0 to "
-              << clip->frame_count() - 1 << " (and --last may not come before --frame)\n";
+  // --frame, --last and --step by the file's frame numbers (core/frame_range.h).
+  const std::vector<int>& numbers = clip->motion.frame_numbers;
+  if (numbers.empty()) {
+    std::cerr << "mocap-viewer: " << clip->amc_path << ": no frame to render\n";
+    return kInput;
+  }
+  FrameRange range;
+  range.first = options.frame.value_or(numbers.front());
+  range.last = options.last_frame.value_or(range.first);
+  range.step = options.frame_step;
+  const std::vector<int> frames = select_frames(range, numbers);
+  if (frame_index(*clip, range.first) < 0 || range.last < range.first || frames.empty()) {
+    std::cerr << "mocap-viewer: --frame " << range.first << " --last " << range.last << ": the clip has frames "
+              << numbers.front() << " to " << numbers.back() << " (and --last may not come before --frame)\n";
     return kUsage;
   }
   GLFWwindow* window = open_window(64, 64, false, "mocap-viewer");
@@ -213,7 +231,7 @@ int run_headless(const Options& options) {
       std::cerr << "mocap-viewer: " << *error << "\n";
       code = kNoGl;
     } else {
-      pose_clip(*clip, options.frame);
+      pose_clip(*clip, frames.front());
       ViewState view;
       // The camera frames the first picture and follows the root over the
       // ground, as the window's camera does by default.
@@ -233,7 +251,8 @@ int run_headless(const Options& options) {
         }
       }
       // The mesh failed to load: nothing is written.
-      for (int frame = options.frame; code == kOk && frame <= last; frame += options.frame_step) {
+      for (const int frame : frames) {
+        if (code != kOk) break;
         pose_clip(*clip, frame);
         update_skin(skin, *clip);
         view.camera.target.x() += clip->positions[0].x() - view.followed_root.x();
@@ -241,7 +260,8 @@ int run_headless(const Options& options) {
         view.followed_root = clip->positions[0];
         const SceneExtras extras{ghost_positions(keyframes, frame), error_colors(keyframes, frame), {}, &skin};
         const std::string path =
-            options.last_frame >= 0 ? frame_file(options.screenshot, frame) : options.screenshot;
+            options.last_frame ? frame_file(options.screenshot, numbers[static_cast<std::size_t>(frame)])
+                               : options.screenshot;
         if (auto e = save_png(renderer, offscreen, &*clip, view, path, extras)) {
           std::cerr << "mocap-viewer: " << *e << "\n";
           code = kOutput;
@@ -292,7 +312,7 @@ class App {
       return;
     }
     clip_ = std::move(*clip);
-    playback_.load(clip_->frame_count(), clip_->motion.fps);
+    playback_.load(clip_->motion.frame_numbers, clip_->motion.fps);
     export_ = ExportState{export_.screenshot_path, export_.sequence_prefix};
     export_.last = clip_->frame_count() - 1;
     view_.selected = -1;
@@ -309,7 +329,8 @@ class App {
                false};
   }
 
-  void seek(int frame) { playback_.seek(frame); }
+  // Shows the frame numbered `number` in the file (or the next one).
+  void seek_number(int number) { playback_.seek(playback_.frame_at(number)); }
   void load_mesh(const SkinForm& form) {
     skin_form_ = form;
     load_mesh();
@@ -322,7 +343,7 @@ class App {
     }
     view_.options.show_mesh = true;
     view_.options.show_skeleton = view_.options.show_joints = false;  // the skin in place of the bones
-    set_status("bound " + skin_form_.obj + " (" + std::to_string(skin_.mesh.vertex_count()) + " vertices)", false);
+    set_status("bound " + skin_form_.obj + " (" + std::to_string(skin_.bound->mesh.vertex_count()) + " vertices)", false);
   }
 
   void show_eyes() {
@@ -473,7 +494,7 @@ class App {
       const int shown = clip_->frame;
       pose_clip(*clip_, export_.next);
       update_skin(skin_, *clip_);
-      const std::string path = frame_file(export_.sequence_prefix, export_.next);
+      const std::string path = frame_file(export_.sequence_prefix, playback_.number_of(export_.next));
       const auto e = save_png(renderer_, offscreen_, &*clip_, view_, path, extras());
       pose_clip(*clip_, shown);
       update_skin(skin_, *clip_);
@@ -481,8 +502,9 @@ class App {
         set_status(*e, true);
         export_.sequence_running = false;
       } else if (++export_.next > export_.last) {
-        set_status("saved frames " + std::to_string(export_.first) + " to " + std::to_string(export_.last) + " as " +
-                       frame_file(export_.sequence_prefix, export_.first) + " ...",
+        const int first = playback_.number_of(export_.first), last = playback_.number_of(export_.last);
+        set_status("saved frames " + std::to_string(first) + " to " + std::to_string(last) + " as " +
+                       frame_file(export_.sequence_prefix, first) + " ...",
                    false);
         export_.sequence_running = false;
       }
@@ -541,10 +563,10 @@ int run_window(const Options& options) {
       const bool given = options.files.size() >= 2;
       app.adopt(load_initial(options), given ? options.files[0] : default_asf(),
                 given ? options.files[1] : default_amc());
-      app.seek(options.frame);
+      if (options.frame) app.seek_number(*options.frame);
       if (options.keys_threshold >= 0.0) app.extract_keys(options.keys_threshold);
       if (options.eyes) app.show_eyes();
-      if (options.frame == 0) app.play();
+      if (!options.frame) app.play();
       if (const auto form = skin_form(options)) app.load_mesh(*form);
       FrameStats stats;
       const double start = glfwGetTime();
@@ -585,20 +607,23 @@ int run_window(const Options& options) {
 
 int main(int argc, char** argv) {
   using namespace mocap::viewer;
-  CLI::App app{"mocap-viewer: play an Acclaim ASF/AMC capture (no files: the bundled clip)"};
+  CLI::App app{"mocap-viewer: play an Acclaim ASF/AMC capture (no files: the bundled clip)", "mocap-viewer"};
   Options options;
+  app.option_defaults()->always_capture_default();  // --help shows every default
   app.add_option("files", options.files, "subject.asf motion.amc [mesh.obj [weights.txt]]")->expected(0, 4);
-  app.add_option("--frame", options.frame, "frame to render with --screenshot (0-based)");
+  app.add_option("--frame", options.frame,
+                 "frame to show, or to render with --screenshot: the file's frame number (default: the first)");
   app.add_option("--screenshot", options.screenshot,
                  "render one frame to this PNG and exit (headless); with --last, a prefix: PREFIX00012.png ...");
   app.add_option("--last", options.last_frame,
-                 "with --screenshot: render a PNG sequence of frames --frame to --last (0-based, inclusive)");
+                 "with --screenshot: render a PNG sequence of frames --frame to --last (file frame numbers, "
+                 "inclusive), named PREFIX + 5-digit frame number + .png");
   app.add_option("--step", options.frame_step, "with --last: every n-th frame")->check(CLI::PositiveNumber);
   app.add_option("--size", options.size, "picture or window size, WxH")->capture_default_str();
   app.add_option("--keys", options.keys_threshold,
                  "extract keyframes at this threshold from the start (ghost, error colours, timeline)");
-  app.add_option("--mesh-units", options.mesh_units, "unit of the OBJ's numbers: m, dm (MakeHuman), cm, mm")
-      ->check(CLI::IsMember({"m", "dm", "cm", "mm"}));
+  app.add_option("--mesh-units", options.mesh_units, "unit of the OBJ's numbers (dm: MakeHuman)")
+      ->check(CLI::IsMember(mocap::mesh_unit_names()));
   app.add_option("--groups", options.groups, "OBJ groups to keep, e.g. body (separated by spaces)");
   app.add_option("--bind-pose", options.bind_pose,
                  "AMC whose first frame poses the skeleton as the mesh stands (default: rest pose)");

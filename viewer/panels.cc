@@ -63,7 +63,11 @@ bool timeline_panel(Playback& playback, const TimelineMarks& marks) {
   int frame = playback.frame();
   ImGui::SetNextItemWidth(-1.0f);
   bool scrubbing = false;
-  if (ImGui::SliderInt("##frame", &frame, 0, std::max(playback.frame_count - 1, 0), "%d")) playback.seek(frame);
+  // Slides over frames, shows the file's number of the frame (no '%': ImGui prints it as it is).
+  const std::string number = std::to_string(playback.number());
+  if (ImGui::SliderInt("##frame", &frame, 0, std::max(playback.frame_count - 1, 0), number.c_str())) {
+    playback.seek(frame);
+  }
   scrubbing = ImGui::IsItemActive();
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
   const int last = std::max(playback.frame_count - 1, 1);
@@ -170,8 +174,10 @@ void export_panel(ExportState& state, const Playback& playback) {
   ImGui::Separator();
   ImGui::InputText("Prefix", &state.sequence_prefix);
   const int last = std::max(playback.frame_count - 1, 0);
-  ImGui::InputInt("First", &state.first);
-  ImGui::InputInt("Last", &state.last);
+  // Typed and shown as the file's frame numbers, kept as frames.
+  int first_number = playback.number_of(state.first), last_number = playback.number_of(state.last);
+  if (ImGui::InputInt("First", &first_number)) state.first = playback.frame_at(first_number);
+  if (ImGui::InputInt("Last", &last_number)) state.last = playback.frame_at(last_number);
   state.first = std::clamp(state.first, 0, last);
   state.last = std::clamp(state.last, state.first, last);
   if (!state.sequence_running) {

@@ -39,8 +39,8 @@ struct OpenForm {
 // Screenshot and PNG sequence.
 struct ExportState {
   std::string screenshot_path = "mocap-screenshot.png";
-  std::string sequence_prefix = "frames/frame_";  // + 5-digit frame + ".png"
-  int first = 0;
+  std::string sequence_prefix = "frames/frame_";  // + the file's frame number, 5 digits, + ".png"
+  int first = 0;  // frames (indices); the panel shows their file numbers
   int last = 0;
   bool screenshot_requested = false;
   bool sequence_running = false;

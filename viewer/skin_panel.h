@@ -1,16 +1,16 @@
 // The skin panel: a mesh bound to the clip's skeleton and deformed with the
-// library's skinning (skin.h: placement, bind, weights from a file or
-// automatic, linear blend or dual quaternion), drawn in place of or with the
-// skeleton. The mesh is drawn in the skeleton's world frame (the placement
-// undone), so it covers the bones.
+// library's skinning (skin/mesh_bind.h: units, groups, bind pose, placement,
+// weights from a file or automatic; skin/skinner.h: linear blend or dual
+// quaternion, frame after frame), drawn in place of or with the skeleton.
+// The mesh is drawn in the skeleton's world frame (the placement undone), so
+// it covers the bones.
 #pragma once
 
 #include "clip.h"
 #include "render.h"
 
-#include <mocap/io/mesh.h>
-#include <mocap/skin/skin.h>
-#include <mocap/io/skin_weights.h>
+#include <mocap/skin/mesh_bind.h>
+#include <mocap/skin/skinner.h>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -28,29 +28,18 @@ struct SkinForm {
   std::string weights;    // empty: automatic weights
   std::string bind_pose;  // AMC whose first frame poses the skeleton as the mesh stands; empty: rest pose
   std::string groups;     // OBJ groups to keep, separated by spaces; empty: all
-  int units = 0;          // index into kMeshUnits
+  int units = 0;          // index into kMeshUnits (io/mesh.h)
 };
-
-inline constexpr const char* kMeshUnitNames[] = {"m", "dm", "cm", "mm"};
-inline constexpr double kMeshUnits[] = {1.0, 0.1, 0.01, 0.001};
 
 struct SkinState {
   bool loaded = false;
   bool dual_quaternion = false;  // else linear blend
   const Clip* clip = nullptr;    // the clip the mesh is bound to
-  Mesh mesh;
+  std::unique_ptr<BoundMesh> bound;  // on the heap: the skinner keeps a pointer to its mesh
+  std::optional<Skinner> skinner;
   std::vector<std::uint32_t> indices;
-  SkeletonBind bind;
-  std::vector<VertexWeights> weights;
-  std::unique_ptr<SkinScratch> scratch;
-  std::unique_ptr<SkinThreads> threads;
-  std::vector<SkinMatrix> matrices;
-  std::vector<DualQuaternion> dual_quaternions;
-  std::vector<Eigen::Vector3f> positions, normals;  // the posed mesh, mesh space
   Eigen::Affine3f world_from_mesh = Eigen::Affine3f::Identity();
   int skinned_frame = -1;
-  bool skinned_dual_quaternion = false;
-  double skin_ms = 0.0;  // the last deformation's time
 };
 
 // Reads, binds and weights the mesh for `clip`. The error names the file.

@@ -85,7 +85,7 @@ void BM_Skin(benchmark::State& state) {
     job.normals = s.normals;
     job.out_normals = s.out_normals;
   }
-  if (job.validate()) {
+  if (!job.validate()) {
     state.SkipWithError("invalid job");
     return;
   }

@@ -165,5 +165,31 @@ TEST(Playback, Readout) {
   EXPECT_EQ(readout(p), "frame 312 / 5423 \xC2\xB7 2.600 s @ 120 Hz");
 }
 
+// The readout, the slider and typed frames use the file's numbers (CMU AMCs
+// start at 1): frame index 97 is "98", as `mocap` prints it.
+TEST(Playback, ReadoutUsesTheFileFrameNumbers) {
+  Playback p;
+  std::vector<int> numbers(141);
+  for (int i = 0; i < 141; ++i) numbers[static_cast<std::size_t>(i)] = i + 1;
+  p.load(numbers, 120.0);
+  p.seek(97);
+  EXPECT_EQ(p.number(), 98);
+  EXPECT_EQ(readout(p), "frame 98 / 141 \xC2\xB7 0.808 s @ 120 Hz");
+  EXPECT_EQ(p.frame_at(98), 97);
+  EXPECT_EQ(p.frame_at(0), 0);      // before the first: the first
+  EXPECT_EQ(p.frame_at(500), 140);  // past the end: the last
+  p.load(10, 120.0);                // a clip without numbers counts from 0
+  EXPECT_TRUE(p.numbers.empty());
+  EXPECT_EQ(p.number_of(3), 3);
+}
+
+// Numbers with a gap (an AMC may skip frames): frame_at finds the next one.
+TEST(Playback, FrameAtSkipsGaps) {
+  Playback p;
+  p.load(std::vector<int>{5, 6, 10, 11}, 30.0);
+  EXPECT_EQ(p.frame_at(7), 2);
+  EXPECT_EQ(p.number_of(2), 10);
+}
+
 }  // namespace
 }  // namespace mocap::viewer

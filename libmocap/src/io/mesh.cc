@@ -253,4 +253,19 @@ std::string format_obj(const Mesh& mesh, std::span<const Eigen::Vector3f> positi
   return out;
 }
 
+Result<double> metres_per_mesh_unit(std::string_view name) {
+  for (const MeshUnit& unit : kMeshUnits) {
+    if (unit.name == name) return unit.metres;
+  }
+  std::string names;
+  for (const MeshUnit& unit : kMeshUnits) names += (names.empty() ? "" : ", ") + std::string(unit.name);
+  return fail("", 0, "mesh unit '" + std::string(name) + "': expected one of " + names);
+}
+
+std::vector<std::string> mesh_unit_names() {
+  std::vector<std::string> names;
+  for (const MeshUnit& unit : kMeshUnits) names.emplace_back(unit.name);
+  return names;
+}
+
 }  // namespace mocap

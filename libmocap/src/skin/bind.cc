@@ -128,8 +128,9 @@ SkeletonBind bind_skeleton(const Skeleton& skeleton, const Pose& bind_pose, cons
   return bind;
 }
 
-SkinScratch::SkinScratch(const Skeleton& skeleton)
-    : positions(skeleton.bones.size()), rotations(skeleton.bones.size()), frames(skeleton.bones.size()) {}
+SkinScratch::SkinScratch(const Skeleton& skeleton) : SkinScratch(skeleton.bones.size()) {}
+
+SkinScratch::SkinScratch(std::size_t bone_count) : positions(bone_count), rotations(bone_count), frames(bone_count) {}
 
 void skinning_matrices(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind, SkinScratch& scratch,
                        std::span<SkinMatrix> matrices) {

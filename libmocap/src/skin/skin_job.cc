@@ -3,6 +3,7 @@
 #include <mocap/skin/skin_job.h>
 
 #include <limits>
+#include <string>
 
 #include "skin_kernels.h"
 
@@ -33,27 +34,28 @@ void dual_quaternions_from(std::span<const SkinMatrix> matrices, std::span<DualQ
   }
 }
 
-std::optional<std::string> SkinJob::validate() const {
+Result<void> SkinJob::validate() const {
+  auto bad = [](std::string message) { return fail("", 0, std::move(message)); };
   const std::size_t n = positions.size();
   if (out_positions.size() != n)
-    return "out_positions has " + std::to_string(out_positions.size()) + " entries, expected " + std::to_string(n);
+    return bad("out_positions has " + std::to_string(out_positions.size()) + " entries, expected " + std::to_string(n));
   if (weights.size() != n)
-    return "weights has " + std::to_string(weights.size()) + " entries, expected " + std::to_string(n);
+    return bad("weights has " + std::to_string(weights.size()) + " entries, expected " + std::to_string(n));
   if (!normals.empty() && normals.size() != n)
-    return "normals has " + std::to_string(normals.size()) + " entries, expected " + std::to_string(n);
-  if (out_normals.size() != normals.size()) return "out_normals must have as many entries as normals";
-  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) return "too many vertices";
+    return bad("normals has " + std::to_string(normals.size()) + " entries, expected " + std::to_string(n));
+  if (out_normals.size() != normals.size()) return bad("out_normals must have as many entries as normals");
+  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) return bad("too many vertices");
   const std::size_t bones = method == SkinMethod::kLinear ? matrices.size() : dual_quaternions.size();
-  if (bones == 0) return method == SkinMethod::kLinear ? "no skinning matrices" : "no dual quaternions";
+  if (bones == 0) return bad(method == SkinMethod::kLinear ? "no skinning matrices" : "no dual quaternions");
   for (std::size_t v = 0; v < n; ++v) {
     for (int k = 0; k < kMaxInfluences; ++k) {
       if (weights[v].bone[k] >= bones) {
-        return "vertex " + std::to_string(v) + " refers to bone " + std::to_string(weights[v].bone[k]) + " of " +
-               std::to_string(bones);
+        return bad("vertex " + std::to_string(v) + " refers to bone " + std::to_string(weights[v].bone[k]) + " of " +
+               std::to_string(bones));
       }
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 namespace {

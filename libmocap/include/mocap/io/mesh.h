@@ -45,6 +45,26 @@ struct ObjReadOptions {
   double metres_per_unit = 1.0;
 };
 
+// The units a mesh file's numbers may be in, by the name every front end
+// takes (--mesh-units), with metres per unit: the one table of them.
+struct MeshUnit {
+  std::string_view name;
+  double metres;
+};
+inline constexpr std::array<MeshUnit, 6> kMeshUnits = {{
+    {"m", 1.0},
+    {"dm", 0.1},  // MakeHuman exports
+    {"cm", 0.01},
+    {"mm", 0.001},
+    {"in", 0.0254},
+    {"ft", 0.3048},
+}};
+
+// Metres per `name` from kMeshUnits; the error (no file) lists the names.
+Result<double> metres_per_mesh_unit(std::string_view name);
+// The names of kMeshUnits in order, e.g. for a flag's list of choices.
+std::vector<std::string> mesh_unit_names();
+
 // Reads an OBJ file: `v` (x y z; a w or vertex colour is ignored), `vt`, `vn`,
 // `f` with polygons of any size (fan-triangulated, which is exact for the
 // convex quads of character meshes), `g`/`o` groups. Normals from `vn` are

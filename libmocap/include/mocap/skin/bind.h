@@ -91,6 +91,7 @@ struct SkinScratch {
   std::vector<Eigen::Quaterniond> rotations;
   std::vector<Eigen::Affine3d> frames;
   explicit SkinScratch(const Skeleton& skeleton);
+  explicit SkinScratch(std::size_t bone_count);
 };
 
 // K_b = M_b B_b^-1 for every bone of `pose`, into `matrices` (one per bone).

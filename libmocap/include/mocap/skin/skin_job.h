@@ -7,9 +7,7 @@
 #include <mocap/skin/bind.h>
 
 #include <Eigen/Core>
-#include <optional>
 #include <span>
-#include <string>
 
 namespace mocap {
 
@@ -60,8 +58,9 @@ struct SkinJob {
   std::span<Eigen::Vector3f> out_positions;          // same size as positions
   std::span<Eigen::Vector3f> out_normals;            // same size as normals (may be empty)
 
-  // Empty when the job can run, else what is wrong (sizes, bone indices).
-  std::optional<std::string> validate() const;
+  // Fails (no file) with what is wrong: sizes that differ, no matrices or
+  // dual quaternions for the method, a weight naming a bone past them.
+  Result<void> validate() const;
   // Deforms vertices [begin, end). Concurrent calls on disjoint ranges are safe.
   void run(int begin, int end) const { run(begin, end, SkinKernel::kAuto); }
   void run() const { run(0, static_cast<int>(positions.size())); }

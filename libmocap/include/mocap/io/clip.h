@@ -1,0 +1,27 @@
+// A clip as the front ends load it: an ASF skeleton and an AMC motion of it,
+// read in one call.
+#pragma once
+
+#include <mocap/core/error.h>
+#include <mocap/core/motion.h>
+#include <mocap/core/skeleton.h>
+
+#include <string>
+#include <vector>
+
+namespace mocap {
+
+struct ClipFile {
+  std::string asf_path;
+  std::string amc_path;
+  Skeleton skeleton;
+  Motion motion;                        // frames at `fps` (read_clip's argument)
+  std::vector<std::string> bone_names;  // skeleton.bones[b].name, in bone order (skin-weights files name bones)
+};
+
+// Reads `asf_path`, then `amc_path` against its skeleton, at `fps` frames
+// per second (> 0; AMC files store no rate). The error is the parser's: the
+// file, the line and what was expected (asf.h, amc.h); the ASF's comes first.
+Result<ClipFile> read_clip(const std::string& asf_path, const std::string& amc_path, double fps = 120.0);
+
+}  // namespace mocap

@@ -1,0 +1,58 @@
+// bind_mesh: everything skinning a mesh with a skeleton needs, from files,
+// in one call. The method, in order:
+//  1. read the OBJ (io/mesh.h) in `units` and keep only `groups`, if any;
+//  2. the bind pose: the skeleton's rest pose, or the first frame of the
+//     `bind_pose_amc` AMC (the skeleton posed as the mesh stands);
+//  3. the placement: fit_placement after a yaw of `yaw_radians` (bind.h),
+//     or, when `scale` or `translation` is given, those (yaw kept; a missing
+//     one is 1 or zero);
+//  4. bind_skeleton with that pose and placement;
+//  5. the weights: read from `weights_path` (io/skin_weights.h, bones by
+//     name), or automatic (auto_weights.h) from the bound bone segments.
+// The result feeds a Skinner (skinner.h) or a glTF export (gltf.h).
+#pragma once
+
+#include <mocap/core/error.h>
+#include <mocap/core/fk.h>
+#include <mocap/core/skeleton.h>
+#include <mocap/io/mesh.h>
+#include <mocap/io/skin_weights.h>
+#include <mocap/skin/bind.h>
+
+#include <Eigen/Core>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mocap {
+
+struct MeshBindOptions {
+  std::string mesh_path;                          // OBJ, Y-up, facing +Z like CMU skeletons
+  std::string units = "m";                        // the OBJ's unit, a name of kMeshUnits (io/mesh.h)
+  std::vector<std::string> groups;                // OBJ groups to keep; empty: all
+  std::string bind_pose_amc;                      // AMC whose first frame is the bind pose; empty: the rest pose
+  double bind_pose_fps = 120.0;                   // its rate (> 0; only its first frame is used)
+  double yaw_radians = 0.0;                       // the skeleton turned about +Y before placing, radians
+  std::optional<double> scale;                    // explicit placement: skeleton scale, > 0
+  std::optional<Eigen::Vector3d> translation;     // explicit placement: metres
+  std::string weights_path;                       // skin-weights file; empty: automatic weights
+
+  // Fails (no file) when `units` is not a kMeshUnits name, `scale` is not
+  // > 0, `bind_pose_fps` not > 0 or `mesh_path` is empty.
+  Result<void> validate() const;
+};
+
+struct BoundMesh {
+  Mesh mesh;                           // in metres, only the kept groups
+  Pose bind_pose;                      // the skeleton as the mesh stands
+  SkeletonBind bind;                   // placement, inverse bind matrices, bone segments
+  std::vector<VertexWeights> weights;  // one per vertex of `mesh`
+  bool automatic_weights = false;      // computed, not read
+};
+
+// Steps 1-5 above. Validates `options` first; then every error names its
+// file (and line where the parser gives one): the OBJ, a group it lacks, the
+// bind-pose AMC (or that it has no frame), the weights file.
+Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& options);
+
+}  // namespace mocap

@@ -1,0 +1,59 @@
+#include <mocap/io/amc.h>
+#include <mocap/skin/auto_weights.h>
+#include <mocap/skin/mesh_bind.h>
+
+namespace mocap {
+
+Result<void> MeshBindOptions::validate() const {
+  if (mesh_path.empty()) return fail("", 0, "no mesh: expected an OBJ path");
+  if (auto unit = metres_per_mesh_unit(units); !unit) return std::unexpected(unit.error());
+  if (scale && !(*scale > 0.0)) return fail("", 0, "placement scale " + std::to_string(*scale) + ": expected > 0");
+  if (!(bind_pose_fps > 0.0)) return fail("", 0, "bind-pose rate: expected > 0 frames per second");
+  return {};
+}
+
+Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& options) {
+  if (auto valid = options.validate(); !valid) return std::unexpected(valid.error());
+  BoundMesh out;
+  Result<Mesh> mesh = read_obj(options.mesh_path, ObjReadOptions{*metres_per_mesh_unit(options.units)});
+  if (!mesh) return std::unexpected(mesh.error());
+  if (!options.groups.empty()) {
+    Result<Mesh> kept = extract_groups(*mesh, options.groups);
+    if (!kept) return fail(options.mesh_path, 0, kept.error().message);
+    mesh = std::move(kept);
+  }
+  out.mesh = std::move(*mesh);
+
+  out.bind_pose = rest_pose(skeleton);
+  if (!options.bind_pose_amc.empty()) {
+    const Result<Motion> posed = read_amc(options.bind_pose_amc, skeleton, options.bind_pose_fps);
+    if (!posed) return std::unexpected(posed.error());
+    if (posed->frame_count() == 0) {
+      return fail(options.bind_pose_amc, 0, "no frame: expected one frame posing the skeleton");
+    }
+    pose_from_channels(skeleton, posed->frame(0), out.bind_pose);
+  }
+
+  Placement placement = fit_placement(skeleton, out.bind_pose, out.mesh, options.yaw_radians);
+  if (options.scale || options.translation) {
+    // Explicit placement: what is given replaces the fit's scale and translation.
+    placement.scale = options.scale.value_or(1.0);
+    placement.translation = options.translation.value_or(Eigen::Vector3d::Zero());
+  }
+  out.bind = bind_skeleton(skeleton, out.bind_pose, placement);
+
+  if (options.weights_path.empty()) {
+    out.weights = automatic_weights(out.mesh, out.bind.segments);
+    out.automatic_weights = true;
+  } else {
+    std::vector<std::string> names;
+    names.reserve(skeleton.bones.size());
+    for (const Bone& bone : skeleton.bones) names.push_back(bone.name);
+    Result<std::vector<VertexWeights>> read = read_skin_weights(options.weights_path, names, out.mesh.vertex_count());
+    if (!read) return std::unexpected(read.error());
+    out.weights = std::move(*read);
+  }
+  return out;
+}
+
+}  // namespace mocap

@@ -1,0 +1,60 @@
+#include <mocap/skin/skinner.h>
+
+#include <chrono>
+
+namespace mocap {
+
+Result<Skinner> Skinner::create(const Mesh& mesh, std::span<const VertexWeights> weights, std::size_t bone_count,
+                                SkinMethod method, int threads) {
+  Skinner skinner;
+  skinner.mesh_ = &mesh;
+  skinner.weights_ = weights;
+  skinner.method_ = method;
+  skinner.matrices_.assign(bone_count, SkinMatrix::Zero());
+  skinner.dual_quaternions_.assign(bone_count, DualQuaternion{});
+  skinner.positions_.assign(mesh.positions.size(), Eigen::Vector3f::Zero());
+  skinner.normals_.assign(mesh.normals.size(), Eigen::Vector3f::UnitY());
+  // Both methods once: bone indices and sizes do not change between frames,
+  // so run() need not check them again.
+  for (const SkinMethod m : {SkinMethod::kLinear, SkinMethod::kDualQuaternion}) {
+    SkinJob job = skinner.job();
+    job.method = m;
+    if (auto valid = job.validate(); !valid) return std::unexpected(valid.error());
+  }
+  skinner.scratch_.emplace(bone_count);
+  skinner.threads_ = std::make_unique<SkinThreads>(threads);
+  return skinner;
+}
+
+SkinJob Skinner::job() {
+  SkinJob job;
+  job.method = method_;
+  job.matrices = matrices_;
+  job.dual_quaternions = dual_quaternions_;
+  job.weights = weights_;
+  job.positions = mesh_->positions;
+  job.normals = mesh_->normals;
+  job.out_positions = positions_;
+  job.out_normals = normals_;
+  return job;
+}
+
+void Skinner::run() {
+  const auto start = std::chrono::steady_clock::now();
+  if (method_ == SkinMethod::kDualQuaternion) dual_quaternions_from(matrices_, dual_quaternions_);
+  threads_->run(job());
+  last_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  total_seconds_ += last_seconds_;
+}
+
+void Skinner::skin(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind) {
+  const auto start = std::chrono::steady_clock::now();
+  skinning_matrices(skeleton, pose, bind, *scratch_, matrices_);
+  run();
+  // The matrices count with the deformation, as a frame's cost.
+  total_seconds_ -= last_seconds_;
+  last_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  total_seconds_ += last_seconds_;
+}
+
+}  // namespace mocap

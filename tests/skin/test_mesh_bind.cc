@@ -1,0 +1,148 @@
+// bind_mesh and Skinner: the binding and frame loop the CLI and the viewer
+// share, against the steps they stand for (bind.h, skin_job.h) on the
+// bundled humanoid and a real clip.
+#include <gtest/gtest.h>
+#include <mocap/io/amc.h>
+#include <mocap/skin/auto_weights.h>
+#include <mocap/skin/mesh_bind.h>
+#include <mocap/skin/skinner.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "test_data.h"
+
+namespace mocap {
+namespace {
+
+MeshBindOptions humanoid_options() {
+  MeshBindOptions o;
+  o.mesh_path = (test::bundled_data_dir() / "humanoid.obj").string();
+  o.units = "dm";
+  o.bind_pose_amc = (test::bundled_data_dir() / "makehuman_apose.amc").string();
+  return o;
+}
+
+TEST(MeshBindValidity, BadOptionsFailBeforeAnyFile) {
+  MeshBindOptions o = humanoid_options();
+  EXPECT_TRUE(o.validate());
+  o.units = "furlong";
+  EXPECT_FALSE(o.validate());
+  o = humanoid_options();
+  o.scale = 0.0;
+  EXPECT_FALSE(o.validate());
+  o = humanoid_options();
+  o.bind_pose_fps = -1.0;
+  EXPECT_FALSE(o.validate());
+  o = humanoid_options();
+  o.mesh_path.clear();
+  EXPECT_FALSE(o.validate());
+}
+
+TEST(MeshBind, ErrorsNameTheFile) {
+  const auto clip = test::load_bundled("09_06");
+  MeshBindOptions o = humanoid_options();
+  o.groups = {"no_such_group"};
+  auto bound = bind_mesh(clip.skeleton, o);
+  ASSERT_FALSE(bound);
+  EXPECT_EQ(bound.error().file, o.mesh_path);
+  EXPECT_NE(bound.error().message.find("no_such_group"), std::string::npos) << bound.error().message;
+  o = humanoid_options();
+  o.weights_path = "/nonexistent/w.txt";
+  bound = bind_mesh(clip.skeleton, o);
+  ASSERT_FALSE(bound);
+  EXPECT_EQ(bound.error().file, "/nonexistent/w.txt");
+  o = humanoid_options();
+  o.bind_pose_amc = "/nonexistent/pose.amc";
+  bound = bind_mesh(clip.skeleton, o);
+  ASSERT_FALSE(bound);
+  EXPECT_EQ(bound.error().file, "/nonexistent/pose.amc");
+}
+
+// The one call gives what its steps give, bit for bit.
+TEST(MeshBind, IsTheStepsItStandsFor) {
+  const auto clip = test::load_bundled("09_06");
+  const MeshBindOptions o = humanoid_options();
+  const auto bound = bind_mesh(clip.skeleton, o);
+  ASSERT_TRUE(bound) << bound.error().to_string();
+  const auto mesh = read_obj(o.mesh_path, ObjReadOptions{0.1});
+  ASSERT_TRUE(mesh);
+  ASSERT_EQ(bound->mesh.positions, mesh->positions);
+  const auto apose = read_amc(o.bind_pose_amc, clip.skeleton);
+  ASSERT_TRUE(apose);
+  Pose pose = make_pose(clip.skeleton);
+  pose_from_channels(clip.skeleton, apose->frame(0), pose);
+  const SkeletonBind bind = bind_skeleton(clip.skeleton, pose, fit_placement(clip.skeleton, pose, *mesh));
+  EXPECT_EQ(bound->bind.placement.scale, bind.placement.scale);
+  EXPECT_EQ(bound->bind.placement.translation, bind.placement.translation);
+  const auto weights = automatic_weights(*mesh, bind.segments);
+  ASSERT_EQ(bound->weights.size(), weights.size());
+  EXPECT_TRUE(bound->automatic_weights);
+  for (std::size_t v = 0; v < weights.size(); ++v) {
+    ASSERT_EQ(bound->weights[v].bone, weights[v].bone) << v;
+    ASSERT_EQ(bound->weights[v].weight, weights[v].weight) << v;
+  }
+}
+
+TEST(MeshBind, ExplicitPlacementReplacesTheFit) {
+  const auto clip = test::load_bundled("09_06");
+  MeshBindOptions o = humanoid_options();
+  o.scale = 0.5;
+  const auto bound = bind_mesh(clip.skeleton, o);
+  ASSERT_TRUE(bound);
+  EXPECT_EQ(bound->bind.placement.scale, 0.5);
+  EXPECT_EQ(bound->bind.placement.translation, Eigen::Vector3d::Zero());
+}
+
+TEST(SkinnerValidity, AWeightPastTheBonesFails) {
+  const auto clip = test::load_bundled("09_06");
+  const auto bound = bind_mesh(clip.skeleton, humanoid_options());
+  ASSERT_TRUE(bound);
+  EXPECT_TRUE(Skinner::create(bound->mesh, bound->weights, clip.skeleton.bones.size()));
+  const auto few = Skinner::create(bound->mesh, bound->weights, 3);
+  ASSERT_FALSE(few);
+  EXPECT_NE(few.error().message.find("refers to bone"), std::string::npos) << few.error().message;
+  EXPECT_FALSE(Skinner::create(bound->mesh, std::span(bound->weights).first(10), clip.skeleton.bones.size()));
+}
+
+// Frame after frame, both methods, the Skinner gives what one SkinJob gives.
+TEST(Skinner, MatchesTheJobOnARealClip) {
+  const auto clip = test::load_bundled("09_06");
+  const auto bound = bind_mesh(clip.skeleton, humanoid_options());
+  ASSERT_TRUE(bound);
+  const std::size_t bones = clip.skeleton.bones.size(), n = bound->mesh.positions.size();
+  auto skinner = Skinner::create(bound->mesh, bound->weights, bones, SkinMethod::kLinear, 2);
+  ASSERT_TRUE(skinner);
+  std::vector<SkinMatrix> matrices(bones);
+  std::vector<DualQuaternion> dqs(bones);
+  std::vector<Eigen::Vector3f> positions(n), normals(n);
+  SkinScratch scratch(clip.skeleton);
+  Pose pose = make_pose(clip.skeleton);
+  for (const SkinMethod method : {SkinMethod::kLinear, SkinMethod::kDualQuaternion}) {
+    skinner->set_method(method);
+    for (int f = 0; f < clip.motion.frame_count(); f += 35) {
+      pose_from_channels(clip.skeleton, clip.motion.frame(f), pose);
+      skinner->skin(clip.skeleton, pose, bound->bind);
+      skinning_matrices(clip.skeleton, pose, bound->bind, scratch, matrices);
+      dual_quaternions_from(matrices, dqs);
+      SkinJob job;
+      job.method = method;
+      job.matrices = matrices;
+      job.dual_quaternions = dqs;
+      job.weights = bound->weights;
+      job.positions = bound->mesh.positions;
+      job.normals = bound->mesh.normals;
+      job.out_positions = positions;
+      job.out_normals = normals;
+      ASSERT_TRUE(job.validate());
+      job.run();
+      ASSERT_TRUE(std::ranges::equal(skinner->positions(), positions)) << "frame " << f;
+      ASSERT_TRUE(std::ranges::equal(skinner->normals(), normals)) << "frame " << f;
+    }
+  }
+  EXPECT_GT(skinner->total_seconds(), 0.0);
+  EXPECT_LE(skinner->last_seconds(), skinner->total_seconds());
+}
+
+}  // namespace
+}  // namespace mocap
