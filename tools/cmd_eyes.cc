@@ -22,12 +22,12 @@ namespace {
 struct EyesOptions {
   std::string asf;
   std::string amc;
-  double amc_fps = 120.0;
+  double fps = 120.0;  // the motion's rate (--fps, as every command that reads AMC)
   std::string left;
   std::string right;
   std::string output;
   std::string format;  // csv or jsonl; default from the output's extension
-  double fps = 0.0;    // 0: the clip's frames, or 40 without a clip
+  double rate = 0.0;   // output frames per second (--rate); 0: the clip's frames, or 40 without a clip
   double duration = 0.0;
   std::uint64_t seed = 1;
   std::string pad;
@@ -224,6 +224,8 @@ int run_eyes(EyesOptions o) {
     std::cerr << "mocap eyes: stream to --left/--right or write -o, not both\n";
     return kUsage;
   }
+  const auto format = format_option("eyes", o.output, o.format, {"csv", "jsonl"}, "jsonl");
+  if (!format) return kUsage;
   if (!o.pad.empty()) {
     const auto pad = parse_numbers(o.pad, 3);
     if (!pad) {
@@ -251,7 +253,7 @@ int run_eyes(EyesOptions o) {
   std::optional<Clip> clip;
   std::optional<HeadTrack> head;
   if (!o.asf.empty()) {
-    clip = load_clip(o.asf, o.amc, o.amc_fps);
+    clip = load_clip(o.asf, o.amc, o.fps);
     if (!clip) return kBadInput;
     auto track = head_track(clip->skeleton, clip->motion);
     if (!track) {
@@ -272,17 +274,15 @@ int run_eyes(EyesOptions o) {
     }
     to.world_target = Eigen::Vector3d((*t)[0], (*t)[1], (*t)[2]);
   }
-  // A clip sets the timeline's length and, unless --fps says otherwise, its rate.
-  const double fps = o.fps > 0 ? o.fps : (clip && !streaming ? clip->motion.fps : 40.0);
+  // A clip sets the timeline's length and, unless --rate says otherwise, its rate.
+  const double fps = o.rate > 0 ? o.rate : (clip && !streaming ? clip->motion.fps : 40.0);
   double duration = o.duration;
   if (duration <= 0) duration = clip ? clip->motion.duration_seconds() : (streaming ? 0.0 : 10.0);
   EyeTimeline timeline(to);
   if (streaming) return run_stream(o, timeline, fps, duration);
 
   const std::vector<EyeFrame> frames = eye_track(timeline, fps, duration);
-  std::string format = o.format;
-  if (format.empty()) format = o.output.ends_with(".csv") ? "csv" : "jsonl";
-  const int code = emit(o.output, format == "csv" ? csv_of(frames) : jsonl_of(frames));
+  const int code = emit(o.output, *format == "csv" ? csv_of(frames) : jsonl_of(frames));
   if (o.stats) {
     std::cerr << generator_stats(timeline.stats(), timeline.head_turns().size()).dump() << "\n";
   }
@@ -299,13 +299,14 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
       "when given; written to a file or streamed to two serial eye displays");
   c->add_option("--asf", o->asf, "ASF skeleton of the clip whose head drives the eyes");
   c->add_option("--amc", o->amc, "AMC motion: the tracks cover its duration, sampled on its frames");
-  c->add_option("--amc-fps", o->amc_fps, "Frame rate of the AMC")->default_val(120.0)->check(CLI::PositiveNumber);
+  add_fps_option(*c, o->fps);
   c->add_option("--left", o->left, "Serial device of the left eye's display");
   c->add_option("--right", o->right, "Serial device of the right eye's display");
-  c->add_option("-o,--output", o->output, "Track file (default: standard output)");
-  c->add_option("--format", o->format, "csv or jsonl (default: csv for *.csv, else jsonl)")
+  c->add_option("-o,--output", o->output, "Track file, .csv or .jsonl (default: standard output)");
+  c->add_option("--format", o->format, "csv or jsonl (default: from the extension of -o, jsonl on standard output)")
       ->check(CLI::IsMember({"csv", "jsonl"}));
-  c->add_option("--fps", o->fps, "Frames per second (default: the clip's, or 40 for displays and without a clip)")
+  c->add_option("--rate", o->rate,
+                "Output frames per second, Hz (default 0: the clip's frames, or 40 for displays and without a clip)")
       ->check(CLI::Range(0.001, 1000.0));
   c->add_option("--duration", o->duration,
                 "Seconds (default: the clip's; without one, 10 for a file and until SIGINT for displays)")

@@ -7,7 +7,10 @@
 
 int main(int argc, char** argv) {
   using namespace mocap::cli;
-  CLI::App app{"mocap: read, measure and compress Acclaim ASF/AMC motion capture"};
+  // Named "mocap", not argv[0]: usage lines read "mocap <verb>", not the build path.
+  CLI::App app{"mocap: read, measure and compress Acclaim ASF/AMC motion capture", "mocap"};
+  // Before the verbs: each inherits it, and --help shows every default.
+  app.option_defaults()->always_capture_default();
   app.set_version_flag("--version", std::string("mocap ") + MOCAP_VERSION);
   app.require_subcommand(1);
   int exit_code = kOk;
@@ -41,7 +44,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // CLI11's own errors (unknown flag, missing argument, failed check) in
+    // the project's shape: one line, "mocap <verb>: ...", exit 1.
+    std::string verb = "mocap";
+    for (const CLI::App* command : app.get_subcommands({})) {
+      if (command->check_name(argv[1])) verb += " " + command->get_name();
+    }
+    std::cerr << verb << ": " << e.what() << " (" << verb << " --help for the options)\n";
     return kUsage;
   }
   return exit_code;
