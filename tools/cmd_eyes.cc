@@ -173,6 +173,10 @@ int run_stream(const EyesOptions& o, EyeTimeline& timeline, double fps, double d
   range(o.x_range, so.format.x_min, so.format.x_max);
   range(o.y_range, so.format.y_min, so.format.y_max);
   range(o.l_range, so.format.l_min, so.format.l_max);
+  if (auto valid = so.validate(); !valid) {
+    std::cerr << "mocap eyes: " << valid.error().message << "\n";
+    return kUsage;
+  }
   for (const std::string& path : {o.left, o.right}) {
     if (auto fd = open_serial(path, o.baud); !fd) {
       std::cerr << "mocap eyes: " << fd.error().to_string() << "; retrying until it appears\n";
@@ -273,6 +277,10 @@ int run_eyes(EyesOptions o) {
       return kUsage;
     }
     to.world_target = Eigen::Vector3d((*t)[0], (*t)[1], (*t)[2]);
+  }
+  if (auto valid = to.validate(); !valid) {
+    std::cerr << "mocap eyes: " << valid.error().message << "\n";
+    return kUsage;
   }
   // A clip sets the timeline's length and, unless --rate says otherwise, its rate.
   const double fps = o.rate > 0 ? o.rate : (clip && !streaming ? clip->motion.fps : 40.0);

@@ -570,5 +570,22 @@ TEST(EyesBody, GazeTowardAndGazeDirectionAreInverse) {
   EXPECT_GT(gaze_toward(head, Eigen::Quaterniond::Identity(), eye, eye + Eigen::Vector3d(-1, 0, 2), 0.5).x(), 0.0);
 }
 
+TEST(EyeTimelineValidity, ATargetNeedsAHeadAndTurnsNeedAThreshold) {
+  EyeTimelineOptions o;
+  EXPECT_TRUE(o.validate());
+  o.world_target = Eigen::Vector3d(0, 1.6, 2);
+  EXPECT_FALSE(o.validate());  // no head
+  o.world_target.reset();
+  o.large_turn_rad = -0.1;
+  EXPECT_FALSE(o.validate());
+  o.large_turn_rad = 0.5;
+  o.turns.speed_threshold_rad_s = 0.0;
+  EXPECT_FALSE(o.validate());
+  EXPECT_FALSE(o.turns.validate());
+  o.turns = {};
+  o.turns.min_amplitude_rad = std::nan("");
+  EXPECT_FALSE(o.validate());
+}
+
 }  // namespace
 }  // namespace mocap

@@ -480,5 +480,28 @@ TEST(EyeStream, MocapEyesEndsOnSigintWithANeutralFrame) {
   }
 }
 
+TEST(EyeStreamValidity, EveryBadOptionFails) {
+  EyeStreamOptions good;
+  good.left_path = "/dev/null";
+  good.right_path = "/dev/null";
+  ASSERT_TRUE(good.validate());
+  auto bad = [&](auto change) {
+    EyeStreamOptions o = good;
+    change(o);
+    return !o.validate();
+  };
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.left_path.clear(); }));
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.fps = 0.0; }));
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.fps = 1001.0; }));
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.duration_s = -1.0; }));
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.baud = 12345; }));
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.reconnect_min_s = 2.0; }));
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.write_timeout_s = 0.0; }));
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.format.decimals = 10; }));
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.format.x_key = "l"; }));  // the openness key twice
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.format.x_min = o.format.x_max = 1.0; }));
+  EXPECT_FALSE(bad([](EyeStreamOptions& o) { o.format.x_min = 1.0, o.format.x_max = -1.0; }));  // mirrored is fine
+}
+
 }  // namespace
 }  // namespace mocap

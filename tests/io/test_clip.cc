@@ -5,6 +5,9 @@
 #include <mocap/io/mesh.h>
 #include <mocap/io/output_format.h>
 
+#include <cmath>
+#include <limits>
+
 #include "test_data.h"
 
 namespace mocap {
@@ -69,6 +72,14 @@ TEST(MeshUnits, OneTable) {
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("m, dm, cm, mm, in, ft"), std::string::npos) << bad.error().message;
   EXPECT_EQ(mesh_unit_names(), (std::vector<std::string>{"m", "dm", "cm", "mm", "in", "ft"}));
+}
+
+TEST(ObjReadOptionsValidity, UnitsMustBePositiveAndFinite) {
+  for (const MeshUnit& unit : kMeshUnits) EXPECT_TRUE(ObjReadOptions{unit.metres}.validate()) << unit.name;
+  EXPECT_FALSE(ObjReadOptions{0.0}.validate());
+  EXPECT_FALSE(ObjReadOptions{-0.1}.validate());
+  EXPECT_FALSE(ObjReadOptions{std::numeric_limits<double>::infinity()}.validate());
+  EXPECT_FALSE(ObjReadOptions{std::nan("")}.validate());
 }
 
 }  // namespace

@@ -65,6 +65,23 @@ double head_yaw(const HeadTrack& head, const Eigen::Quaterniond& rotation) {
   return std::atan2(facing.dot(left), facing.dot(head.forward));
 }
 
+Result<void> HeadTurnOptions::validate() const {
+  if (!(std::isfinite(speed_threshold_rad_s) && speed_threshold_rad_s > 0.0)) {
+    return fail("", 0, "head-turn speed threshold: expected > 0 rad/s");
+  }
+  if (!(std::isfinite(min_amplitude_rad) && min_amplitude_rad >= 0.0)) {
+    return fail("", 0, "head-turn amplitude: expected >= 0 rad");
+  }
+  return {};
+}
+
+Result<void> EyeTimelineOptions::validate() const {
+  if (world_target && !head) return fail("", 0, "a world gaze target needs a head track (a clip)");
+  if (world_target && !world_target->allFinite()) return fail("", 0, "the world gaze target is not finite");
+  if (!(large_turn_rad >= 0.0)) return fail("", 0, "large head turn: expected >= 0 rad");
+  return turns.validate();
+}
+
 std::vector<HeadTurn> detect_head_turns(const HeadTrack& head, const HeadTurnOptions& options) {
   const int n = head.frame_count();
   std::vector<HeadTurn> turns;

@@ -47,6 +47,10 @@ void append_number(std::string& out, double v, int decimals) {
   out += s;
 }
 
+bool finite_range(double lo, double hi) {
+  return std::isfinite(lo) && std::isfinite(hi) && lo != hi;
+}
+
 // [-1, 1] or [0, 1] mapped onto [lo, hi].
 double map_range(double v, double from_lo, double from_hi, double lo, double hi) {
   return lo + (v - from_lo) / (from_hi - from_lo) * (hi - lo);
@@ -151,6 +155,36 @@ std::string format_eye_line(const EyeLineFormat& format, const EyeSample& in) {
   }
   out += "}}\n";
   return out;
+}
+
+Result<void> EyeLineFormat::validate() const {
+  const std::string* keys[] = {&request_key, &data_key, &x_key, &y_key, &openness_key};
+  for (const std::string* key : keys) {
+    if (key->empty()) return fail("", 0, "an empty key in the eye line format");
+  }
+  const std::string* values[] = {&x_key, &y_key, &openness_key, &pupil_key};
+  for (std::size_t i = 0; i < 4; ++i) {
+    for (std::size_t j = i + 1; j < 4; ++j) {
+      if (!values[i]->empty() && *values[i] == *values[j]) return fail("", 0, "key '" + *values[i] + "' used twice");
+    }
+  }
+  if (!finite_range(x_min, x_max) || !finite_range(y_min, y_max) || !finite_range(l_min, l_max)) {
+    return fail("", 0, "an output range lo,hi with lo == hi or not finite");
+  }
+  if (decimals < 0 || decimals > 9) return fail("", 0, "decimals " + std::to_string(decimals) + ": expected 0 to 9");
+  return {};
+}
+
+Result<void> EyeStreamOptions::validate() const {
+  if (left_path.empty() || right_path.empty()) return fail("", 0, "expected a device for each eye");
+  if (!(fps > 0.0 && fps <= 1000.0)) return fail("", 0, "rate " + std::to_string(fps) + " Hz: expected (0, 1000]");
+  if (!(duration_s >= 0.0)) return fail("", 0, "duration: expected >= 0 s");
+  if (baud_constant(baud) == B0) return fail("", 0, "unsupported baud rate " + std::to_string(baud));
+  if (!(reconnect_min_s > 0.0 && reconnect_min_s <= reconnect_max_s)) {
+    return fail("", 0, "reconnect delays: expected 0 < min <= max");
+  }
+  if (!(write_timeout_s > 0.0)) return fail("", 0, "write timeout: expected > 0 s");
+  return format.validate();
 }
 
 Result<int> open_serial(const std::string& path, int baud) {

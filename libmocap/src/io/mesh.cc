@@ -5,6 +5,7 @@
 #include <Eigen/Geometry>
 
 #include <algorithm>
+#include <cmath>
 #include <charconv>
 #include <unordered_map>
 
@@ -28,8 +29,15 @@ std::string first_line(const std::string& text) {
 
 }  // namespace
 
+Result<void> ObjReadOptions::validate() const {
+  if (!(std::isfinite(metres_per_unit) && metres_per_unit > 0.0)) {
+    return fail("", 0, "metres per unit must be positive");
+  }
+  return {};
+}
+
 Result<Mesh> read_obj(const std::string& path, const ObjReadOptions& options) {
-  if (!(options.metres_per_unit > 0.0)) return fail(path, 0, "metres per unit must be positive");
+  if (auto valid = options.validate(); !valid) return fail(path, 0, valid.error().message);
   tinyobj::ObjReaderConfig config;
   config.triangulate = true;
   config.vertex_color = false;

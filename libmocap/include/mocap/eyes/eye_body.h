@@ -64,6 +64,9 @@ double head_yaw(const HeadTrack& head, const Eigen::Quaterniond& rotation);
 struct HeadTurnOptions {
   double speed_threshold_rad_s = 1.2;  // a turn is yaw faster than this (about 70 deg/s)
   double min_amplitude_rad = 0.17;     // turns smaller than this (about 10 deg) are ignored
+
+  // Fails (no file) unless the threshold is > 0 and the amplitude >= 0, both finite.
+  Result<void> validate() const;
 };
 
 struct HeadTurn {
@@ -110,6 +113,10 @@ struct EyeTimelineOptions {
   bool lead_head_turns = true;                  // eyes lead fast head turns (no world target)
   double large_turn_rad = 0.52;                 // a head turn at least this large brings a blink (30 deg)
   HeadTurnOptions turns;
+
+  // Fails (no file) when world_target is set without a head or is not
+  // finite, large_turn_rad < 0, or `turns` is invalid.
+  Result<void> validate() const;
 };
 
 // A rig on a time axis, sampled at increasing times.

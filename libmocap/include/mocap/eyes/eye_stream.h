@@ -48,6 +48,10 @@ struct EyeLineFormat {
   double y_min = -1.0, y_max = 1.0;
   double l_min = 0.0, l_max = 1.0;
   int decimals = 3;  // [0, 9]
+
+  // Fails (no file) when a key is empty or repeated, a range is empty
+  // (lo == hi) or not finite, or decimals is outside [0, 9].
+  Result<void> validate() const;
 };
 
 // One eye's line, with the trailing '\n'.
@@ -71,6 +75,13 @@ struct EyeStreamOptions {
   double reconnect_min_s = 0.05;  // first retry after a failure, then doubling
   double reconnect_max_s = 1.0;
   double write_timeout_s = 0.5;  // a line not written in this time counts as a failed write
+
+  // Fails (no file) when a path is empty, fps is outside (0, 1000],
+  // duration_s < 0, baud is not a rate open_serial takes, the reconnect
+  // delays are not 0 < min <= max, write_timeout_s <= 0, or the format is
+  // invalid. (EyeStreamer still runs invalid options, with fps 40 outside
+  // its range, as it always has: call this first.)
+  Result<void> validate() const;
 };
 
 // Per device: what happened over the stream.

@@ -43,6 +43,9 @@ struct ObjReadOptions {
   // Metres per OBJ unit: 1 for metres, 0.1 for decimetres (MakeHuman), 0.01
   // for centimetres. Positions are multiplied by it at load.
   double metres_per_unit = 1.0;
+
+  // Fails (no file) unless metres_per_unit is finite and > 0.
+  Result<void> validate() const;
 };
 
 // The units a mesh file's numbers may be in, by the name every front end
