@@ -234,7 +234,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
       c->add_option("--thresholds", f->thresholds, "Budgets as pose-distance thresholds (weighted radians)")
           ->delimiter(',');
   auto* max_errors =
-      c->add_option("--max-errors", f->max_errors, "Budgets as the max position error allowed per frame, in cm")
+      c->add_option("--max-errors", f->max_errors, "Budgets as the worst joint error allowed on any frame, in cm")
           ->delimiter(',');
   ratios->excludes(thresholds)->excludes(max_errors);
   thresholds->excludes(max_errors);

@@ -60,15 +60,20 @@ int keyframes_panel(KeyframeState& state, const Clip* clip, const Playback& play
   const ErrorStats& e = state.error.position;
   ImGui::Text("keys %d of %d frames (ratio %.1f : 1)", keys, state.frames,
               keys > 0 ? static_cast<double>(state.frames) / keys : 0.0);
-  ImGui::Text("position error, cm: mean %.2f  p99 %.2f  max %.2f", e.mean, e.p99, e.max);
-  if (e.worst_joint >= 0) {
-    ImGui::Text("worst joint %s", clip->skeleton.bones[e.worst_joint].name.c_str());
-  }
-  if (e.worst_frame >= 0) {
+  ImGui::Text("position error, cm: mean %.2f  p99 %.2f  (mean over joints)", e.mean, e.p99);
+  // The honest max: the worst joint on the worst frame, named, its frame by
+  // the AMC's own number as the CLI prints it.
+  const ErrorStats& worst = state.error.joint;
+  if (worst.worst_frame >= 0 && worst.worst_joint >= 0) {
+    const int number = clip->motion.frame_numbers[worst.worst_frame];
+    ImGui::Text("worst joint %.2f cm: %s", worst.max, clip->skeleton.bones[worst.worst_joint].name.c_str());
     ImGui::SameLine();
     char label[48];
-    std::snprintf(label, sizeof label, "worst frame %d##jump", e.worst_frame);
-    if (ImGui::SmallButton(label)) jump = e.worst_frame;
+    std::snprintf(label, sizeof label, "frame %d##jump", number);
+    if (ImGui::SmallButton(label)) jump = worst.worst_frame;
+    const ErrorStats& shell = state.error.shell;
+    ImGui::Text("worst shell point %.2f cm: %s at frame %d", shell.max,
+                clip->skeleton.bones[shell.worst_joint].name.c_str(), clip->motion.frame_numbers[shell.worst_frame]);
   }
   ImGui::Checkbox("Ghost", &state.show_ghost);
   ImGui::SameLine();

@@ -310,5 +310,34 @@ TEST(KeyframeSelection, AllFramesAsKeysRebuildExactly) {
   EXPECT_EQ(key_error(l.skeleton, l.motion, sel.keys).max_cm, 0.0);
 }
 
+// --max-error bounds the worst joint (or shell point) of the rebuilt AMC on
+// every joint and every frame, not a frame's mean over joints.
+void expect_bound_holds(const test::ClipFiles& clip, double bound_cm, ErrorBound bound) {
+  Skeleton s;
+  Motion m;
+  ASSERT_TRUE(test::load(clip, s, m));
+  const KeySelection sel = select_keys_for_max_error(s, m, bound_cm, bound);
+  auto rebuilt = rebuild_motion(s, key_motion(m, sel.keys));
+  ASSERT_TRUE(rebuilt);
+  const auto e = measure_error(s, m, *rebuilt);
+  ASSERT_TRUE(e);
+  const double measured = bound == ErrorBound::kShell ? e->shell.max : e->joint.max;
+  EXPECT_LE(measured, bound_cm + 1e-9) << clip.name;
+  EXPECT_NEAR(e->joint.max, sel.worst_joint_cm, 1e-6) << clip.name;
+  EXPECT_LT(sel.keys.size(), static_cast<std::size_t>(m.frame_count())) << clip.name;
+}
+
+TEST(KeyframeSelection, MaxErrorBoundsEveryJointOnEveryFrame) {
+  for (const auto& clip : test::bundled_clips()) {
+    expect_bound_holds(clip, 1.0, ErrorBound::kJoint);
+    expect_bound_holds(clip, 2.0, ErrorBound::kShell);
+  }
+}
+
+TEST(KeyframeSelection, MaxErrorBoundsEveryJointOnEveryFrameOfSharedClips) {
+  MOCAP_REQUIRE_SHARED_DATA();
+  for (const auto& clip : test::shared_clips()) expect_bound_holds(clip, 2.0, ErrorBound::kJoint);
+}
+
 }  // namespace
 }  // namespace mocap

@@ -338,11 +338,19 @@ ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
       b.shell = summary_of(error->shell);
       if (error->position.worst_joint >= 0) b.worst_joint = result.joints[error->position.worst_joint];
       if (error->position.worst_frame >= 0) b.worst_frame = motion->frame_numbers[error->position.worst_frame];
+      b.joint = summary_of(error->joint);
+      if (error->joint.worst_frame >= 0) {
+        b.joint_max_joint = result.joints[error->joint.worst_joint];
+        b.joint_max_frame = motion->frame_numbers[error->joint.worst_frame];
+        b.shell_max_joint = result.joints[error->shell.worst_joint];
+        b.shell_max_frame = motion->frame_numbers[error->shell.worst_frame];
+      }
 
       auto uniform = measurer.run(uniform_keys(frames, b.keys), b.uniform_frame_error_cm, nullptr);
       if (!uniform) return finish(uniform.error().to_string());
       b.uniform_position = summary_of(uniform->position);
       b.uniform_shell = summary_of(uniform->shell);
+      b.uniform_joint = summary_of(uniform->joint);
       result.budgets.push_back(std::move(b));
     }
   } catch (const std::exception& e) {
@@ -525,6 +533,13 @@ ReportSummary summarise(const Report& report) {
       b.uniform_position.max = std::max(b.uniform_position.max, r.uniform_position.max);
       b.shell_max = std::max(b.shell_max, r.shell.max);
       b.uniform_shell_max = std::max(b.uniform_shell_max, r.uniform_shell.max);
+      b.uniform_joint_max = std::max(b.uniform_joint_max, r.uniform_joint.max);
+      if (r.joint.max > b.joint_max || b.joint_max_clip.empty()) {
+        b.joint_max = r.joint.max;
+        b.joint_max_clip = c.name;
+        b.joint_max_joint = r.joint_max_joint;
+        b.joint_max_frame = r.joint_max_frame;
+      }
       ranks.push_back({c.name, c.path, r.position.max});
       for (std::size_t j = 0; j < c.joints.size() && j < r.joint_error_cm.size(); ++j) {
         auto [it, added] = joint_index.try_emplace(c.joints[j], b.joints.size());
@@ -597,23 +612,26 @@ std::string format_csv(const Report& report) {
       "path,name,asf,status,error,frames,fps,duration_s,budget_kind,budget,keys,key_ratio,"
       "pos_mean_cm,pos_p99_cm,pos_max_cm,vel_mean_cm_per_frame,vel_p99_cm_per_frame,vel_max_cm_per_frame,"
       "shell_mean_cm,shell_p99_cm,shell_max_cm,worst_joint,worst_frame,"
+      "joint_mean_cm,joint_p99_cm,joint_max_cm,joint_max_joint,joint_max_frame,shell_max_joint,shell_max_frame,"
       "uniform_pos_mean_cm,uniform_pos_p99_cm,uniform_pos_max_cm,uniform_shell_mean_cm,uniform_shell_p99_cm,"
-      "uniform_shell_max_cm,select_seconds,clip_seconds\n";
+      "uniform_shell_max_cm,uniform_joint_max_cm,select_seconds,clip_seconds\n";
   const std::string kind(budget_kind_name(report.options.kind));
   for (const ClipResult& c : report.clips) {
     const std::string head = csv_field(c.path) + "," + csv_field(c.name) + "," + csv_field(c.asf) + "," +
                              (c.ok ? "ok" : "failed") + "," + csv_field(c.error) + "," + std::to_string(c.frames) +
                              "," + number(c.fps) + "," + number(c.duration_seconds()) + "," + kind + ",";
     if (!c.ok) {
-      out += head + std::string(21, ',') + number(c.seconds) + "\n";
+      out += head + std::string(29, ',') + number(c.seconds) + "\n";
       continue;
     }
     for (const BudgetResult& b : c.budgets) {
       auto three = [](const ErrorSummary& e) { return number(e.mean) + "," + number(e.p99) + "," + number(e.max); };
       out += head + number(b.budget) + "," + std::to_string(b.keys) + "," + number(b.key_ratio) + "," +
              three(b.position) + "," + three(b.velocity) + "," + three(b.shell) + "," + csv_field(b.worst_joint) + "," +
-             std::to_string(b.worst_frame) + "," + three(b.uniform_position) + "," + three(b.uniform_shell) + "," +
-             number(b.select_seconds) + "," + number(c.seconds) + "\n";
+             std::to_string(b.worst_frame) + "," + three(b.joint) + "," + csv_field(b.joint_max_joint) + "," +
+             std::to_string(b.joint_max_frame) + "," + csv_field(b.shell_max_joint) + "," +
+             std::to_string(b.shell_max_frame) + "," + three(b.uniform_position) + "," + three(b.uniform_shell) + "," +
+             number(b.uniform_joint.max) + "," + number(b.select_seconds) + "," + number(c.seconds) + "\n";
     }
   }
   return out;

@@ -511,12 +511,13 @@ std::string format_html(const Report& report) {
   // Summary per budget.
   h += "<h2>Summary</h2><div class=\"wrap\"><table><thead><tr class=\"group\"><th></th><th></th>"
        "<th colspan=\"3\">selection: position error (cm)</th><th colspan=\"3\">uniform keys: position error (cm)</th>"
-       "<th colspan=\"2\">shell max (cm)</th>";
+       "<th colspan=\"3\">worst joint (cm)</th><th colspan=\"2\">shell max (cm)</th>";
   if (!o.under_cm.empty()) {
     h += "<th colspan=\"" + std::to_string(2 * o.under_cm.size()) + "\">frames under</th>";
   }
   h += "<th></th><th></th></tr><tr><th class=\"t\">budget</th><th>keys</th><th>mean</th><th>p99</th><th>max</th>"
-       "<th>mean</th><th>p99</th><th>max</th><th>selection</th><th>uniform</th>";
+       "<th>mean</th><th>p99</th><th>max</th><th>selection</th><th class=\"t\">where</th><th>uniform</th>"
+       "<th>selection</th><th>uniform</th>";
   for (const double u : o.under_cm) {
     h += "<th>" + tick(u) + " cm</th><th>uniform</th>";
   }
@@ -527,6 +528,9 @@ std::string format_html(const Report& report) {
     h += cell(b.position.mean, "sel") + cell(b.position.p99, "sel") + cell(b.position.max, "sel");
     h += cell(b.uniform_position.mean, "uni") + cell(b.uniform_position.p99, "uni") +
          cell(b.uniform_position.max, "uni");
+    h += cell(b.joint_max, "sel") + "<td class=\"t\">" +
+         escape(b.joint_max_clip + " " + b.joint_max_joint + " frame " + std::to_string(b.joint_max_frame)) + "</td>" +
+         cell(b.uniform_joint_max, "uni");
     h += cell(b.shell_max, "sel") + cell(b.uniform_shell_max, "uni");
     for (std::size_t u = 0; u < o.under_cm.size(); ++u) {
       h += "<td class=\"sel\">" + percent(u < b.share_under.size() ? b.share_under[u] : 0.0) + "</td>";

@@ -10,7 +10,7 @@ namespace mocap {
 namespace {
 
 using Json = nlohmann::ordered_json;
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;  // 2: the worst joint error
 
 Json errors(const ErrorSummary& e) {
   return Json{{"mean", e.mean}, {"p99", e.p99}, {"max", e.max}};
@@ -44,6 +44,11 @@ Json summary_json(const Report& report) {
     x["uniform_pos_cm"] = errors(b.uniform_position);
     x["shell_max_cm"] = b.shell_max;
     x["uniform_shell_max_cm"] = b.uniform_shell_max;
+    x["joint_max_cm"] = b.joint_max;
+    x["joint_max_clip"] = b.joint_max_clip;
+    x["joint_max_joint"] = b.joint_max_joint;
+    x["joint_max_frame"] = b.joint_max_frame;
+    x["uniform_joint_max_cm"] = b.uniform_joint_max;
     x["share_under"] = b.share_under;
     x["uniform_share_under"] = b.uniform_share_under;
     auto ranks = [](const std::vector<ClipRank>& r) {
@@ -105,7 +110,13 @@ std::string format_json(const Report& report) {
       y["shell_cm"] = errors(b.shell);
       y["worst_joint"] = b.worst_joint;
       y["worst_frame"] = b.worst_frame;
+      y["joint_cm"] = errors(b.joint);
+      y["joint_max_joint"] = b.joint_max_joint;
+      y["joint_max_frame"] = b.joint_max_frame;
+      y["shell_max_joint"] = b.shell_max_joint;
+      y["shell_max_frame"] = b.shell_max_frame;
       y["uniform_pos_cm"] = errors(b.uniform_position);
+      y["uniform_joint_cm"] = errors(b.uniform_joint);
       y["uniform_shell_cm"] = errors(b.uniform_shell);
       y["select_seconds"] = b.select_seconds;
       y["joint_error_cm"] = b.joint_error_cm;
@@ -219,7 +230,13 @@ Result<Report> parse_report_json(std::string_view text, const std::string& name)
         b.shell = read_errors(y.at("shell_cm"));
         b.worst_joint = y.at("worst_joint").get<std::string>();
         b.worst_frame = y.at("worst_frame").get<int>();
+        b.joint = read_errors(y.at("joint_cm"));
+        b.joint_max_joint = y.at("joint_max_joint").get<std::string>();
+        b.joint_max_frame = y.at("joint_max_frame").get<int>();
+        b.shell_max_joint = y.at("shell_max_joint").get<std::string>();
+        b.shell_max_frame = y.at("shell_max_frame").get<int>();
         b.uniform_position = read_errors(y.at("uniform_pos_cm"));
+        b.uniform_joint = read_errors(y.at("uniform_joint_cm"));
         b.uniform_shell = read_errors(y.at("uniform_shell_cm"));
         b.select_seconds = y.at("select_seconds").get<double>();
         b.joint_error_cm = y.at("joint_error_cm").get<std::vector<double>>();

@@ -831,15 +831,20 @@ Result<Motion> rebuild_motion(const Skeleton& skeleton, const Motion& keys, cons
 
 namespace {
 
+// What a frame's error is, for SegmentError::max.
+enum class FrameError { kMean, kJoint, kShell };
+
 std::uint64_t segment_key(int a, int b) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
 }
 
-// The position error of rebuilding frames between two keys, against the
-// original world positions (computed once).
+// The error of rebuilding frames between two keys, against the original
+// world transforms (computed once): per frame, the mean over joints of the
+// position error (what the count search sums), the worst joint's, or the
+// worst shell point's (what max_error can bound).
 class SegmentError {
  public:
-  SegmentError(const Skeleton& skeleton, const PoseTrack& track)
+  SegmentError(const Skeleton& skeleton, const PoseTrack& track, double shell_radius = 0.03)
       : skeleton_(skeleton),
         track_(track),
         rig_(make_rig(skeleton)),
@@ -848,12 +853,15 @@ class SegmentError {
         positions_(skeleton.bones.size()),
         rotations_(skeleton.bones.size()),
         reference_(static_cast<std::size_t>(track.frames) * track.bones),
-        per_bone_(kCm / std::max(track.bones, 1)) {
+        reference_rotations_(reference_.size()),
+        per_bone_(kCm / std::max(track.bones, 1)),
+        shell_radius_(shell_radius) {
     const std::size_t bones = static_cast<std::size_t>(track.bones);
     for (int f = 0; f < track.frames; ++f) {
       std::copy_n(track.rotations(f), bones, pose_.rotation.begin());
       std::copy_n(track.offsets(f), bones, pose_.offset.begin());
-      forward_kinematics(skeleton_, pose_, std::span(reference_).subspan(f * bones, bones), rotations_);
+      forward_kinematics(skeleton_, pose_, std::span(reference_).subspan(f * bones, bones),
+                         std::span(reference_rotations_).subspan(f * bones, bones));
     }
   }
 
@@ -868,20 +876,20 @@ class SegmentError {
     interpolate_.prepare(track_, a, b, b - a);
     double total = 0.0;
     for (int f = a + 1; f < b; ++f) {
-      total += next_frame(f);
+      total += next_frame(f, FrameError::kMean);
       if (total > stop) return total;
     }
     sums_.emplace(key, total);
     return total;
   }
 
-  // Max over the same frames; stops early once a frame exceeds `stop`.
-  double max(int a, int b, double stop = kInf) {
+  // Max of `what` over the same frames; stops early once a frame exceeds `stop`.
+  double max(int a, int b, FrameError what, double stop = kInf) {
     if (b - a < 2) return 0.0;
     interpolate_.prepare(track_, a, b, b - a);
     double worst = 0.0;
     for (int f = a + 1; f < b; ++f) {
-      worst = std::max(worst, next_frame(f));
+      worst = std::max(worst, next_frame(f, what));
       if (worst > stop) break;
     }
     return worst;
@@ -889,13 +897,32 @@ class SegmentError {
 
  private:
   // The error of frame f, the interpolator's next frame.
-  double next_frame(int f) {
+  double next_frame(int f, FrameError what) {
     interpolate_.next(pose_.rotation.data(), pose_.offset.data());
     forward_kinematics(skeleton_, pose_, positions_, rotations_);
-    const Eigen::Vector3d* reference = reference_.data() + static_cast<std::size_t>(f) * track_.bones;
+    const std::size_t row = static_cast<std::size_t>(f) * track_.bones;
+    const Eigen::Vector3d* reference = reference_.data() + row;
     double s = 0.0;
-    for (int j = 0; j < track_.bones; ++j) s += (positions_[j] - reference[j]).norm();
-    return s * per_bone_;
+    switch (what) {
+      case FrameError::kMean:
+        for (int j = 0; j < track_.bones; ++j) s += (positions_[j] - reference[j]).norm();
+        return s * per_bone_;
+      case FrameError::kJoint:
+        for (int j = 0; j < track_.bones; ++j) s = std::max(s, (positions_[j] - reference[j]).squaredNorm());
+        return std::sqrt(s) * kCm;
+      case FrameError::kShell: {
+        // As motion_error.cc measures it: points at the shell radius along
+        // each axis of every joint's world frame.
+        const Eigen::Quaterniond* reference_rotation = reference_rotations_.data() + row;
+        for (int j = 0; j < track_.bones; ++j) {
+          const Eigen::Vector3d d = positions_[j] - reference[j];
+          const Eigen::Matrix3d diff = rotations_[j].toRotationMatrix() - reference_rotation[j].toRotationMatrix();
+          for (int k = 0; k < 3; ++k) s = std::max(s, (d + shell_radius_ * diff.col(k)).squaredNorm());
+        }
+        return std::sqrt(s) * kCm;
+      }
+    }
+    return 0.0;
   }
 
   std::unordered_map<std::uint64_t, double> sums_;  // complete sums by segment_key
@@ -907,7 +934,9 @@ class SegmentError {
   std::vector<Eigen::Vector3d> positions_;
   std::vector<Eigen::Quaterniond> rotations_;
   std::vector<Eigen::Vector3d> reference_;
+  std::vector<Eigen::Quaterniond> reference_rotations_;
   double per_bone_;
+  double shell_radius_;  // metres
 };
 
 // Local search over key positions for the least summed position error with a
@@ -1080,9 +1109,9 @@ class KeySearch {
   std::vector<int> trades_;  // keys to insert
 };
 
-double max_error(SegmentError& error, std::span<const int> keys) {
+double max_error(SegmentError& error, std::span<const int> keys, FrameError what = FrameError::kMean) {
   double worst = 0.0;
-  for (std::size_t i = 0; i + 1 < keys.size(); ++i) worst = std::max(worst, error.max(keys[i], keys[i + 1]));
+  for (std::size_t i = 0; i + 1 < keys.size(); ++i) worst = std::max(worst, error.max(keys[i], keys[i + 1], what));
   return worst;
 }
 
@@ -1118,17 +1147,20 @@ KeySelection select_keys_for_count(const Skeleton& skeleton, const Motion& motio
   result.keys = search.keys();
   result.mean_error_cm = search.total() / frames;
   result.max_error_cm = max_error(error, result.keys);
+  result.worst_joint_cm = max_error(error, result.keys, FrameError::kJoint);
   return result;
 }
 
-KeySelection select_keys_for_max_error(const Skeleton& skeleton, const Motion& motion, double max_error_cm) {
+KeySelection select_keys_for_max_error(const Skeleton& skeleton, const Motion& motion, double max_error_cm,
+                                       ErrorBound bound, double shell_radius) {
   KeySelection result;
   result.threshold = std::numeric_limits<double>::quiet_NaN();
   const int frames = motion.frame_count();
   if (frames == 0) return result;
   const PoseTrack track = make_pose_track(skeleton, motion);
-  SegmentError error(skeleton, track);
-  auto fits = [&](int a, int b) { return error.max(a, b, max_error_cm) <= max_error_cm; };
+  SegmentError error(skeleton, track, shell_radius);
+  const FrameError what = bound == ErrorBound::kShell ? FrameError::kShell : FrameError::kJoint;
+  auto fits = [&](int a, int b) { return error.max(a, b, what, max_error_cm) <= max_error_cm; };
   std::vector<int> keys{0};
   int a = 0;
   while (a < frames - 1) {
@@ -1164,6 +1196,7 @@ KeySelection select_keys_for_max_error(const Skeleton& skeleton, const Motion& m
   result.mean_error_cm = total / frames;
   result.start_mean_error_cm = result.mean_error_cm;
   result.max_error_cm = max_error(error, result.keys);
+  result.worst_joint_cm = max_error(error, result.keys, FrameError::kJoint);
   return result;
 }
 
@@ -1176,6 +1209,7 @@ KeyError key_error(const Skeleton& skeleton, const Motion& motion, std::span<con
   for (std::size_t i = 0; i + 1 < keys.size(); ++i) total += error.sum(keys[i], keys[i + 1]);
   result.mean_cm = total / (keys.back() - keys.front() + 1);
   result.max_cm = max_error(error, keys);
+  result.worst_joint_cm = max_error(error, keys, FrameError::kJoint);
   return result;
 }
 

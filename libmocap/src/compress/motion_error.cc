@@ -44,9 +44,11 @@ ErrorMeasure::ErrorMeasure(int bones, int max_frames)
     : bones_(std::max(bones, 0)),
       max_frames_(std::max(max_frames, 0)),
       position_(static_cast<std::size_t>(max_frames_)),
+      joint_(static_cast<std::size_t>(max_frames_)),
       velocity_(static_cast<std::size_t>(max_frames_)),
       combined_(static_cast<std::size_t>(max_frames_)),
       shell_(static_cast<std::size_t>(max_frames_)),
+      joint_at_(static_cast<std::size_t>(max_frames_)),
       shell_joint_(static_cast<std::size_t>(max_frames_)),
       joint_position_(static_cast<std::size_t>(bones_)),
       joint_velocity_(static_cast<std::size_t>(bones_)),
@@ -77,12 +79,17 @@ bool ErrorMeasure::run(std::span<const Eigen::Vector3d> reference_positions,
     const std::size_t row_prev = static_cast<std::size_t>(prev) * bones_;
     const std::size_t row_next = static_cast<std::size_t>(next) * bones_;
     double position = 0.0, velocity = 0.0, shell = 0.0;  // shell: squared, metres
-    int shell_joint = 0;
+    double worst = -1.0;
+    int shell_joint = 0, worst_joint = 0;
     for (int j = 0; j < bones_; ++j) {
       const Eigen::Vector3d d = other_positions[row + j] - reference_positions[row + j];
       const double dp = d.norm() * kCm;
       position += dp;
       joint_position_[j] += dp;
+      if (dp > worst) {
+        worst = dp;
+        worst_joint = j;
+      }
       const Eigen::Vector3d dv = ((other_positions[row_next + j] - other_positions[row_prev + j]) -
                                   (reference_positions[row_next + j] - reference_positions[row_prev + j])) /
                                  span_frames;
@@ -100,6 +107,8 @@ bool ErrorMeasure::run(std::span<const Eigen::Vector3d> reference_positions,
       }
     }
     position_[f] = position * per_bone;
+    joint_[f] = std::max(worst, 0.0);
+    joint_at_[f] = worst_joint;
     velocity_[f] = velocity * per_bone;
     combined_[f] = position_[f] + options.velocity_weight * velocity_[f];
     shell_[f] = std::sqrt(shell) * kCm;
@@ -109,6 +118,7 @@ bool ErrorMeasure::run(std::span<const Eigen::Vector3d> reference_positions,
   const std::span<double> sorted(sorted_.data(), frames_size);
   result.frames = frames;
   summarise({position_.data(), frames_size}, sorted, result.position);
+  summarise({joint_.data(), frames_size}, sorted, result.joint);
   summarise({velocity_.data(), frames_size}, sorted, result.velocity);
   summarise({combined_.data(), frames_size}, sorted, result.combined);
   summarise({shell_.data(), frames_size}, sorted, result.shell);
@@ -126,6 +136,7 @@ bool ErrorMeasure::run(std::span<const Eigen::Vector3d> reference_positions,
       }
     }
     result.combined.worst_joint = worst;
+    result.joint.worst_joint = joint_at_[result.joint.worst_frame];
     result.shell.worst_joint = shell_joint_[result.shell.worst_frame];
   }
   return true;

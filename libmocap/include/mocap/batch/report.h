@@ -74,7 +74,7 @@ std::vector<ClipInput> shard_clips(std::span<const ClipInput> clips, int index, 
 enum class BudgetKind {
   kRatio,      // keys as a share of frames, in (0, 1]: select_keys_for_count
   kThreshold,  // pose distance threshold (weighted radians, root metres): extract_keys
-  kMaxError,   // every frame's position error within this many cm: select_keys_for_max_error
+  kMaxError,   // every joint on every frame within this many cm: select_keys_for_max_error
 };
 // "ratio", "threshold", "max_error".
 std::string_view budget_kind_name(BudgetKind kind);
@@ -120,7 +120,16 @@ struct BudgetResult {
   ErrorSummary shell;             // cm: points at shell_radius from every joint
   std::string worst_joint;        // bone with the largest position error averaged over frames
   int worst_frame = 0;            // AMC frame number of the largest position error
+  // cm: per frame the worst joint's position error, so joint.max is the
+  // worst joint error of the clip, every joint and every frame (the honest
+  // max; position.max is the worst frame of a mean over joints).
+  ErrorSummary joint;
+  std::string joint_max_joint;    // bone at joint.max
+  int joint_max_frame = 0;        // AMC frame number of joint.max
+  std::string shell_max_joint;    // bone at shell.max
+  int shell_max_frame = 0;        // AMC frame number of shell.max
   ErrorSummary uniform_position;  // the same count of uniformly spaced keys
+  ErrorSummary uniform_joint;
   ErrorSummary uniform_shell;
   double select_seconds = 0.0;  // choosing the keys
   // Mean position error of each bone over frames (cm), in the clip's bone
@@ -233,6 +242,10 @@ struct BudgetSummary {
   ErrorSummary position;   // mean over all frames; p99 from the histogram; max
   ErrorSummary uniform_position;
   double shell_max = 0.0, uniform_shell_max = 0.0;
+  // The worst joint error over every clip, joint and frame (cm), where it is.
+  double joint_max = 0.0, uniform_joint_max = 0.0;
+  std::string joint_max_clip, joint_max_joint;
+  int joint_max_frame = 0;  // AMC frame number
   std::vector<double> share_under, uniform_share_under;  // of frames, per ReportOptions::under_cm, in [0, 1]
   std::vector<ClipRank> best, worst;                     // up to 5 clips by max position error
   // Mean position error of each bone name over all frames of the clips that have it (cm), in

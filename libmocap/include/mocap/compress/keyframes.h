@@ -16,7 +16,9 @@
 //      (Interpolation::kCubic) a C1 cubic through all the keys instead.
 //   5. Selection beyond the threshold (select_keys_for_count,
 //      select_keys_for_max_error): keys chosen against the position error of
-//      the rebuild itself, measured through the whole hierarchy. The
+//      the rebuild itself, measured through the whole hierarchy: the count
+//      against the mean over joints, max_error against the worst joint (or
+//      the worst shell point) on every frame. The
 //      selection always measures the slerp rebuild, whatever rebuild the keys
 //      are later given to: its keys (and max_error's bound) are those that
 //      suit slerp, and a cubic rebuild of them may be better or worse.
@@ -192,7 +194,8 @@ struct KeySelection {
   std::vector<int> keys;
   double threshold = 0.0;            // threshold of the extraction the search started from
   double mean_error_cm = 0.0;        // mean over frames of the position error
-  double max_error_cm = 0.0;         // max over frames of the position error
+  double max_error_cm = 0.0;         // max over frames of the position error (a mean over joints)
+  double worst_joint_cm = 0.0;       // max over every joint and frame of |p' - p|
   double start_mean_error_cm = 0.0;  // the same for the threshold's keys, before refinement
 };
 
@@ -211,17 +214,26 @@ struct SelectionOptions {
 KeySelection select_keys_for_count(const Skeleton& skeleton, const Motion& motion, std::span<const double> weights,
                                    int count, const SelectionOptions& options = {});
 
-// The fewest keys found whose rebuild keeps every frame's position error
-// within `max_error_cm`: from each key, the farthest next key that keeps the
+// What select_keys_for_max_error bounds on every frame (motion_error.h).
+enum class ErrorBound {
+  kJoint,  // the worst joint's position error, max_j |p' - p|: every joint, every frame
+  kShell,  // the worst shell point's error, points at shell_radius from every joint
+};
+
+// The fewest keys found whose rebuild keeps `bound` within `max_error_cm`
+// (cm) on every frame: from each key, the farthest next key that keeps the
 // bound (all frames are keys in the worst case, so the bound always holds).
-// The threshold is NaN: none is used.
-KeySelection select_keys_for_max_error(const Skeleton& skeleton, const Motion& motion, double max_error_cm);
+// `shell_radius` (metres) is used by ErrorBound::kShell. The threshold is
+// NaN: none is used.
+KeySelection select_keys_for_max_error(const Skeleton& skeleton, const Motion& motion, double max_error_cm,
+                                       ErrorBound bound = ErrorBound::kJoint, double shell_radius = 0.03);
 
 // The mean and max position error (cm) of rebuilding `motion` from `keys`, as
 // the selection measures it, over the frames from the first key to the last.
 struct KeyError {
   double mean_cm = 0.0;
-  double max_cm = 0.0;
+  double max_cm = 0.0;          // worst frame of the mean over joints
+  double worst_joint_cm = 0.0;  // worst joint on the worst frame
 };
 KeyError key_error(const Skeleton& skeleton, const Motion& motion, std::span<const int> keys);
 
