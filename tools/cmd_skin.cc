@@ -225,12 +225,12 @@ int run_skin(const SkinOptions& options) {
   }
 
   Pose pose = make_pose(skeleton);
-  const auto skinned = write_obj_frames(options, *plan, bound->mesh, bound->weights, skeleton.bones.size(), frames,
-                                        motion.frame_numbers, *metres_per_mesh_unit(options.mesh_units), "",
-                                        [&](int f, Skinner& skinner) {
-                                          pose_from_channels(skeleton, motion.frame(f), pose);
-                                          skinner.skin(skeleton, pose, bound->bind);
-                                        });
+  const auto skinned =
+      write_obj_frames(options, *plan, bound->mesh, bound->weights, skeleton.bones.size(), frames, motion.frame_numbers,
+                       *metres_per_mesh_unit(options.mesh_units), "", [&](int f, Skinner& skinner) {
+                         pose_from_channels(skeleton, motion.frame(f), pose);
+                         skinner.skin(skeleton, pose, bound->bind);
+                       });
   if (skinned.code != kOk) return skinned.code;
   const std::size_t n = bound->mesh.positions.size();
   const int written = static_cast<int>(frames.size());
@@ -281,7 +281,8 @@ int run_model(const SkinOptions& options) {
       return kOutputError;
     }
     std::printf("wrote %s: %d vertices, %d joints, %zu frames of `%s` at %g fps\n", options.output.c_str(),
-                model->mesh.vertex_count(), model->joint_count(), frames.size(), clip.name.c_str(), fps / plan->range.step);
+                model->mesh.vertex_count(), model->joint_count(), frames.size(), clip.name.c_str(),
+                fps / plan->range.step);
     return kOk;
   }
 
@@ -307,7 +308,8 @@ int run_model(const SkinOptions& options) {
 void add_skin_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<SkinOptions>();
   CLI::App* command = app.add_subcommand(
-      "skin", "Deform a mesh with a capture, or a rigged model with its own animation (linear blend or dual quaternion)");
+      "skin",
+      "Deform a mesh with a capture, or a rigged model with its own animation (linear blend or dual quaternion)");
   command->add_option("asf", options->asf, "ASF skeleton (not with --model)");
   command->add_option("amc", options->amc, "AMC motion (not with --model)");
   command->add_option("--mesh", options->mesh, "OBJ mesh, Y-up, facing +Z like CMU skeletons");

@@ -48,9 +48,9 @@ enum ExitCode { kOk = 0, kUsage = 1, kInput = 2, kNoGl = 3, kOutput = 4 };
 
 struct Options {
   std::vector<std::string> files;  // asf amc [mesh.obj [weights.txt]]
-  std::optional<int> frame;  // file frame number; none: the first (and, in a window, play)
-  std::string screenshot;    // headless when set
-  std::optional<int> last_frame;  // >= frame: --screenshot is a prefix, one PNG per frame up to this one
+  std::optional<int> frame;        // file frame number; none: the first (and, in a window, play)
+  std::string screenshot;          // headless when set
+  std::optional<int> last_frame;   // >= frame: --screenshot is a prefix, one PNG per frame up to this one
   int frame_step = 1;
   std::string size = "1280x720";
   double keys_threshold = -1.0;  // >= 0: keyframe extraction on from the start
@@ -259,9 +259,9 @@ int run_headless(const Options& options) {
         view.camera.target.z() += clip->positions[0].z() - view.followed_root.z();
         view.followed_root = clip->positions[0];
         const SceneExtras extras{ghost_positions(keyframes, frame), error_colors(keyframes, frame), {}, &skin};
-        const std::string path =
-            options.last_frame ? frame_file(options.screenshot, numbers[static_cast<std::size_t>(frame)])
-                               : options.screenshot;
+        const std::string path = options.last_frame
+                                     ? frame_file(options.screenshot, numbers[static_cast<std::size_t>(frame)])
+                                     : options.screenshot;
         if (auto e = save_png(renderer, offscreen, &*clip, view, path, extras)) {
           std::cerr << "mocap-viewer: " << *e << "\n";
           code = kOutput;
@@ -343,7 +343,8 @@ class App {
     }
     view_.options.show_mesh = true;
     view_.options.show_skeleton = view_.options.show_joints = false;  // the skin in place of the bones
-    set_status("bound " + skin_form_.obj + " (" + std::to_string(skin_.bound->mesh.vertex_count()) + " vertices)", false);
+    set_status("bound " + skin_form_.obj + " (" + std::to_string(skin_.bound->mesh.vertex_count()) + " vertices)",
+               false);
   }
 
   void show_eyes() {

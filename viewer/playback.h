@@ -32,7 +32,7 @@ struct Playback {
   double time_s = 0.0;  // clip time, s, in [0, duration_s())
   double speed = 1.0;   // clip seconds per wall-clock second, > 0
   bool playing = false;
-  bool loop = true;  // at the end: wrap around (true) or stop on the last frame
+  bool loop = true;          // at the end: wrap around (true) or stop on the last frame
   std::vector<int> numbers;  // the file's number of each frame, increasing; empty: numbered from 0
 
   double duration_s() const { return frame_count / fps; }
@@ -127,8 +127,8 @@ struct Playback {
 inline std::string readout(const Playback& playback) {
   const int f = playback.frame();
   char text[96];
-  std::snprintf(text, sizeof text, "frame %d / %d \xC2\xB7 %.3f s @ %g Hz", playback.number_of(f),
-                playback.frame_count, f / playback.fps, playback.fps);
+  std::snprintf(text, sizeof text, "frame %d / %d \xC2\xB7 %.3f s @ %g Hz", playback.number_of(f), playback.frame_count,
+                f / playback.fps, playback.fps);
   return text;
 }
 

@@ -33,8 +33,8 @@ struct SkinForm {
 
 struct SkinState {
   bool loaded = false;
-  bool dual_quaternion = false;  // else linear blend
-  const Clip* clip = nullptr;    // the clip the mesh is bound to
+  bool dual_quaternion = false;      // else linear blend
+  const Clip* clip = nullptr;        // the clip the mesh is bound to
   std::unique_ptr<BoundMesh> bound;  // on the heap: the skinner keeps a pointer to its mesh
   std::optional<Skinner> skinner;
   std::vector<std::uint32_t> indices;

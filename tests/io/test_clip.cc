@@ -22,7 +22,8 @@ TEST(ReadClip, ReadsEveryRealClipAtTheGivenRate) {
     EXPECT_EQ(clip->motion.fps, 60.0);
     EXPECT_GT(clip->motion.frame_count(), 0) << files.name;
     ASSERT_EQ(clip->bone_names.size(), clip->skeleton.bones.size());
-    for (std::size_t b = 0; b < clip->bone_names.size(); ++b) EXPECT_EQ(clip->bone_names[b], clip->skeleton.bones[b].name);
+    for (std::size_t b = 0; b < clip->bone_names.size(); ++b)
+      EXPECT_EQ(clip->bone_names[b], clip->skeleton.bones[b].name);
     EXPECT_EQ(clip->amc_path, files.amc.string());
   }
 }
@@ -45,7 +46,7 @@ TEST(ReadClip, ErrorsNameTheFile) {
 TEST(OutputFormat, FromTheExtensionOrTheFlag) {
   EXPECT_EQ(pick_output_format("out/x.json", "", {"csv", "json"}, "csv").value(), "json");
   EXPECT_EQ(pick_output_format("X.CSV", "", {"csv", "json"}, "json").value(), "csv");
-  EXPECT_EQ(pick_output_format("", "", {"csv", "json"}, "csv").value(), "csv");   // standard output
+  EXPECT_EQ(pick_output_format("", "", {"csv", "json"}, "csv").value(), "csv");  // standard output
   EXPECT_EQ(pick_output_format("-", "", {"csv", "json"}, "json").value(), "json");
   EXPECT_EQ(pick_output_format("x.json", "csv", {"csv", "json"}, "csv").value(), "csv");  // --format wins
   EXPECT_EQ(pick_output_format("a.b/track", "jsonl", {"csv", "jsonl"}, "jsonl").value(), "jsonl");

@@ -1,5 +1,5 @@
-#include <mocap/eyes/eye_body.h>
 #include <mocap/core/fk.h>
+#include <mocap/eyes/eye_body.h>
 
 #include <algorithm>
 #include <cmath>

@@ -26,8 +26,9 @@ Result<std::string> pick_output_format(std::string_view path, std::string_view f
   std::ranges::transform(extension, extension.begin(), [](unsigned char c) { return std::tolower(c); });
   if (known(extension)) return extension;
   return fail("", 0,
-              "-o " + std::string(path) + ": " + (extension.empty() ? "no extension" : "unknown extension ." + extension) +
-                  ": expected " + list(".", ", ") + ", or --format " + list("", "|"));
+              "-o " + std::string(path) + ": " +
+                  (extension.empty() ? "no extension" : "unknown extension ." + extension) + ": expected " +
+                  list(".", ", ") + ", or --format " + list("", "|"));
 }
 
 }  // namespace mocap

@@ -51,7 +51,7 @@ Result<void> SkinJob::validate() const {
     for (int k = 0; k < kMaxInfluences; ++k) {
       if (weights[v].bone[k] >= bones) {
         return bad("vertex " + std::to_string(v) + " refers to bone " + std::to_string(weights[v].bone[k]) + " of " +
-               std::to_string(bones));
+                   std::to_string(bones));
       }
     }
   }

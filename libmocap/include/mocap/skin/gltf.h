@@ -9,7 +9,7 @@
 // TEXCOORD_0 (when the mesh has per-vertex texture coordinates), JOINTS_0
 // (unsigned short) and WEIGHTS_0 (float); indices are unsigned int.
 // A viewer computes a joint's matrix as G_j * inverse_bind_j with G_j the
-// node's world transform: the K_b of skin.h.
+// node's world transform: the K_b of bind.h.
 //
 // Layout (glTF 2.0 spec, "GLB File Format Specification"): a 12-byte header
 // (magic "glTF", version 2, total length), a JSON chunk padded with spaces
@@ -68,7 +68,7 @@ struct GltfDocument {
   std::vector<GltfAnimation> animations;
 };
 
-// A CMU skeleton bound to a mesh (skin.h), animated by `frames` of `motion`
+// A CMU skeleton bound to a mesh (bind.h, mesh_bind.h), animated by `frames` of `motion`
 // (frame indices, increasing). One joint node per bone, named as the bone,
 // whose world transform is the bone's frame (bone_frames) in mesh space; the
 // rest values are the bind pose, the inverse binds `bind.inverse_bind`, and

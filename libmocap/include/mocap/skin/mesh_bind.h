@@ -27,15 +27,15 @@
 namespace mocap {
 
 struct MeshBindOptions {
-  std::string mesh_path;                          // OBJ, Y-up, facing +Z like CMU skeletons
-  std::string units = "m";                        // the OBJ's unit, a name of kMeshUnits (io/mesh.h)
-  std::vector<std::string> groups;                // OBJ groups to keep; empty: all
-  std::string bind_pose_amc;                      // AMC whose first frame is the bind pose; empty: the rest pose
-  double bind_pose_fps = 120.0;                   // its rate (> 0; only its first frame is used)
-  double yaw_radians = 0.0;                       // the skeleton turned about +Y before placing, radians
-  std::optional<double> scale;                    // explicit placement: skeleton scale, > 0
-  std::optional<Eigen::Vector3d> translation;     // explicit placement: metres
-  std::string weights_path;                       // skin-weights file; empty: automatic weights
+  std::string mesh_path;                       // OBJ, Y-up, facing +Z like CMU skeletons
+  std::string units = "m";                     // the OBJ's unit, a name of kMeshUnits (io/mesh.h)
+  std::vector<std::string> groups;             // OBJ groups to keep; empty: all
+  std::string bind_pose_amc;                   // AMC whose first frame is the bind pose; empty: the rest pose
+  double bind_pose_fps = 120.0;                // its rate (> 0; only its first frame is used)
+  double yaw_radians = 0.0;                    // the skeleton turned about +Y before placing, radians
+  std::optional<double> scale;                 // explicit placement: skeleton scale, > 0
+  std::optional<Eigen::Vector3d> translation;  // explicit placement: metres
+  std::string weights_path;                    // skin-weights file; empty: automatic weights
 
   // Fails (no file) when `units` is not a kMeshUnits name, `scale` is not
   // > 0, `bind_pose_fps` not > 0 or `mesh_path` is empty.

@@ -13,7 +13,7 @@
 // matrix; COLLADA: the controller's inverse bind times its bind shape
 // matrix). The skinning matrix of joint j in a pose is then
 //   K_j = G_j(pose) * inverse_bind_j,
-// the K_b = M_b B_b^-1 of skin.h, so that a vertex moves to
+// the K_b = M_b B_b^-1 of bind.h, so that a vertex moves to
 // sum_i w_i K_ji v = sum_i w_i G_ji offset_ji v_mesh: glTF's and Assimp's rule
 // (the mesh node's own transform does not move a skinned mesh). In the pose
 // where every joint's world transform is G_m(rest) * offset_j^-1 (bind_pose

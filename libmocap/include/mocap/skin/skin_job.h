@@ -32,7 +32,7 @@ enum class SkinKernel {
   kAuto,      // the fastest this CPU runs: kAvx2 where it has AVX2 and FMA, else kPortable
   kAvx2,      // x86-64 AVX2 + FMA intrinsics (kPortable where the CPU or compiler lacks them)
   kPortable,  // kLinear: 4-wide SIMD through Eigen (SSE2 on any x86-64, NEON on ARM); kDualQuaternion: kScalar
-  kScalar,    // the formulas above one vertex at a time, the reference the others are tested against
+  kScalar,    // the formulas of bind.h one vertex at a time, the reference the others are tested against
 };
 // Whether `kernel` runs as itself on this CPU (kAuto, kPortable, kScalar always do).
 bool skin_kernel_available(SkinKernel kernel);
