@@ -637,9 +637,12 @@ int main(int argc, char** argv) {
                  "with --quit-after: save the whole window, panels included, as a PNG on closing");
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? kOk : kUsage;
+    // CLI11's own errors in the shape of the viewer's (and mocap's): one line, exit 1.
+    std::cerr << "mocap-viewer: " << e.what() << " (mocap-viewer --help for the options)\n";
+    return kUsage;
   }
   if (options.files.size() == 1) {
     std::cerr << "mocap-viewer: " << options.files[0]
