@@ -5,6 +5,7 @@
 // `bad` and returns 0, and the parser checks `bad` once per field group.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -150,8 +151,13 @@ inline void residuals(std::span<const std::int32_t> codes, int order, std::vecto
 // Bits of the residuals from index `order` on, Rice-coded with the best k
 // (into `k`), or fixed-width with the fewest bits (into `k`).
 inline std::uint64_t rice_cost(std::span<const std::int64_t> r, int& k) {
+  // The best k is near log2 of the mean zigzag value: try the three around it.
+  std::uint64_t sum = 0;
+  for (const std::int64_t v : r) sum += zigzag(v);
+  const std::uint64_t mean = r.empty() ? 0 : sum / r.size();
+  const int guess = mean == 0 ? 0 : 63 - std::countl_zero(mean);
   std::uint64_t best = ~std::uint64_t{0};
-  for (int t = 0; t <= kMaxRiceParameter; ++t) {
+  for (int t = std::max(0, guess - 1); t <= std::min(kMaxRiceParameter, guess + 1); ++t) {
     std::uint64_t bits = 0;
     for (const std::int64_t v : r) bits += rice_bits(zigzag(v), t);
     if (bits < best) best = bits, k = t;

@@ -213,7 +213,8 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
     ++iterations;
     for (int c = 0; c < channels; ++c) {
       const double tolerance = share[c] * bound_cm * 0.01 / lever[c];
-      if (tolerance == fitted_tolerance[c]) continue;
+      // Refit only on a real change: a few per cent moves no spacing or grid.
+      if (std::abs(tolerance - fitted_tolerance[c]) <= 0.03 * tolerance) continue;
       // After the first round only spacings near the last choice are tried.
       const int at = fits[c].spacing_index;
       const int first = round == 0 || at < 0 ? 0 : std::max(0, at - 3);
