@@ -200,6 +200,7 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
   std::vector<double> share(static_cast<std::size_t>(channels), 0.35);
   std::vector<double> fitted_tolerance(static_cast<std::size_t>(channels), -1.0);
   std::vector<clip_fit::Fit> fits(static_cast<std::size_t>(channels));
+  std::vector<clip_fit::ChannelCache> caches(static_cast<std::size_t>(channels));
   const int last_spacing = static_cast<int>(clip_fit::spacings().size()) - 1;
 
   std::optional<CompressedClip> best;
@@ -219,7 +220,7 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
       const int at = fits[c].spacing_index;
       const int first = round == 0 || at < 0 ? 0 : std::max(0, at - 3);
       const int last = round == 0 || at < 0 ? last_spacing : std::min(last_spacing, at + 3);
-      fits[c] = clip_fit::fit_channel(values[c], tolerance, fit_options, first, last);
+      fits[c] = clip_fit::fit_channel(values[c], tolerance, fit_options, first, last, &caches[c]);
       fitted_tolerance[c] = tolerance;
     }
     clip.tracks.resize(static_cast<std::size_t>(channels));
@@ -232,7 +233,7 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
       for (int c = 0; c < channels; ++c) {
         if (fits[c].spacing_index >= 0 && fits[c].spacing_index != finest) {
           const double tolerance = share[c] * bound_cm * 0.01 / lever[c];
-          clip.tracks[c] = clip_fit::fit_channel(values[c], tolerance, fit_options, finest, finest).track;
+          clip.tracks[c] = clip_fit::fit_channel(values[c], tolerance, fit_options, finest, finest, &caches[c]).track;
         } else {
           clip.tracks[c] = fits[c].track;
         }
@@ -274,6 +275,13 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
     return fail("", 0, "cannot hold the bound of " + std::to_string(bound_cm) + " cm: the closest decoded file was " +
                            std::to_string(closest_cm) + " cm");
   best->name.clear();
+  if (stats && !clip.keys.empty()) {
+    // Whole-pose mode bounded the key frames; the stats are of every frame.
+    auto motion_back = decode_motion(*best, skeleton);
+    if (!motion_back) return fail("", 0, "internal error: " + motion_back.error().message);
+    world_of(skeleton, *motion_back, decoded);
+    best_measure = measure(reference, decoded, bones, frames, {}, shell, options.shell_radius_m);
+  }
   if (stats) {
     ClipEncodeStats& s = *stats;
     s.bytes = best_bytes.size();

@@ -189,7 +189,8 @@ Fit quantised_fit(std::span<const double> x, std::span<const double> c, double t
 
 std::span<const int> spacings() { return kSpacings; }
 
-Fit fit_channel(std::span<const double> x, double tolerance, const FitOptions& options, int first, int last) {
+Fit fit_channel(std::span<const double> x, double tolerance, const FitOptions& options, int first, int last,
+                ChannelCache* cache) {
   const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
   const float middle = static_cast<float>(0.5 * (*lo + *hi));
   double constant_error = 0.0;
@@ -221,9 +222,22 @@ Fit fit_channel(std::span<const double> x, double tolerance, const FitOptions& o
   for (int i = first; i <= last; ++i) {
     const int spacing = kSpacings[i];
     if (i > first && spacing >= 2 * static_cast<int>(x.size())) break;  // one segment already covers the clip
-    const std::vector<double> c = least_squares(x, options.degree, spacing);
-    std::vector<float> exact(c.begin(), c.end());
-    const double fit_error = max_error(x, exact, options.degree, spacing, {}, s);
+    std::vector<double> fitted;
+    double fit_error = 0.0;
+    if (cache && cache->points.size() == kSpacings.size() && !cache->points[i].empty()) {
+      fit_error = cache->fit_error[i];
+    } else {
+      fitted = least_squares(x, options.degree, spacing);
+      const std::vector<float> exact(fitted.begin(), fitted.end());
+      fit_error = max_error(x, exact, options.degree, spacing, {}, s);
+      if (cache) {
+        cache->points.resize(kSpacings.size());
+        cache->fit_error.resize(kSpacings.size());
+        cache->points[i] = std::move(fitted);
+        cache->fit_error[i] = fit_error;
+      }
+    }
+    const std::vector<double>& c = cache ? cache->points[i] : fitted;
     if (fit_error >= tolerance) {
       if (++failures >= 3 && best.bytes != std::numeric_limits<std::size_t>::max()) break;
       continue;

@@ -27,6 +27,13 @@ struct Fit {
   int spacing_index = -1;    // into kSpacings, -1 for constant or keyed tracks
 };
 
+// Least-squares fits of one channel by spacing index, kept across calls
+// (they do not depend on the tolerance).
+struct ChannelCache {
+  std::vector<std::vector<double>> points;  // empty: not fitted yet
+  std::vector<double> fit_error;            // of the float points
+};
+
 // Candidate knot spacings (frames), increasing.
 std::span<const int> spacings();
 
@@ -35,6 +42,7 @@ std::span<const int> spacings();
 // tried: indices [first, last] of spacings(). Always succeeds: spacing 1 with
 // a fine grid reproduces the values to float precision (if even that fails
 // the tolerance, the finest fit is returned with its error).
-Fit fit_channel(std::span<const double> values, double tolerance, const FitOptions& options, int first, int last);
+Fit fit_channel(std::span<const double> values, double tolerance, const FitOptions& options, int first, int last,
+                ChannelCache* cache = nullptr);
 
 }  // namespace mocap::clip_fit
