@@ -1,0 +1,140 @@
+#include "compress/dof_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+namespace mocap::detail {
+
+
+Eigen::Quaterniond dof_rotation(const BoneRig& rig, const double* angles) {
+  Eigen::Quaterniond m = Eigen::Quaterniond::Identity();
+  for (int k = 0; k < rig.rotations; ++k) m = Eigen::AngleAxisd(angles[k], unit_axis(rig.axis[k])) * m;
+  return m;
+}
+
+// The dof-space rotation M of a local rotation q (see fk.h) and back.
+Eigen::Quaterniond to_dof_space(const BoneRig& rig, const Eigen::Quaterniond& q) {
+  return rig.root ? rig.c.conjugate() * q : rig.c.conjugate() * q * rig.c;
+}
+Eigen::Quaterniond from_dof_space(const BoneRig& rig, const Eigen::Quaterniond& m) {
+  return rig.root ? rig.c * m : rig.c * m * rig.c.conjugate();
+}
+
+std::vector<BoneRig> make_rig(const Skeleton& skeleton) {
+  std::vector<BoneRig> rig(skeleton.bones.size());
+  for (std::size_t b = 0; b < skeleton.bones.size(); ++b) {
+    const Bone& bone = skeleton.bones[b];
+    BoneRig& r = rig[b];
+    r.root = bone.parent < 0;
+    r.translates = r.root;
+    r.c = bone.axis_rotation;
+    int count = 0;
+    for (std::size_t k = 0; k < bone.dofs.size(); ++k) {
+      const Channel ch = bone.dofs[k];
+      if (!is_rotation(ch)) {
+        r.translates = true;
+        continue;
+      }
+      if (count < 3) {
+        r.axis[count] = ch == Channel::RX ? 0 : ch == Channel::RY ? 1 : 2;
+        r.channel[count] = bone.first_channel + static_cast<int>(k);
+      }
+      ++count;
+    }
+    r.rotations = std::min(count, 3);
+    r.linear_channels = count > 3 || (count >= 2 && r.axis[0] == r.axis[1]) || (count == 3 && r.axis[1] == r.axis[2]);
+    if (r.rotations == 3 && !r.linear_channels) {
+      const double a[3] = {0.3, 0.4, 0.5};
+      const double mirrored[3] = {a[0] + std::numbers::pi, std::numbers::pi - a[1], a[2] + std::numbers::pi};
+      r.euler_mirror = std::abs(dof_rotation(r, a).dot(dof_rotation(r, mirrored))) > 1.0 - 1e-9;
+    }
+  }
+  return rig;
+}
+
+// `angle` plus the multiple of 2 pi that brings it nearest to `reference`.
+double unwrap(double angle, double reference) {
+  constexpr double kTwoPi = 2.0 * std::numbers::pi;
+  return angle + kTwoPi * std::round((reference - angle) / kTwoPi);
+}
+
+// Rotation about unit axis e that is the twist of m about e, as an angle.
+double twist_angle(const Eigen::Quaterniond& m, int axis) {
+  return 2.0 * std::atan2(m.vec()[axis], m.w());
+}
+
+// The nearest rotation R_e2(second) * R_e1(first) to the dof-space rotation m
+// of a bone with two rotation dofs: `second` turns e1 as near as it can to
+// where m takes it, `first` is the twist of what is left.
+Eigen::Quaterniond project_two_dofs(const BoneRig& rig, const Eigen::Quaterniond& m, double& first, double& second) {
+  const Eigen::Vector3d e1 = unit_axis(rig.axis[0]);
+  const Eigen::Vector3d e2 = unit_axis(rig.axis[1]);
+  const Eigen::Vector3d d = m * e1;
+  // The axes are distinct unit axes, so e1 lies in the plane normal to e2.
+  second = std::atan2(e2.dot(e1.cross(d)), e1.dot(d));
+  const Eigen::Quaterniond r2(Eigen::AngleAxisd(second, e2));
+  first = twist_angle(r2.conjugate() * m, rig.axis[0]);
+  return r2 * Eigen::Quaterniond(Eigen::AngleAxisd(first, e1));
+}
+
+// project_two_dofs without angles, for the hot loop: the half-angle
+// rotations come from the directions by half-angle identities, and the twist
+// about e1 is the quaternion's own part along e1, normalised.
+Eigen::Quaterniond project_two_dofs_fast(const BoneRig& rig, const Eigen::Quaterniond& m) {
+  const int a1 = rig.axis[0], a2 = rig.axis[1];
+  const Eigen::Vector3d e1 = unit_axis(a1);
+  const Eigen::Vector3d e2 = unit_axis(a2);
+  const Eigen::Vector3d d = m * e1;
+  const double x = e1.dot(d), y = e2.dot(e1.cross(d));
+  const double r = std::sqrt(x * x + y * y);
+  double ch = 1.0, sh = 0.0;  // cos and sin of half the angle about e2
+  if (r > 1e-12) {
+    const double cos_b = x / r;
+    ch = std::sqrt(std::max(0.0, 0.5 * (1.0 + cos_b)));
+    sh = std::copysign(std::sqrt(std::max(0.0, 0.5 * (1.0 - cos_b))), y);
+  }
+  const Eigen::Quaterniond r2(ch, sh * e2.x(), sh * e2.y(), sh * e2.z());
+  const Eigen::Quaterniond n = r2.conjugate() * m;
+  Eigen::Quaterniond twist(n.w(), 0.0, 0.0, 0.0);
+  twist.vec()[a1] = n.vec()[a1];
+  const double norm = twist.norm();
+  if (norm < 1e-12) return r2;
+  twist.coeffs() /= norm;
+  return r2 * twist;
+}
+
+void channels_from_rotation(const BoneRig& r, const Eigen::Quaterniond& rotation, double* c) {
+  if (r.rotations == 0 || r.linear_channels) return;
+  const Eigen::Quaterniond m = to_dof_space(r, rotation);
+  if (r.rotations == 1) {
+    c[r.channel[0]] = unwrap(twist_angle(m, r.axis[0]), c[r.channel[0]]);
+  } else if (r.rotations == 2) {
+    double first_angle = 0.0, second_angle = 0.0;
+    project_two_dofs(r, m, first_angle, second_angle);
+    c[r.channel[0]] = unwrap(first_angle, c[r.channel[0]]);
+    c[r.channel[1]] = unwrap(second_angle, c[r.channel[1]]);
+  } else {
+    // M = R_a3(e[0]) R_a2(e[1]) R_a1(e[2]), and its second solution.
+    const Eigen::Vector3d e = m.toRotationMatrix().eulerAngles(r.axis[2], r.axis[1], r.axis[0]);
+    const double pi = std::numbers::pi;
+    const double solutions[2][3] = {{e[2], e[1], e[0]}, {e[2] + pi, r.euler_mirror ? pi - e[1] : -e[1], e[0] + pi}};
+    double best_cost = std::numeric_limits<double>::infinity();
+    double best[3] = {0.0, 0.0, 0.0};
+    for (const auto& s : solutions) {
+      double cost = 0.0, u[3];
+      for (int k = 0; k < 3; ++k) {
+        u[k] = unwrap(s[k], c[r.channel[k]]);
+        cost += std::abs(u[k] - c[r.channel[k]]);
+      }
+      if (cost < best_cost) {
+        best_cost = cost;
+        std::copy_n(u, 3, best);
+      }
+    }
+    for (int k = 0; k < 3; ++k) c[r.channel[k]] = best[k];
+  }
+}
+
+}  // namespace mocap::detail

@@ -1,0 +1,409 @@
+#include <mocap/compress/selection.h>
+
+#include <mocap/core/fk.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <unordered_map>
+
+#include "compress/dof_model.h"
+#include "compress/interpolators.h"
+
+namespace mocap {
+
+using detail::BoneRig;
+using detail::Interpolator;
+using detail::make_rig;
+
+namespace {
+constexpr double kCm = 100.0;  // metres -> cm
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+namespace {
+
+// What a frame's error is, for SegmentError::max.
+enum class FrameError { kMean, kJoint, kShell };
+
+std::uint64_t segment_key(int a, int b) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+}
+
+// The error of rebuilding frames between two keys, against the original
+// world transforms (computed once): per frame, the mean over joints of the
+// position error (what the count search sums), the worst joint's, or the
+// worst shell point's (what max_error can bound).
+class SegmentError {
+ public:
+  SegmentError(const Skeleton& skeleton, const PoseTrack& track, double shell_radius = 0.03)
+      : skeleton_(skeleton),
+        track_(track),
+        rig_(make_rig(skeleton)),
+        interpolate_(skeleton, rig_),
+        pose_(make_pose(skeleton)),
+        positions_(skeleton.bones.size()),
+        rotations_(skeleton.bones.size()),
+        reference_(static_cast<std::size_t>(track.frames) * track.bones),
+        reference_rotations_(reference_.size()),
+        per_bone_(kCm / std::max(track.bones, 1)),
+        shell_radius_(shell_radius) {
+    const std::size_t bones = static_cast<std::size_t>(track.bones);
+    for (int f = 0; f < track.frames; ++f) {
+      std::copy_n(track.rotations(f), bones, pose_.rotation.begin());
+      std::copy_n(track.offsets(f), bones, pose_.offset.begin());
+      forward_kinematics(skeleton_, pose_, std::span(reference_).subspan(f * bones, bones),
+                         std::span(reference_rotations_).subspan(f * bones, bones));
+    }
+  }
+
+  // Sum over the frames strictly between a and b of the position error (cm);
+  // stops early, returning a partial sum above `stop`, once it exceeds it.
+  // Complete sums are remembered: the search asks for the same segments
+  // again and again as keys settle.
+  double sum(int a, int b, double stop = kInf) {
+    if (b - a < 2) return 0.0;
+    const std::uint64_t key = segment_key(a, b);
+    if (const auto known = sums_.find(key); known != sums_.end()) return known->second;
+    interpolate_.prepare(track_, a, b, b - a);
+    double total = 0.0;
+    for (int f = a + 1; f < b; ++f) {
+      total += next_frame(f, FrameError::kMean);
+      if (total > stop) return total;
+    }
+    sums_.emplace(key, total);
+    return total;
+  }
+
+  // Max of `what` over the same frames; stops early once a frame exceeds `stop`.
+  double max(int a, int b, FrameError what, double stop = kInf) {
+    if (b - a < 2) return 0.0;
+    interpolate_.prepare(track_, a, b, b - a);
+    double worst = 0.0;
+    for (int f = a + 1; f < b; ++f) {
+      worst = std::max(worst, next_frame(f, what));
+      if (worst > stop) break;
+    }
+    return worst;
+  }
+
+ private:
+  // The error of frame f, the interpolator's next frame.
+  double next_frame(int f, FrameError what) {
+    interpolate_.next(pose_.rotation.data(), pose_.offset.data());
+    forward_kinematics(skeleton_, pose_, positions_, rotations_);
+    const std::size_t row = static_cast<std::size_t>(f) * track_.bones;
+    const Eigen::Vector3d* reference = reference_.data() + row;
+    double s = 0.0;
+    switch (what) {
+      case FrameError::kMean:
+        for (int j = 0; j < track_.bones; ++j) s += (positions_[j] - reference[j]).norm();
+        return s * per_bone_;
+      case FrameError::kJoint:
+        for (int j = 0; j < track_.bones; ++j) s = std::max(s, (positions_[j] - reference[j]).squaredNorm());
+        return std::sqrt(s) * kCm;
+      case FrameError::kShell: {
+        // As motion_error.cc measures it: points at the shell radius along
+        // each axis of every joint's world frame.
+        const Eigen::Quaterniond* reference_rotation = reference_rotations_.data() + row;
+        for (int j = 0; j < track_.bones; ++j) {
+          const Eigen::Vector3d d = positions_[j] - reference[j];
+          const Eigen::Matrix3d diff = rotations_[j].toRotationMatrix() - reference_rotation[j].toRotationMatrix();
+          for (int k = 0; k < 3; ++k) s = std::max(s, (d + shell_radius_ * diff.col(k)).squaredNorm());
+        }
+        return std::sqrt(s) * kCm;
+      }
+    }
+    return 0.0;
+  }
+
+  std::unordered_map<std::uint64_t, double> sums_;  // complete sums by segment_key
+  const Skeleton& skeleton_;
+  const PoseTrack& track_;
+  std::vector<BoneRig> rig_;
+  Interpolator interpolate_;
+  Pose pose_;
+  std::vector<Eigen::Vector3d> positions_;
+  std::vector<Eigen::Quaterniond> rotations_;
+  std::vector<Eigen::Vector3d> reference_;
+  std::vector<Eigen::Quaterniond> reference_rotations_;
+  double per_bone_;
+  double shell_radius_;  // metres
+};
+
+// Local search over key positions for the least summed position error with a
+// fixed number of keys. The error of a frame depends only on the two keys
+// around it, so the total is a sum over segments and a key change only
+// touches the segments beside it.
+class KeySearch {
+ public:
+  explicit KeySearch(SegmentError& error) : error_(error) {}
+
+  void reset(std::vector<int> keys) {
+    keys_ = std::move(keys);
+    cost_.resize(keys_.size() > 0 ? keys_.size() - 1 : 0);
+    for (std::size_t i = 0; i + 1 < keys_.size(); ++i) cost_[i] = error_.sum(keys_[i], keys_[i + 1]);
+  }
+  const std::vector<int>& keys() const { return keys_; }
+  double total() const {
+    double t = 0.0;
+    for (const double c : cost_) t += c;
+    return t;
+  }
+
+  // Removes or inserts keys until there are `count`: removing where the
+  // error grows least, inserting where the error is largest.
+  void set_count(std::size_t count) {
+    while (keys_.size() > count && keys_.size() > 2) {
+      std::size_t best = 1;
+      double best_increase = kInf;
+      for (std::size_t i = 1; i + 1 < keys_.size(); ++i) {
+        const double increase = error_.sum(keys_[i - 1], keys_[i + 1]) - cost_[i - 1] - cost_[i];
+        if (increase < best_increase) {
+          best_increase = increase;
+          best = i;
+        }
+      }
+      cost_[best - 1] = error_.sum(keys_[best - 1], keys_[best + 1]);
+      keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(best));
+      cost_.erase(cost_.begin() + static_cast<std::ptrdiff_t>(best));
+    }
+    while (keys_.size() < count) {
+      std::size_t worst = 0;
+      for (std::size_t i = 0; i < cost_.size(); ++i) {
+        if (keys_[i + 1] - keys_[i] > 1 && (keys_[worst + 1] - keys_[worst] < 2 || cost_[i] > cost_[worst])) worst = i;
+      }
+      if (keys_[worst + 1] - keys_[worst] < 2) break;  // every frame is a key
+      const Split s = best_split(keys_[worst], keys_[worst + 1], kInf);
+      keys_.insert(keys_.begin() + static_cast<std::ptrdiff_t>(worst) + 1, s.at);
+      cost_[worst] = s.left;
+      cost_.insert(cost_.begin() + static_cast<std::ptrdiff_t>(worst) + 1, s.right);
+    }
+  }
+
+  // Moves every inner key to its best place between its neighbours. Returns
+  // whether anything moved.
+  bool move_pass() {
+    bool moved = false;
+    for (std::size_t i = 1; i + 1 < keys_.size(); ++i) {
+      const double current = cost_[i - 1] + cost_[i];
+      const Split s = best_split(keys_[i - 1], keys_[i + 1], current * (1.0 - 1e-9));
+      if (s.at >= 0) {
+        if (s.at == keys_[i]) continue;
+        keys_[i] = s.at;
+        cost_[i - 1] = s.left;
+        cost_[i] = s.right;
+        moved = true;
+      } else {
+        settle(keys_[i - 1], keys_[i + 1], {keys_[i], cost_[i - 1], cost_[i]});
+      }
+    }
+    return moved;
+  }
+
+  // Moves keys from where they are least needed to the segments with the
+  // largest error, as long as each move lowers the total. Looks at the
+  // `candidates` segments of largest error. Returns whether any key moved.
+  bool trade_round(std::size_t candidates) {
+    const std::size_t n = keys_.size();
+    if (n < 3) return false;
+    increase_.assign(n, kInf);
+    for (std::size_t i = 1; i + 1 < n; ++i) {
+      increase_[i] = error_.sum(keys_[i - 1], keys_[i + 1]) - cost_[i - 1] - cost_[i];
+    }
+    order_.resize(cost_.size());
+    for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+    const std::size_t top = std::min(candidates, order_.size());
+    std::partial_sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(top), order_.end(),
+                      [&](std::size_t a, std::size_t b) { return cost_[a] > cost_[b]; });
+    removal_.resize(n - 2);
+    for (std::size_t i = 0; i < n - 2; ++i) removal_[i] = i + 1;
+    std::sort(removal_.begin(), removal_.end(),
+              [&](std::size_t a, std::size_t b) { return increase_[a] < increase_[b]; });
+
+    trades_.clear();
+    segment_used_.assign(cost_.size(), false);
+    key_removed_.assign(n, false);
+    for (std::size_t c = 0; c < top; ++c) {
+      const std::size_t j = order_[c];
+      if (keys_[j + 1] - keys_[j] < 2 || segment_used_[j]) continue;
+      const Split s = best_split(keys_[j], keys_[j + 1], cost_[j]);
+      if (s.at < 0) continue;
+      const double decrease = cost_[j] - s.left - s.right;
+      for (const std::size_t i : removal_) {
+        if (increase_[i] >= decrease) break;
+        // Removing key i merges segments i - 1 and i: neither may be split,
+        // and no neighbouring key may go too.
+        if (i == j || i == j + 1 || segment_used_[i - 1] || segment_used_[i] || key_removed_[i - 1] ||
+            key_removed_[i + 1] || key_removed_[i]) {
+          continue;
+        }
+        trades_.push_back(s.at);
+        segment_used_[j] = segment_used_[i - 1] = segment_used_[i] = true;
+        key_removed_[i] = true;
+        break;
+      }
+    }
+    if (trades_.empty()) return false;
+    std::vector<int> next;
+    next.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!key_removed_[i]) next.push_back(keys_[i]);
+    }
+    next.insert(next.end(), trades_.begin(), trades_.end());
+    std::sort(next.begin(), next.end());
+    reset(std::move(next));
+    return true;
+  }
+
+ private:
+  struct Split {
+    int at = -1;  // the best inner frame, or -1 when none beat the bound
+    double left = 0.0, right = 0.0;
+  };
+
+  // The frame between a and b (exclusive) where a key leaves the least error
+  // on both sides, if that is below `bound` (with an infinite bound there
+  // always is one when b - a > 1).
+  Split best_split(int a, int b, double bound) {
+    const std::uint64_t key = segment_key(a, b);
+    if (const auto known = best_splits_.find(key); known != best_splits_.end()) {
+      const Split& s = known->second;
+      return s.left + s.right < bound ? s : Split{};
+    }
+    Split best;
+    double best_total = bound;
+    for (int p = a + 1; p < b; ++p) {
+      const double left = error_.sum(a, p, best_total);
+      if (left >= best_total) continue;
+      const double right = error_.sum(p, b, best_total - left);
+      if (left + right < best_total) {
+        best_total = left + right;
+        best = {p, left, right};
+      }
+    }
+    // A split found under the bound is the best of all; none found says only
+    // that the best is not under the bound, so nothing is remembered.
+    if (best.at >= 0) best_splits_.emplace(key, best);
+    return best;
+  }
+  // Records that a key at `at` is the best between a and b, with these costs.
+  void settle(int a, int b, const Split& split) { best_splits_.emplace(segment_key(a, b), split); }
+
+  SegmentError& error_;
+  std::vector<int> keys_;
+  std::vector<double> cost_;  // cost_[i]: summed error between keys i and i + 1
+  std::unordered_map<std::uint64_t, Split> best_splits_;  // by segment_key: the best inner key, once known
+  // Scratch of trade_round.
+  std::vector<double> increase_;
+  std::vector<std::size_t> order_, removal_;
+  std::vector<bool> segment_used_, key_removed_;
+  std::vector<int> trades_;  // keys to insert
+};
+
+double max_error(SegmentError& error, std::span<const int> keys, FrameError what = FrameError::kMean) {
+  double worst = 0.0;
+  for (std::size_t i = 0; i + 1 < keys.size(); ++i) worst = std::max(worst, error.max(keys[i], keys[i + 1], what));
+  return worst;
+}
+
+}  // namespace
+
+KeySelection select_keys_for_count(const Skeleton& skeleton, const Motion& motion, std::span<const double> weights,
+                                   int count, const SelectionOptions& options) {
+  KeySelection result;
+  const int frames = motion.frame_count();
+  if (frames == 0) return result;
+  count = std::clamp(count, std::min(2, frames), frames);  // as uniform_keys clamps it
+  const PoseTrack track = make_pose_track(skeleton, motion);
+  SegmentError error(skeleton, track);
+  KeySearch search(error);
+
+  const ThresholdKeys start = threshold_for_count(track, weights, count, options.distance);
+  result.threshold = start.threshold;
+  search.reset(start.keys);
+  search.set_count(static_cast<std::size_t>(count));
+  const double threshold_total = search.total();
+  result.start_mean_error_cm = threshold_total / frames;
+  std::vector<int> threshold_keys = search.keys();
+  search.reset(uniform_keys(frames, count));
+  if (threshold_total < search.total()) search.reset(std::move(threshold_keys));
+
+  for (int pass = 0; pass < options.max_passes; ++pass) {
+    const double before = search.total();
+    search.move_pass();
+    while (search.trade_round(16)) {
+    }
+    if (!(search.total() < before * (1.0 - 1e-6))) break;
+  }
+  result.keys = search.keys();
+  result.mean_error_cm = search.total() / frames;
+  result.max_error_cm = max_error(error, result.keys);
+  result.worst_joint_cm = max_error(error, result.keys, FrameError::kJoint);
+  return result;
+}
+
+KeySelection select_keys_for_max_error(const Skeleton& skeleton, const Motion& motion, double max_error_cm,
+                                       ErrorBound bound, double shell_radius) {
+  KeySelection result;
+  result.threshold = std::numeric_limits<double>::quiet_NaN();
+  const int frames = motion.frame_count();
+  if (frames == 0) return result;
+  const PoseTrack track = make_pose_track(skeleton, motion);
+  SegmentError error(skeleton, track, shell_radius);
+  const FrameError what = bound == ErrorBound::kShell ? FrameError::kShell : FrameError::kJoint;
+  auto fits = [&](int a, int b) { return error.max(a, b, what, max_error_cm) <= max_error_cm; };
+  std::vector<int> keys{0};
+  int a = 0;
+  while (a < frames - 1) {
+    // Gallop out to the first key that breaks the bound, then bisect back.
+    int good = a + 1, bad = -1;
+    for (int step = 2;; step *= 2) {
+      const int b = std::min(a + step, frames - 1);
+      if (!fits(a, b)) {
+        bad = b;
+        break;
+      }
+      good = b;
+      if (b == frames - 1) break;
+    }
+    while (bad > good + 1) {
+      const int mid = good + (bad - good) / 2;
+      (fits(a, mid) ? good : bad) = mid;
+    }
+    keys.push_back(good);
+    a = good;
+  }
+  // The bound is not monotone in the span: a key may have become redundant.
+  for (std::size_t i = 1; i + 1 < keys.size();) {
+    if (fits(keys[i - 1], keys[i + 1])) {
+      keys.erase(keys.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+  double total = 0.0;
+  for (std::size_t i = 0; i + 1 < keys.size(); ++i) total += error.sum(keys[i], keys[i + 1]);
+  result.keys = std::move(keys);
+  result.mean_error_cm = total / frames;
+  result.start_mean_error_cm = result.mean_error_cm;
+  result.max_error_cm = max_error(error, result.keys);
+  result.worst_joint_cm = max_error(error, result.keys, FrameError::kJoint);
+  return result;
+}
+
+KeyError key_error(const Skeleton& skeleton, const Motion& motion, std::span<const int> keys) {
+  KeyError result;
+  if (keys.empty()) return result;
+  const PoseTrack track = make_pose_track(skeleton, motion);
+  SegmentError error(skeleton, track);
+  double total = 0.0;
+  for (std::size_t i = 0; i + 1 < keys.size(); ++i) total += error.sum(keys[i], keys[i + 1]);
+  result.mean_cm = total / (keys.back() - keys.front() + 1);
+  result.max_cm = max_error(error, keys);
+  result.worst_joint_cm = max_error(error, keys, FrameError::kJoint);
+  return result;
+}
+
+}  // namespace mocap
