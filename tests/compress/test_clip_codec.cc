@@ -86,6 +86,17 @@ TEST(ClipCodec, EveryRealClipHoldsEveryBound) {
       p = end;
     }
   }
+  // MOCAP_CLIP_OFF="cubic,entropy" switches techniques off, for measuring what each buys.
+  ClipEncodeOptions base;
+  if (const char* off = std::getenv("MOCAP_CLIP_OFF")) {
+    const std::string list = off;
+    base.per_track_keys = list.find("per_track_keys") == std::string::npos;
+    base.cubic = list.find("cubic") == std::string::npos;
+    base.quantise = list.find("quantise") == std::string::npos;
+    base.entropy = list.find("entropy") == std::string::npos;
+    base.delta = list.find("delta") == std::string::npos;
+    std::printf("techniques off: %s\n", off);
+  }
   const auto clips = test::all_real_clips();
   ASSERT_FALSE(clips.empty());
   if (test::shared_clips().empty()) std::printf("no shared data at %s: bundled clips only\n", test::shared_data_dir().c_str());
@@ -97,7 +108,7 @@ TEST(ClipCodec, EveryRealClipHoldsEveryBound) {
     Motion motion;
     if (!test::load(files, skeleton, motion)) continue;
     for (const double bound : bounds) {
-      ClipEncodeOptions options;
+      ClipEncodeOptions options = base;
       options.max_joint_error_cm = bound;
       const RoundTrip r = round_trip(skeleton, motion, options, files.name);
       EXPECT_LE(r.worst.cm, bound) << files.name << " at " << bound << " cm: " << skeleton.bones[r.worst.joint].name
