@@ -1,6 +1,8 @@
 // mocap compress | decompress | eval: keyframe compression and its error.
 #include <mocap/io/amc.h>
-#include <mocap/compress/keyframes.h>
+#include <mocap/compress/key_pipeline.h>
+#include <mocap/compress/rebuild.h>
+#include <mocap/io/joint_weights.h>
 #include <mocap/compress/motion_error.h>
 
 #include <nlohmann/json.hpp>
@@ -143,40 +145,41 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
     weights = default_joint_weights(skeleton);
   }
 
-  std::string method;
-  KeySelection selection;
+  KeyCompressOptions options;
+  options.weights = std::move(weights);
+  options.interpolation = interpolation(o.interp);
+  options.error = o.error.options();
   if (by_threshold) {
-    method = "threshold";
-    selection.threshold = o.threshold;
-    selection.keys = extract_keys(make_pose_track(skeleton, motion), weights, o.threshold);
+    options.budget = KeyBudget::kThreshold;
+    options.value = o.threshold;
   } else if (by_max_error) {
-    method = "max_error";
-    selection = select_keys_for_max_error(skeleton, motion, o.max_error, ErrorBound::kJoint);
+    options.budget = KeyBudget::kMaxJointError;
+    options.value = o.max_error;
   } else if (by_max_shell) {
-    method = "max_shell_error";
-    selection = select_keys_for_max_error(skeleton, motion, o.max_shell_error, ErrorBound::kShell,
-                                          o.error.shell_cm / 100.0);
+    options.budget = KeyBudget::kMaxShellError;
+    options.value = o.max_shell_error;
+  } else if (by_keys) {
+    options.budget = KeyBudget::kCount;
+    options.value = o.keys;
   } else {
-    method = "count";
-    const int count = by_keys ? o.keys : static_cast<int>(std::lround(o.ratio * frames));
-    selection = select_keys_for_count(skeleton, motion, weights, count);
+    options.budget = KeyBudget::kRatio;
+    options.value = o.ratio;
   }
-  const int key_count = static_cast<int>(selection.keys.size());
-
-  // The keys are chosen against the slerp rebuild whatever --interp says;
-  // the rebuild, its error and the uniform baseline all use --interp.
-  const Interpolation how = interpolation(o.interp);
-  const Motion keys = key_motion(motion, selection.keys);
-  auto rebuilt = rebuild_motion(skeleton, keys, o.amc, how);
-  auto error = rebuilt ? measure_error(skeleton, motion, *rebuilt, o.error.options()) : Result<MotionError>();
-  auto uniform = rebuild_motion(skeleton, key_motion(motion, uniform_keys(frames, key_count)), o.amc, how);
-  auto uniform_error = uniform ? measure_error(skeleton, motion, *uniform, o.error.options()) : Result<MotionError>();
-  if (!rebuilt || !error || !uniform_error) {
-    const Error& e = !rebuilt ? rebuilt.error() : !error ? error.error() : uniform_error.error();
-    std::cerr << "mocap compress: " << o.amc << ": " << e.message
-              << " (frame numbers must run consecutively to be rebuilt)\n";
+  auto result = compress_keys(skeleton, motion, options, o.amc);
+  if (!result) {
+    std::cerr << "mocap compress: " << result.error().to_string() << "\n";
     return kBadInput;
   }
+  const std::string method =
+      options.budget == KeyBudget::kRatio ? "count" : std::string(key_budget_name(options.budget));
+  const int key_count = static_cast<int>(result->keys.size());
+  const Motion& keys = result->key_motion;
+  const Motion* rebuilt = &result->rebuilt;
+  const MotionError* error = &result->error;
+  const MotionError* uniform_error = &result->uniform_error;
+  struct {
+    double threshold, start_mean_error_cm;
+  } selection{result->threshold, result->start_mean_error_cm};
 
   if (!o.output.empty()) {
     if (const int code = emit(o.output, format_amc(keys, skeleton)); code != kOk) return code;

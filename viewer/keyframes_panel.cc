@@ -14,32 +14,47 @@ void run_keyframes(KeyframeState& state, const Clip& clip) {
   const int bones = static_cast<int>(skeleton.bones.size());
   state.message.clear();
   if (state.clip != &clip || state.frames != frames) {
-    // A new clip: the pose track, the weights and the original's transforms.
-    state.track = make_pose_track(skeleton, motion);
-    state.weights = default_joint_weights(skeleton);
     state.original_positions.assign(static_cast<std::size_t>(frames) * bones, Eigen::Vector3d::Zero());
     state.original_rotations.assign(static_cast<std::size_t>(frames) * bones, Eigen::Quaterniond::Identity());
     world_transforms(skeleton, motion, state.original_positions, state.original_rotations);
     state.clip = &clip;
     state.frames = frames;
   }
-  state.keys = extract_keys(state.track, state.weights, state.threshold);
-  Result<Motion> rebuilt = rebuild_motion(skeleton, key_motion(motion, state.keys));
-  if (!rebuilt || rebuilt->frame_count() != frames) {
-    state.message = rebuilt ? "the rebuild does not cover the clip" : rebuilt.error().to_string();
+  KeyCompressOptions options;
+  options.uniform_baseline = false;
+  switch (state.mode) {
+    case KeyframeState::Mode::kCount:
+      options.budget = KeyBudget::kCount;
+      options.value = std::max(state.key_count, 1);
+      break;
+    case KeyframeState::Mode::kRatio:
+      options.budget = KeyBudget::kRatio;
+      options.value = state.ratio;
+      break;
+    case KeyframeState::Mode::kMaxError:
+      options.budget = KeyBudget::kMaxJointError;
+      options.value = state.max_error;
+      break;
+    case KeyframeState::Mode::kThreshold:
+      options.budget = KeyBudget::kThreshold;
+      options.value = state.threshold;
+      break;
+  }
+  auto result = compress_keys(skeleton, motion, options, clip.amc_path);
+  if (!result) {
+    state.message = result.error().to_string();
     state.keys.clear();
     state.error_per_frame.clear();
     state.rebuilt_positions.clear();
     return;
   }
+  state.keys = std::move(result->keys);
+  state.error = result->error;
+  state.error_per_frame.assign(result->position_per_frame_cm.begin(), result->position_per_frame_cm.end());
+  // For drawing: the rebuilt pose of every frame.
   state.rebuilt_positions.assign(static_cast<std::size_t>(frames) * bones, Eigen::Vector3d::Zero());
   state.rebuilt_rotations.assign(static_cast<std::size_t>(frames) * bones, Eigen::Quaterniond::Identity());
-  world_transforms(skeleton, *rebuilt, state.rebuilt_positions, state.rebuilt_rotations);
-  ErrorMeasure measure(bones, frames);
-  measure.run(state.original_positions, state.original_rotations, state.rebuilt_positions, state.rebuilt_rotations,
-              frames, ErrorOptions{}, state.error);
-  const std::span<const double> per_frame = measure.position_per_frame();
-  state.error_per_frame.assign(per_frame.begin(), per_frame.end());
+  world_transforms(skeleton, result->rebuilt, state.rebuilt_positions, state.rebuilt_rotations);
 }
 
 int keyframes_panel(KeyframeState& state, const Clip* clip, const Playback& playback) {
@@ -48,8 +63,25 @@ int keyframes_panel(KeyframeState& state, const Clip* clip, const Playback& play
     ImGui::TextDisabled("no clip loaded");
     return jump;
   }
-  bool changed = ImGui::Checkbox("Extract keys", &state.enabled) && state.enabled;
-  changed |= ImGui::SliderFloat("Threshold", &state.threshold, 0.001f, 1.0f, "%.4f", ImGuiSliderFlags_Logarithmic);
+  bool changed = ImGui::Checkbox("Compress", &state.enabled) && state.enabled;
+  int mode = static_cast<int>(state.mode);
+  changed |= ImGui::Combo("Keys by", &mode, "key count\0ratio\0max joint error\0threshold\0");
+  state.mode = static_cast<KeyframeState::Mode>(mode);
+  switch (state.mode) {
+    case KeyframeState::Mode::kCount:
+      changed |= ImGui::SliderInt("Keys", &state.key_count, 2, std::max(2, clip->motion.frame_count()), "%d",
+                                  ImGuiSliderFlags_Logarithmic);
+      break;
+    case KeyframeState::Mode::kRatio:
+      changed |= ImGui::SliderFloat("Ratio", &state.ratio, 0.005f, 1.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
+      break;
+    case KeyframeState::Mode::kMaxError:
+      changed |= ImGui::SliderFloat("Max error", &state.max_error, 0.1f, 20.0f, "%.2f cm", ImGuiSliderFlags_Logarithmic);
+      break;
+    case KeyframeState::Mode::kThreshold:
+      changed |= ImGui::SliderFloat("Threshold", &state.threshold, 0.001f, 1.0f, "%.4f", ImGuiSliderFlags_Logarithmic);
+      break;
+  }
   if (changed || (state.enabled && state.clip != clip)) run_keyframes(state, *clip);
   if (!state.enabled) return jump;
   if (!state.message.empty()) {

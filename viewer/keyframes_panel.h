@@ -1,6 +1,7 @@
-// The keyframe panel: runs the library's extraction (keyframes.h) at a
-// threshold, rebuilds the motion from the keys and measures it against the
-// original (motion_error.h). The viewer draws the rebuild as a ghost, the keys
+// The keyframe panel: runs the library's key compression (key_pipeline.h)
+// with the selections `mocap compress` offers (key count, ratio, max joint
+// error, threshold; default the refined selection at 10 % keys), and shows
+// the error as the CLI does, the worst joint named with its AMC frame number. The viewer draws the rebuild as a ghost, the keys
 // as ticks on the timeline and the error over time under it.
 #pragma once
 
@@ -9,7 +10,7 @@
 #include "panels.h"
 #include "playback.h"
 
-#include <mocap/compress/keyframes.h>
+#include <mocap/compress/key_pipeline.h>
 #include <mocap/compress/motion_error.h>
 
 #include <Eigen/Core>
@@ -20,8 +21,14 @@
 namespace mocap::viewer {
 
 struct KeyframeState {
-  bool enabled = false;        // extraction runs and its results are drawn
-  float threshold = 0.05f;     // pose distance (weighted radians, see keyframes.h)
+  bool enabled = false;  // compression runs and its results are drawn
+  // The selection, as mocap compress --keys / --ratio / --max-error / --threshold.
+  enum class Mode { kCount, kRatio, kMaxError, kThreshold };
+  Mode mode = Mode::kRatio;
+  int key_count = 30;      // keys (kCount)
+  float ratio = 0.1f;      // share of frames as keys (kRatio)
+  float max_error = 2.0f;  // cm, every joint on every frame (kMaxError)
+  float threshold = 0.05f;  // pose distance (weighted radians, see extract.h) (kThreshold)
   bool show_ghost = true;      // the rebuilt motion over the original
   bool color_by_error = true;  // joints coloured by their current error
   float color_max_cm = 5.0f;   // error drawn fully red
@@ -29,8 +36,6 @@ struct KeyframeState {
   // Results for the clip they were computed for (`frames` == 0: none).
   int frames = 0;
   const Clip* clip = nullptr;
-  PoseTrack track;
-  std::vector<double> weights;
   std::vector<int> keys;
   MotionError error;
   std::vector<float> error_per_frame;  // position error, cm (the graph)
@@ -41,7 +46,7 @@ struct KeyframeState {
   std::string message;                    // the last failure, if any
 };
 
-// Recomputes keys, rebuild and error for `clip` at state.threshold.
+// Recomputes keys, rebuild and error for `clip` by state.mode.
 void run_keyframes(KeyframeState& state, const Clip& clip);
 
 // The panel; returns a frame to jump to (the worst frame), or -1.

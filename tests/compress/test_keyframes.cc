@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <mocap/io/amc.h>
 #include <mocap/core/fk.h>
+#include <mocap/compress/key_pipeline.h>
 #include <mocap/compress/keyframes.h>
 #include <mocap/compress/motion_error.h>
 
@@ -337,6 +338,89 @@ TEST(KeyframeSelection, MaxErrorBoundsEveryJointOnEveryFrame) {
 TEST(KeyframeSelection, MaxErrorBoundsEveryJointOnEveryFrameOfSharedClips) {
   MOCAP_REQUIRE_SHARED_DATA();
   for (const auto& clip : test::shared_clips()) expect_bound_holds(clip, 2.0, ErrorBound::kJoint);
+}
+
+// ---------------------------------------------------------------------------
+// The pipeline: one call by a budget
+
+TEST(KeyframePipeline, OptionsValidate) {
+  KeyCompressOptions o;
+  EXPECT_TRUE(o.validate());
+  o.value = 0.0;
+  EXPECT_FALSE(o.validate());  // a ratio of 0
+  o.value = 1.5;
+  EXPECT_FALSE(o.validate());
+  o.budget = KeyBudget::kCount;
+  EXPECT_FALSE(o.validate());  // not a whole number
+  o.value = 0.0;
+  EXPECT_FALSE(o.validate());
+  o.budget = KeyBudget::kMaxJointError;
+  EXPECT_FALSE(o.validate());
+  o.budget = KeyBudget::kThreshold;
+  EXPECT_TRUE(o.validate());
+  o.value = std::nan("");
+  EXPECT_FALSE(o.validate());
+  o.value = 0.1;
+  o.error.shell_radius = -1.0;
+  EXPECT_FALSE(o.validate());
+  o.error.shell_radius = 0.03;
+  o.selection.max_passes = -1;
+  EXPECT_FALSE(o.validate());
+}
+
+// The one call gives what its steps give called one by one.
+TEST(KeyframePipeline, GivesWhatItsStepsGive) {
+  const Loaded l = load_bundled("49_06");
+  const int frames = l.motion.frame_count();
+  const std::vector<double> weights = default_joint_weights(l.skeleton);
+  for (const KeyBudget budget : {KeyBudget::kThreshold, KeyBudget::kCount, KeyBudget::kRatio,
+                                 KeyBudget::kMaxJointError, KeyBudget::kMaxShellError}) {
+    KeyCompressOptions o;
+    o.budget = budget;
+    o.value = budget == KeyBudget::kThreshold ? 0.1 : budget == KeyBudget::kCount ? 40 : budget == KeyBudget::kRatio ? 0.1 : 2.0;
+    auto r = compress_keys(l.skeleton, l.motion, o);
+    ASSERT_TRUE(r) << r.error().to_string();
+    std::vector<int> keys;
+    switch (budget) {
+      case KeyBudget::kThreshold: keys = extract_keys(make_pose_track(l.skeleton, l.motion), weights, 0.1); break;
+      case KeyBudget::kCount: keys = select_keys_for_count(l.skeleton, l.motion, weights, 40).keys; break;
+      case KeyBudget::kRatio:
+        keys = select_keys_for_count(l.skeleton, l.motion, weights, static_cast<int>(std::lround(0.1 * frames))).keys;
+        break;
+      case KeyBudget::kMaxJointError: keys = select_keys_for_max_error(l.skeleton, l.motion, 2.0).keys; break;
+      case KeyBudget::kMaxShellError:
+        keys = select_keys_for_max_error(l.skeleton, l.motion, 2.0, ErrorBound::kShell).keys;
+        break;
+    }
+    EXPECT_EQ(r->keys, keys) << key_budget_name(budget);
+    auto rebuilt = rebuild_motion(l.skeleton, key_motion(l.motion, keys));
+    ASSERT_TRUE(rebuilt);
+    const auto e = measure_error(l.skeleton, l.motion, *rebuilt);
+    auto uniform = rebuild_motion(l.skeleton, key_motion(l.motion, uniform_keys(frames, static_cast<int>(keys.size()))));
+    ASSERT_TRUE(uniform);
+    const auto u = measure_error(l.skeleton, l.motion, *uniform);
+    ASSERT_TRUE(e && u);
+    EXPECT_EQ(r->error.position.mean, e->position.mean);
+    EXPECT_EQ(r->error.joint.max, e->joint.max);
+    EXPECT_EQ(r->error.shell.max, e->shell.max);
+    EXPECT_EQ(r->uniform_error.position.mean, u->position.mean);
+    EXPECT_EQ(r->rebuilt.values, rebuilt->values);
+    EXPECT_EQ(static_cast<int>(r->position_per_frame_cm.size()), frames);
+  }
+}
+
+TEST(KeyframePipeline, RefusesWhatCannotRun) {
+  const Loaded l = load_bundled("09_06");
+  KeyCompressOptions o;
+  o.value = 2.0;  // a ratio above 1
+  EXPECT_FALSE(compress_keys(l.skeleton, l.motion, o));
+  Motion gap = l.motion;
+  gap.frame_numbers[5] += 10;  // frames no longer consecutive
+  for (std::size_t f = 6; f < gap.frame_numbers.size(); ++f) gap.frame_numbers[f] += 10;
+  o.value = 0.1;
+  auto r = compress_keys(l.skeleton, gap, o, "gap.amc");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().to_string().find("gap.amc"), std::string::npos);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <mocap/io/atomic_write.h>
 #include <mocap/compress/keyframes.h>
 #include <mocap/batch/report.h>
+#include <mocap/compress/key_pipeline.h>
 
 #include <algorithm>
 #include <atomic>
@@ -218,62 +219,6 @@ ErrorSummary summary_of(const ErrorStats& s) {
   return {s.mean, s.p99, s.max};
 }
 
-// Rebuilds `motion` from `keys` and measures it against the reference world
-// transforms, reusing the scratch buffers.
-struct Measurer {
-  const Skeleton& skeleton;
-  const Motion& motion;
-  const std::string& name;
-  const ErrorOptions& options;
-  std::span<const Eigen::Vector3d> reference_positions;
-  std::span<const Eigen::Quaterniond> reference_rotations;
-  std::vector<Eigen::Vector3d> positions;
-  std::vector<Eigen::Quaterniond> rotations;
-  ErrorMeasure measure;
-
-  Measurer(const Skeleton& s, const Motion& m, const std::string& n, const ErrorOptions& o,
-           std::span<const Eigen::Vector3d> rp, std::span<const Eigen::Quaterniond> rr)
-      : skeleton(s),
-        motion(m),
-        name(n),
-        options(o),
-        reference_positions(rp),
-        reference_rotations(rr),
-        positions(rp.size()),
-        rotations(rr.size()),
-        measure(static_cast<int>(s.bones.size()), m.frame_count()) {}
-
-  // The error, per-frame position errors into `per_frame` and, when
-  // `per_joint` is given, the mean position error of each bone into it.
-  Result<MotionError> run(std::span<const int> keys, std::vector<double>& per_frame, std::vector<double>* per_joint) {
-    auto rebuilt = rebuild_motion(skeleton, key_motion(motion, keys), name);
-    if (!rebuilt) return std::unexpected(rebuilt.error());
-    if (rebuilt->frame_numbers != motion.frame_numbers) {
-      return fail(name, 0, "frame numbers do not run consecutively, so the frames between keys cannot be rebuilt");
-    }
-    world_transforms(skeleton, *rebuilt, positions, rotations);
-    const int frames = motion.frame_count();
-    MotionError error;
-    if (!measure.run(reference_positions, reference_rotations, positions, rotations, frames, options, error)) {
-      return fail(name, 0, "the error measure refused the rebuilt motion");
-    }
-    const auto curve = measure.position_per_frame();
-    per_frame.assign(curve.begin(), curve.end());
-    if (per_joint) {
-      const std::size_t bones = skeleton.bones.size();
-      per_joint->assign(bones, 0.0);
-      for (int f = 0; f < frames; ++f) {
-        const std::size_t row = static_cast<std::size_t>(f) * bones;
-        for (std::size_t j = 0; j < bones; ++j) {
-          (*per_joint)[j] += (positions[row + j] - reference_positions[row + j]).norm();
-        }
-      }
-      for (double& e : *per_joint) e *= kCm / frames;
-    }
-    return error;
-  }
-};
-
 }  // namespace
 
 ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
@@ -301,56 +246,40 @@ ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
     if (frames == 0) return finish(input.path + ": no frames to compress");
     for (const Bone& bone : skeleton->bones) result.joints.push_back(bone.name);
 
-    const std::size_t samples = static_cast<std::size_t>(frames) * skeleton->bones.size();
-    std::vector<Eigen::Vector3d> reference_positions(samples);
-    std::vector<Eigen::Quaterniond> reference_rotations(samples);
-    world_transforms(*skeleton, *motion, reference_positions, reference_rotations);
-    Measurer measurer(*skeleton, *motion, input.path, options.error, reference_positions, reference_rotations);
-    const std::vector<double> weights = default_joint_weights(*skeleton);
-    PoseTrack track;
-    if (options.kind == BudgetKind::kThreshold) track = make_pose_track(*skeleton, *motion);
-
-    std::vector<double> scratch;
+    KeyCompressOptions compress;
+    compress.budget = options.kind == BudgetKind::kRatio       ? KeyBudget::kRatio
+                      : options.kind == BudgetKind::kThreshold ? KeyBudget::kThreshold
+                                                               : KeyBudget::kMaxJointError;
+    compress.selection.max_passes = options.selection_passes;
+    compress.error = options.error;
     for (const double budget : options.budgets) {
       BudgetResult b;
       b.budget = budget;
-      const auto select_start = std::chrono::steady_clock::now();
-      std::vector<int> keys;
-      switch (options.kind) {
-        case BudgetKind::kRatio: {
-          const int count = static_cast<int>(std::lround(budget * frames));
-          SelectionOptions selection;
-          selection.max_passes = options.selection_passes;
-          keys = select_keys_for_count(*skeleton, *motion, weights, count, selection).keys;
-          break;
-        }
-        case BudgetKind::kThreshold: keys = extract_keys(track, weights, budget); break;
-        case BudgetKind::kMaxError: keys = select_keys_for_max_error(*skeleton, *motion, budget).keys; break;
-      }
-      b.select_seconds = seconds_since(select_start);
-      b.keys = static_cast<int>(keys.size());
+      compress.value = budget;
+      auto run = compress_keys(*skeleton, *motion, compress, input.path);
+      if (!run) return finish(run.error().to_string());
+      const MotionError& error = run->error;
+      b.select_seconds = run->select_seconds;
+      b.keys = static_cast<int>(run->keys.size());
       b.key_ratio = static_cast<double>(b.keys) / frames;
-
-      auto error = measurer.run(keys, b.frame_error_cm, &b.joint_error_cm);
-      if (!error) return finish(error.error().to_string());
-      b.position = summary_of(error->position);
-      b.velocity = summary_of(error->velocity);
-      b.shell = summary_of(error->shell);
-      if (error->position.worst_joint >= 0) b.worst_joint = result.joints[error->position.worst_joint];
-      if (error->position.worst_frame >= 0) b.worst_frame = motion->frame_numbers[error->position.worst_frame];
-      b.joint = summary_of(error->joint);
-      if (error->joint.worst_frame >= 0) {
-        b.joint_max_joint = result.joints[error->joint.worst_joint];
-        b.joint_max_frame = motion->frame_numbers[error->joint.worst_frame];
-        b.shell_max_joint = result.joints[error->shell.worst_joint];
-        b.shell_max_frame = motion->frame_numbers[error->shell.worst_frame];
+      b.frame_error_cm = std::move(run->position_per_frame_cm);
+      b.joint_error_cm = std::move(run->joint_mean_cm);
+      b.position = summary_of(error.position);
+      b.velocity = summary_of(error.velocity);
+      b.shell = summary_of(error.shell);
+      if (error.position.worst_joint >= 0) b.worst_joint = result.joints[error.position.worst_joint];
+      if (error.position.worst_frame >= 0) b.worst_frame = motion->frame_numbers[error.position.worst_frame];
+      b.joint = summary_of(error.joint);
+      if (error.joint.worst_frame >= 0) {
+        b.joint_max_joint = result.joints[error.joint.worst_joint];
+        b.joint_max_frame = motion->frame_numbers[error.joint.worst_frame];
+        b.shell_max_joint = result.joints[error.shell.worst_joint];
+        b.shell_max_frame = motion->frame_numbers[error.shell.worst_frame];
       }
-
-      auto uniform = measurer.run(uniform_keys(frames, b.keys), b.uniform_frame_error_cm, nullptr);
-      if (!uniform) return finish(uniform.error().to_string());
-      b.uniform_position = summary_of(uniform->position);
-      b.uniform_shell = summary_of(uniform->shell);
-      b.uniform_joint = summary_of(uniform->joint);
+      b.uniform_frame_error_cm = std::move(run->uniform_position_per_frame_cm);
+      b.uniform_position = summary_of(run->uniform_error.position);
+      b.uniform_shell = summary_of(run->uniform_error.shell);
+      b.uniform_joint = summary_of(run->uniform_error.joint);
       result.budgets.push_back(std::move(b));
     }
   } catch (const std::exception& e) {

@@ -28,11 +28,13 @@
 //
 // Each step has its own header, included here: core/pose_track.h,
 // io/joint_weights.h, compress/extract.h (weights, distance, threshold),
-// compress/interpolation.h and compress/rebuild.h, compress/selection.h.
+// compress/interpolation.h and compress/rebuild.h, compress/selection.h;
+// all of it in one call by a budget: compress/key_pipeline.h.
 #pragma once
 
 #include <mocap/compress/extract.h>
 #include <mocap/compress/interpolation.h>
+#include <mocap/compress/key_pipeline.h>
 #include <mocap/compress/rebuild.h>
 #include <mocap/compress/selection.h>
 #include <mocap/core/pose_track.h>
