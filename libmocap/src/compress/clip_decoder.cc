@@ -58,7 +58,7 @@ void sample_clip(const CompressedClip& clip, double seconds, ClipCursor& cursor,
       return static_cast<float>(
           clip_curve::keyed_at<double>(track.points.data(), clip.keys.data(), key_count, track.degree, segment, t));
     double u = 0.0;
-    const int i = clip_curve::uniform_segment(t, 1.0 / track.spacing, clip_curve::gaps(clip.frame_count, track.spacing), u);
+    const int i = clip_curve::uniform_segment(t, track.inv_spacing, track.segments, u);
     return clip_curve::uniform_at<float>(track.points.data(), track.degree, i, static_cast<float>(u));
   };
   Eigen::Vector3f translation = Eigen::Vector3f::Zero();

@@ -49,6 +49,10 @@ void derive(CompressedClip& clip) {
     channel += static_cast<int>(bone.dofs.size());
   }
   clip.channel_count = channel;
+  for (ClipTrack& t : clip.tracks) {
+    t.segments = t.spacing > 0 ? static_cast<int>(point_count(clip, t) - t.degree) : 1;
+    t.inv_spacing = t.spacing > 0 ? 1.0 / t.spacing : 1.0;
+  }
 }
 
 void write_track(ByteWriter& w, const ClipTrack& t) {
@@ -267,6 +271,7 @@ struct Parser {
       if (!track(clip, clip.tracks[c], c)) return false;
     }
     if (in.at != in.bytes.size()) return fail_at(std::to_string(in.bytes.size() - in.at) + " bytes after the last track");
+    derive(clip);
     return true;
   }
 };

@@ -70,6 +70,9 @@ struct ClipTrack {
   float constant = 0.0f;       // kConstant: the value
   std::vector<std::int32_t> codes;  // kRice/kFixed: point i = codes[i] * step; kFloat: float bits
   std::vector<float> points;        // derived: the decoded points, in the channel's unit
+  // Derived for the sampler: uniform segments and 1 / spacing.
+  int segments = 1;
+  double inv_spacing = 1.0;
 };
 
 struct CompressedClip {
@@ -118,8 +121,9 @@ bool looks_like_compressed_clip(std::span<const std::uint8_t> first_bytes);
 // axis (within 1e-6 rad). The error names the first bone that differs and how.
 Result<void> check_skeleton(const CompressedClip& clip, const Skeleton& skeleton, const std::string& skeleton_name);
 
-// Fills the derived fields of the bones of a clip built in memory
-// (axis_rotation, dof_axes, first_channel) and channel_count.
+// Fills the derived fields of a clip built in memory: the bones'
+// axis_rotation, dof_axes, first_channel, channel_count, and the tracks'
+// segments and inv_spacing (not points).
 void finalize_clip(CompressedClip& clip);
 
 // Numbers for `mocap info clip.mkc`.
