@@ -131,5 +131,191 @@ TEST(ClipCodec, EveryRealClipHoldsEveryBound) {
   }
 }
 
+
+// The bundled clips always, at every bound (fast: they are short).
+TEST(ClipCodec, BundledClipsHoldEveryBound) {
+  for (const auto& files : test::bundled_clips()) {
+    Skeleton skeleton;
+    Motion motion;
+    if (!test::load(files, skeleton, motion)) continue;
+    for (const double bound : {1.0, 0.1, 0.02}) {
+      ClipEncodeOptions options;
+      options.max_joint_error_cm = bound;
+      const RoundTrip r = round_trip(skeleton, motion, options, files.name);
+      EXPECT_LE(r.worst.cm, bound) << files.name;
+      EXPECT_GT(r.worst.cm, 0.0) << files.name << ": lossless is not what the bound asks";
+      EXPECT_LT(r.bytes, r.stats.raw_bytes / 3) << files.name;  // 09_06 at 0.02 cm: 3.9x
+    }
+  }
+}
+
+// sample_clip (float, cursor) against decode_motion + pose_from_channels.
+void expect_sampler_matches(const CompressedClip& clip, const Skeleton& skeleton) {
+  const std::size_t bones = skeleton.bones.size();
+  std::vector<Eigen::Quaternionf> q(bones);
+  Eigen::Vector3f root;
+  std::vector<double> channels(static_cast<std::size_t>(skeleton.channel_count));
+  Pose pose = make_pose(skeleton);
+  ClipCursor cursor = make_cursor(clip);
+  double worst_rotation = 0, worst_translation = 0;
+  for (double t = 0; t <= clip.frame_count - 1; t += 0.37) {
+    for (int c = 0; c < skeleton.channel_count; ++c) channels[c] = sample_channel(clip, c, t);
+    pose_from_channels(skeleton, channels, pose);
+    sample_clip(clip, t / clip.fps, cursor, q, root);
+    for (std::size_t b = 0; b < bones; ++b) {
+      worst_rotation = std::max(worst_rotation, test::quaternion_gap(q[b].cast<double>(), pose.rotation[b]));
+    }
+    worst_translation = std::max(worst_translation, (root.cast<double>() - pose.offset[0]).norm());
+  }
+  EXPECT_LT(worst_rotation, 2e-5);     // float sampling against double
+  EXPECT_LT(worst_translation, 1e-4);  // metres: float of root positions of metres
+  // At the frames themselves, decode_motion gives sample_channel's values.
+  auto motion = decode_motion(clip, skeleton);
+  ASSERT_TRUE(motion.has_value());
+  for (int f = 0; f < clip.frame_count; f += 7) {
+    for (int c = 0; c < skeleton.channel_count; ++c) {
+      ASSERT_NEAR(motion->frame(f)[c], sample_channel(clip, c, f), 1e-12);
+    }
+  }
+}
+
+TEST(ClipCodec, SamplerMatchesDecodeAndPoseFromChannels) {
+  const auto l = test::load_bundled("09_06");
+  ClipEncodeOptions options;
+  options.max_joint_error_cm = 0.1;
+  auto clip = encode_clip(l.skeleton, l.motion, options);
+  ASSERT_TRUE(clip.has_value());
+  expect_sampler_matches(*clip, l.skeleton);
+  options.pose_keys = {0, 7, 20, 33, 60, 61, 90, 140};
+  auto pose_clip = encode_clip(l.skeleton, l.motion, options);
+  ASSERT_TRUE(pose_clip.has_value()) << pose_clip.error().to_string();
+  expect_sampler_matches(*pose_clip, l.skeleton);
+}
+
+TEST(ClipCodec, CursorInAnyOrderGivesAFreshCursorsPose) {
+  const auto l = test::load_bundled("16_05");
+  ClipEncodeOptions options;
+  for (int f = 0; f < l.motion.frame_count() - 1; f += 9) options.pose_keys.push_back(f);
+  options.pose_keys.push_back(l.motion.frame_count() - 1);
+  for (const bool whole_pose : {false, true}) {
+    ClipEncodeOptions o = options;
+    if (!whole_pose) o.pose_keys.clear();
+    auto clip = encode_clip(l.skeleton, l.motion, o);
+    ASSERT_TRUE(clip.has_value());
+    const std::size_t bones = clip->bones.size();
+    std::vector<Eigen::Quaternionf> a(bones), b(bones);
+    Eigen::Vector3f ra, rb;
+    ClipCursor kept = make_cursor(*clip);
+    std::vector<double> times;
+    const double end = clip->duration_seconds();
+    for (double t = 0; t < end; t += 1.0 / 120) times.push_back(t);           // forward
+    for (double t = end; t > 0; t -= 1.0 / 97) times.push_back(t);            // backward
+    for (int i = 0; i < 500; ++i) times.push_back(std::fmod(i * 0.6180339887 * end, end + 0.3) - 0.1);  // jumps, beyond both ends
+    for (const double t : times) {
+      sample_clip(*clip, t, kept, a, ra);
+      ClipCursor fresh = make_cursor(*clip);
+      sample_clip(*clip, t, fresh, b, rb);
+      for (std::size_t j = 0; j < bones; ++j) ASSERT_EQ(a[j].coeffs(), b[j].coeffs()) << "t " << t;
+      ASSERT_EQ(ra, rb);
+    }
+  }
+}
+
+TEST(ClipCodec, WholePoseKeysAreExactWithinQuantisation) {
+  const auto l = test::load_bundled("49_06");
+  ClipEncodeOptions options;
+  options.max_joint_error_cm = 0.05;
+  for (int f = 0; f < l.motion.frame_count() - 1; f += 12) options.pose_keys.push_back(f);
+  options.pose_keys.push_back(l.motion.frame_count() - 1);
+  ClipEncodeStats stats;
+  auto clip = encode_clip(l.skeleton, l.motion, options, &stats);
+  ASSERT_TRUE(clip.has_value());
+  EXPECT_EQ(clip->keys, options.pose_keys);
+  auto decoded = decode_motion(*clip, l.skeleton);
+  ASSERT_TRUE(decoded.has_value());
+  const auto a = world_positions(l.skeleton, l.motion);
+  const auto b = world_positions(l.skeleton, *decoded);
+  const std::size_t bones = l.skeleton.bones.size();
+  double at_keys = 0;
+  for (const int f : options.pose_keys) {
+    for (std::size_t j = 0; j < bones; ++j) at_keys = std::max(at_keys, 100.0 * (a[f * bones + j] - b[f * bones + j]).norm());
+  }
+  EXPECT_LE(at_keys, 0.05);
+  EXPECT_GT(at_keys, 0.0);
+  // Between keys the error is the interpolation's, reported over every frame.
+  EXPECT_GE(stats.worst_joint_error_cm, at_keys);
+  std::printf("whole-pose, keys every 12 frames: %zu bytes, %.4f cm at keys, %.3f cm worst over all frames\n",
+              stats.bytes, at_keys, stats.worst_joint_error_cm);
+}
+
+TEST(ClipCodec, ShellBoundHolds) {
+  const auto l = test::load_bundled("09_06");
+  ClipEncodeOptions options;
+  options.max_shell_error_cm = 1.0;
+  ClipEncodeStats stats;
+  auto clip = encode_clip(l.skeleton, l.motion, options, &stats);
+  ASSERT_TRUE(clip.has_value());
+  auto decoded = decode_motion(*clip, l.skeleton);
+  ASSERT_TRUE(decoded.has_value());
+  // Independent shell measure: points 3 cm along each bone frame axis.
+  const std::size_t bones = l.skeleton.bones.size();
+  std::vector<Eigen::Vector3d> pa(bones), pb(bones);
+  std::vector<Eigen::Quaterniond> qa(bones), qb(bones);
+  Pose a = make_pose(l.skeleton), b = make_pose(l.skeleton);
+  double worst = 0;
+  for (int f = 0; f < l.motion.frame_count(); ++f) {
+    pose_from_channels(l.skeleton, l.motion.frame(f), a);
+    pose_from_channels(l.skeleton, decoded->frame(f), b);
+    forward_kinematics(l.skeleton, a, pa, qa);
+    forward_kinematics(l.skeleton, b, pb, qb);
+    for (std::size_t j = 0; j < bones; ++j) {
+      for (int k = 0; k < 3; ++k) {
+        const Eigen::Vector3d e = Eigen::Vector3d::Unit(k) * 0.03;
+        worst = std::max(worst, 100.0 * ((qa[j] * e + pa[j]) - (qb[j] * e + pb[j])).norm());
+      }
+    }
+  }
+  EXPECT_LE(worst, 1.0);
+  EXPECT_NEAR(worst, stats.worst_shell_error_cm, 1e-6);
+  EXPECT_LE(stats.worst_joint_error_cm, stats.worst_shell_error_cm + 1e-9);
+}
+
+TEST(ClipCodec, InvalidOptionsAndInputs) {
+  ClipEncodeOptions o;
+  EXPECT_TRUE(o.validate().has_value());
+  o.max_joint_error_cm = 0;
+  EXPECT_FALSE(o.validate().has_value());
+  o = {};
+  o.max_joint_error_cm = std::nan("");
+  EXPECT_FALSE(o.validate().has_value());
+  o = {};
+  o.max_shell_error_cm = 1;
+  o.shell_radius_m = -1;
+  EXPECT_FALSE(o.validate().has_value());
+  o = {};
+  o.pose_keys = {1, 5};
+  EXPECT_FALSE(o.validate().has_value());
+  o.pose_keys = {0, 5, 5};
+  EXPECT_FALSE(o.validate().has_value());
+  o = {};
+  o.max_iterations = 0;
+  EXPECT_FALSE(o.validate().has_value());
+
+  const auto l = test::load_bundled("09_06");
+  Motion wrong = l.motion;
+  wrong.channel_count -= 1;
+  EXPECT_FALSE(encode_clip(l.skeleton, wrong, {}).has_value());
+  Motion empty = l.motion;
+  empty.frame_numbers.clear();
+  empty.values.clear();
+  EXPECT_FALSE(encode_clip(l.skeleton, empty, {}).has_value());
+  Motion nan = l.motion;
+  nan.values[100] = std::nan("");
+  EXPECT_FALSE(encode_clip(l.skeleton, nan, {}).has_value());
+  o = {};
+  o.pose_keys = {0, 10};  // does not end at the last frame
+  EXPECT_FALSE(encode_clip(l.skeleton, l.motion, o).has_value());
+}
+
 }  // namespace
 }  // namespace mocap
