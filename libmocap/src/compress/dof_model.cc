@@ -14,13 +14,6 @@ Eigen::Quaterniond dof_rotation(const BoneRig& rig, const double* angles) {
   return m;
 }
 
-// The dof-space rotation M of a local rotation q (see fk.h) and back.
-Eigen::Quaterniond to_dof_space(const BoneRig& rig, const Eigen::Quaterniond& q) {
-  return rig.root ? rig.c.conjugate() * q : rig.c.conjugate() * q * rig.c;
-}
-Eigen::Quaterniond from_dof_space(const BoneRig& rig, const Eigen::Quaterniond& m) {
-  return rig.root ? rig.c * m : rig.c * m * rig.c.conjugate();
-}
 
 std::vector<BoneRig> make_rig(const Skeleton& skeleton) {
   std::vector<BoneRig> rig(skeleton.bones.size());
@@ -79,31 +72,6 @@ Eigen::Quaterniond project_two_dofs(const BoneRig& rig, const Eigen::Quaterniond
   return r2 * Eigen::Quaterniond(Eigen::AngleAxisd(first, e1));
 }
 
-// project_two_dofs without angles, for the hot loop: the half-angle
-// rotations come from the directions by half-angle identities, and the twist
-// about e1 is the quaternion's own part along e1, normalised.
-Eigen::Quaterniond project_two_dofs_fast(const BoneRig& rig, const Eigen::Quaterniond& m) {
-  const int a1 = rig.axis[0], a2 = rig.axis[1];
-  const Eigen::Vector3d e1 = unit_axis(a1);
-  const Eigen::Vector3d e2 = unit_axis(a2);
-  const Eigen::Vector3d d = m * e1;
-  const double x = e1.dot(d), y = e2.dot(e1.cross(d));
-  const double r = std::sqrt(x * x + y * y);
-  double ch = 1.0, sh = 0.0;  // cos and sin of half the angle about e2
-  if (r > 1e-12) {
-    const double cos_b = x / r;
-    ch = std::sqrt(std::max(0.0, 0.5 * (1.0 + cos_b)));
-    sh = std::copysign(std::sqrt(std::max(0.0, 0.5 * (1.0 - cos_b))), y);
-  }
-  const Eigen::Quaterniond r2(ch, sh * e2.x(), sh * e2.y(), sh * e2.z());
-  const Eigen::Quaterniond n = r2.conjugate() * m;
-  Eigen::Quaterniond twist(n.w(), 0.0, 0.0, 0.0);
-  twist.vec()[a1] = n.vec()[a1];
-  const double norm = twist.norm();
-  if (norm < 1e-12) return r2;
-  twist.coeffs() /= norm;
-  return r2 * twist;
-}
 
 void channels_from_rotation(const BoneRig& r, const Eigen::Quaterniond& rotation, double* c) {
   if (r.rotations == 0 || r.linear_channels) return;

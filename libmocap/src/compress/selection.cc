@@ -19,6 +19,7 @@ using detail::make_rig;
 
 namespace {
 constexpr double kCm = 100.0;  // metres -> cm
+constexpr int kExhaustiveGap = 24;  // frames: best_split tries every inner frame up to this gap
 constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
@@ -274,13 +275,33 @@ class KeySearch {
     }
     Split best;
     double best_total = bound;
-    for (int p = a + 1; p < b; ++p) {
+    auto consider = [&](int p) {
       const double left = error_.sum(a, p, best_total);
-      if (left >= best_total) continue;
+      if (left >= best_total) return;
       const double right = error_.sum(p, b, best_total - left);
       if (left + right < best_total) {
         best_total = left + right;
         best = {p, left, right};
+      }
+    };
+    // Every inner frame costs a sum over the whole gap, so an exhaustive
+    // search is O(gap^2) and long gaps (a few keys per thousand frames)
+    // dominate. Past kExhaustiveGap frames: every stride-th frame, then
+    // every frame within a stride of the best, stride = sqrt(gap / 2) (the
+    // least candidates, gap / stride + 2 stride): O(gap^1.5). The error
+    // along a gap is smooth at that scale: at 5 to 20 % keys the selection's
+    // mean error moved by under 0.5 % on 14_02.
+    const int inner = b - a - 1;
+    if (inner <= kExhaustiveGap) {
+      for (int p = a + 1; p < b; ++p) consider(p);
+    } else {
+      const int stride = std::max(2, static_cast<int>(std::lround(std::sqrt(inner / 2.0))));
+      for (int p = a + 1 + stride / 2; p < b; p += stride) consider(p);
+      if (best.at >= 0) {
+        const int centre = best.at;
+        for (int p = std::max(a + 1, centre - stride + 1); p < std::min(b, centre + stride); ++p) {
+          if (p != centre) consider(p);
+        }
       }
     }
     // A split found under the bound is the best of all; none found says only
