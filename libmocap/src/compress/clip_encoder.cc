@@ -190,7 +190,7 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
     for (int c = 0; c < channels; ++c) values[c][f] = motion.values[static_cast<std::size_t>(f) * channels + c];
   }
   clip_fit::FitOptions fit_options;
-  fit_options.degree = options.cubic ? 3 : 1;
+  fit_options.degree = !options.cubic ? 1 : (options.pose_keys.empty() && options.linear ? 0 : 3);
   fit_options.quantise = options.quantise;
   fit_options.entropy = options.entropy;
   fit_options.delta = options.delta;

@@ -216,44 +216,54 @@ Fit fit_channel(std::span<const double> x, double tolerance, const FitOptions& o
   }
   Fit best;
   best.bytes = std::numeric_limits<std::size_t>::max();
-  int failures = 0;
   first = std::clamp(first, 0, static_cast<int>(kSpacings.size()) - 1);
   last = std::clamp(last, first, static_cast<int>(kSpacings.size()) - 1);
-  for (int i = first; i <= last; ++i) {
-    const int spacing = kSpacings[i];
-    if (i > first && spacing >= 2 * static_cast<int>(x.size())) break;  // one segment already covers the clip
-    std::vector<double> fitted;
-    double fit_error = 0.0;
-    if (cache && cache->points.size() == kSpacings.size() && !cache->points[i].empty()) {
-      fit_error = cache->fit_error[i];
-    } else {
-      fitted = least_squares(x, options.degree, spacing);
-      const std::vector<float> exact(fitted.begin(), fitted.end());
-      fit_error = max_error(x, exact, options.degree, spacing, {}, s);
-      if (cache) {
-        cache->points.resize(kSpacings.size());
-        cache->fit_error.resize(kSpacings.size());
-        cache->points[i] = std::move(fitted);
-        cache->fit_error[i] = fit_error;
+  // Degree 0 asks for both: each track takes the cheaper of cubic and linear.
+  const int degrees[2] = {options.degree == 0 ? 3 : options.degree, options.degree == 0 ? 1 : 0};
+  const std::size_t slots = kSpacings.size();
+  for (const int degree : degrees) {
+    if (degree == 0) continue;
+    FitOptions with = options;
+    with.degree = degree;
+    int failures = 0;
+    for (int i = first; i <= last; ++i) {
+      const int spacing = kSpacings[i];
+      if (i > first && spacing >= 2 * static_cast<int>(x.size())) break;  // one segment already covers the clip
+      const std::size_t slot = static_cast<std::size_t>(i) + (degree == 1 ? slots : 0);
+      std::vector<double> fitted;
+      double fit_error = 0.0;
+      if (cache && cache->points.size() == 2 * slots && !cache->points[slot].empty()) {
+        fit_error = cache->fit_error[slot];
+      } else {
+        fitted = least_squares(x, degree, spacing);
+        const std::vector<float> exact(fitted.begin(), fitted.end());
+        fit_error = max_error(x, exact, degree, spacing, {}, s);
+        if (cache) {
+          cache->points.resize(2 * slots);
+          cache->fit_error.resize(2 * slots);
+          cache->points[slot] = std::move(fitted);
+          cache->fit_error[slot] = fit_error;
+        }
       }
-    }
-    const std::vector<double>& c = cache ? cache->points[i] : fitted;
-    if (fit_error >= tolerance) {
-      if (++failures >= 3 && best.bytes != std::numeric_limits<std::size_t>::max()) break;
-      continue;
-    }
-    failures = 0;
-    Fit fit = quantised_fit(x, c, tolerance, fit_error, options, spacing, s);
-    if (fit.bytes < best.bytes) {
-      best = std::move(fit);
-      best.spacing_index = i;
+      const std::vector<double>& c = cache ? cache->points[slot] : fitted;
+      if (fit_error >= tolerance) {
+        if (++failures >= 3 && best.bytes != std::numeric_limits<std::size_t>::max()) break;
+        continue;
+      }
+      failures = 0;
+      Fit fit = quantised_fit(x, c, tolerance, fit_error, with, spacing, s);
+      if (fit.bytes < best.bytes) {
+        best = std::move(fit);
+        best.spacing_index = i;
+      }
     }
   }
   if (best.bytes == std::numeric_limits<std::size_t>::max()) {
     // Not even the densest spacing holds it (a tolerance below float precision): spacing 1, float points.
     FitOptions exact = options;
     exact.quantise = false;
-    const std::vector<double> c = least_squares(x, options.degree, 1);
+    exact.degree = options.degree == 0 ? 3 : options.degree;
+    const std::vector<double> c = least_squares(x, exact.degree, 1);
     best = quantised_fit(x, c, std::numeric_limits<double>::infinity(), 0.0, exact, 1, s);
     best.spacing_index = 0;
   }

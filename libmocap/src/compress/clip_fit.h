@@ -13,7 +13,7 @@
 namespace mocap::clip_fit {
 
 struct FitOptions {
-  int degree = 3;             // 1 or 3
+  int degree = 3;             // 1 or 3; 0: per track the cheaper of the two (uniform tracks)
   bool quantise = true;       // false: float32 points
   bool entropy = true;        // false: fixed-width residuals
   bool delta = true;          // false: order 0 only

@@ -8,7 +8,7 @@
 //      most e * lever.
 //   2. Each channel is fitted alone within its tolerance: for each candidate
 //      knot spacing a least-squares uniform B-spline (cubic by default), its
-//      control points quantised on the coarsest grid whose curve stays
+//      (and linear) control points quantised on the coarsest grid whose curve stays
 //      within the tolerance on every frame; the spacing with the fewest
 //      coded bits wins (delta order and Rice parameter chosen per track).
 //      Whole-pose mode (pose_keys) keys every channel at the given frames
@@ -45,7 +45,8 @@ struct ClipEncodeOptions {
   std::vector<int> pose_keys;
   // Techniques, each switchable for measurement:
   bool per_track_keys = true;  // false: one knot spacing shared by every track (the finest any needs)
-  bool cubic = true;           // false: linear B-splines (linear between keys in whole-pose mode)
+  bool cubic = true;           // false: linear B-splines only (linear between keys in whole-pose mode)
+  bool linear = true;          // with cubic: each track takes the cheaper of cubic and linear; false: cubic only
   bool quantise = true;        // false: float32 points
   bool entropy = true;         // false: fixed-width residuals instead of Rice codes
   bool delta = true;           // false: delta order 0 (codes coded as they are)
