@@ -65,7 +65,7 @@ inline T key_tangent(const P* p, const int* keys, int count, int j) {
 // Value at frame time t in key segment j (keys[j] <= t <= keys[j + 1]).
 template <class T, class P>
 inline T keyed_at(const P* p, const int* keys, int count, int degree, int j, T t) {
-  if (count == 1) return static_cast<T>(p[0]);
+  if (count < 2) return count == 1 ? static_cast<T>(p[0]) : T(0);
   const T h = static_cast<T>(keys[j + 1] - keys[j]);
   const T u = std::clamp((t - static_cast<T>(keys[j])) / h, T(0), T(1));
   const T a = static_cast<T>(p[j]), b = static_cast<T>(p[j + 1]);
