@@ -86,12 +86,13 @@ TEST(ClipCodec, EveryRealClipHoldsEveryBound) {
       p = end;
     }
   }
-  // MOCAP_CLIP_OFF="cubic,entropy" switches techniques off, for measuring what each buys.
+  // MOCAP_CLIP_OFF="cubic,linear,entropy,quantise,delta,per_track_keys" switches techniques off, for measuring what each buys.
   ClipEncodeOptions base;
   if (const char* off = std::getenv("MOCAP_CLIP_OFF")) {
     const std::string list = off;
     base.per_track_keys = list.find("per_track_keys") == std::string::npos;
     base.cubic = list.find("cubic") == std::string::npos;
+    base.linear = list.find("linear") == std::string::npos;
     base.quantise = list.find("quantise") == std::string::npos;
     base.entropy = list.find("entropy") == std::string::npos;
     base.delta = list.find("delta") == std::string::npos;
