@@ -14,7 +14,9 @@ inline void sin_cos(float x, float& s, float& c) {
   constexpr float kTwoOverPi = 0.636619772f;
   constexpr float kPiOver2Hi = 1.5703125f;  // few bits: n * hi is exact for |n| < 2^15
   constexpr float kPiOver2Lo = 4.83826794897e-4f;
-  const float n = std::nearbyint(x * kTwoOverPi);
+  // Round to nearest without nearbyintf (a libm call that honours the rounding mode).
+  const float y = x * kTwoOverPi;
+  const float n = static_cast<float>(static_cast<int>(y + (y >= 0.0f ? 0.5f : -0.5f)));
   const float r = (x - n * kPiOver2Hi) - n * kPiOver2Lo;
   const float r2 = r * r;
   const float sr = r * (1.0f + r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040 + r2 * (1.0f / 362880)))));
@@ -35,7 +37,7 @@ void sample_clip(const CompressedClip& clip, double seconds, ClipCursor& cursor,
                  std::span<Eigen::Quaternionf> local_rotations, Eigen::Vector3f& root_translation) {
   const double last = clip.frame_count - 1;
   double t = seconds * clip.fps;
-  t = t < 0.0 ? 0.0 : (t > last ? last : t);
+  t = !(t >= 0.0) ? 0.0 : (t > last ? last : t);  // NaN too
   // Whole-pose clips: the key segment, stepping from the last one when close.
   const int key_count = static_cast<int>(clip.keys.size());
   if (key_count >= 2) {
