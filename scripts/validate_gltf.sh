@@ -11,10 +11,15 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   echo "validate_gltf.sh: node and npm are needed; nothing checked" >&2
   exit 77
 fi
+# Node.js trusts only its own CA list; trust the system's too (where a site's
+# TLS proxy or private registry is installed), as curl and apt do.
+if [[ -z "${NODE_EXTRA_CA_CERTS:-}" && -f /etc/ssl/certs/ca-certificates.crt ]]; then
+  export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+fi
 if [[ ! -f "$cache/node_modules/gltf-validator/package.json" ]]; then
   mkdir -p "$cache"
-  if ! (cd "$cache" && npm install --no-save --no-audit --no-fund --silent "gltf-validator@$version" >/dev/null 2>&1); then
-    echo "validate_gltf.sh: cannot install gltf-validator@$version from npm; nothing checked" >&2
+  if ! log="$(cd "$cache" && npm install --no-save --no-audit --no-fund --loglevel=error "gltf-validator@$version" 2>&1)"; then
+    echo "validate_gltf.sh: cannot install gltf-validator@$version from npm; nothing checked: $(grep -m1 'npm ERR! code\|npm ERR!.*reason' <<<"$log")" >&2
     exit 77
   fi
 fi
