@@ -423,5 +423,44 @@ TEST(KeyframePipeline, RefusesWhatCannotRun) {
   EXPECT_NE(r.error().to_string().find("gap.amc"), std::string::npos);
 }
 
+// Keys made for the cubic: the bound holds on the cubic rebuild of the
+// written keys, on every joint and frame.
+TEST(KeyframeSelection, MaxErrorHoldsForTheCubicRebuild) {
+  for (const auto& clip : test::all_real_clips()) {
+    Skeleton s;
+    Motion m;
+    ASSERT_TRUE(test::load(clip, s, m));
+    const KeySelection sel = select_keys_for_max_error(s, m, 1.0, ErrorBound::kJoint, 0.03, Interpolation::kCubic);
+    auto rebuilt = rebuild_motion(s, key_motion(m, sel.keys), "keys", Interpolation::kCubic);
+    ASSERT_TRUE(rebuilt);
+    const auto e = measure_error(s, m, *rebuilt);
+    ASSERT_TRUE(e);
+    EXPECT_LE(e->joint.max, 1.0 + 1e-9) << clip.name;
+    EXPECT_NEAR(e->joint.max, sel.worst_joint_cm, 1e-6) << clip.name;
+    EXPECT_NEAR(e->position.mean, sel.mean_error_cm, 1e-6) << clip.name;
+  }
+}
+
+// At a count, keys for the cubic are never worse under the cubic than uniform keys.
+TEST(KeyframeSelection, CountForTheCubicBeatsUniformUnderTheCubic) {
+  for (const auto& clip : test::bundled_clips()) {
+    Skeleton s;
+    Motion m;
+    ASSERT_TRUE(test::load(clip, s, m));
+    SelectionOptions o;
+    o.interpolation = Interpolation::kCubic;
+    const int count = static_cast<int>(std::lround(0.1 * m.frame_count()));
+    const KeySelection sel = select_keys_for_count(s, m, default_joint_weights(s), count, o);
+    auto ours = rebuild_motion(s, key_motion(m, sel.keys), "keys", Interpolation::kCubic);
+    auto theirs = rebuild_motion(s, key_motion(m, uniform_keys(m.frame_count(), count)), "keys", Interpolation::kCubic);
+    ASSERT_TRUE(ours && theirs);
+    const auto a = measure_error(s, m, *ours);
+    const auto b = measure_error(s, m, *theirs);
+    ASSERT_TRUE(a && b);
+    EXPECT_LE(a->position.mean, b->position.mean) << clip.name;
+    EXPECT_NEAR(a->position.mean, sel.mean_error_cm, 1e-6) << clip.name;
+  }
+}
+
 }  // namespace
 }  // namespace mocap

@@ -110,15 +110,19 @@ Result<KeyCompressResult> compress_keys(const Skeleton& skeleton, const Motion& 
     case KeyBudget::kRatio: {
       const int count = options.budget == KeyBudget::kCount ? static_cast<int>(options.value)
                                                             : static_cast<int>(std::lround(options.value * frames));
-      selection = select_keys_for_count(skeleton, motion, weights, count, options.selection);
+      SelectionOptions selection_options = options.selection;
+      selection_options.interpolation = options.interpolation;  // keys for the rebuild they are given to
+      selection = select_keys_for_count(skeleton, motion, weights, count, selection_options);
       break;
     }
     case KeyBudget::kMaxJointError:
-      selection = select_keys_for_max_error(skeleton, motion, options.value, ErrorBound::kJoint);
+      selection = select_keys_for_max_error(skeleton, motion, options.value, ErrorBound::kJoint,
+                                            options.error.shell_radius, options.interpolation);
       break;
     case KeyBudget::kMaxShellError:
       selection =
-          select_keys_for_max_error(skeleton, motion, options.value, ErrorBound::kShell, options.error.shell_radius);
+          select_keys_for_max_error(skeleton, motion, options.value, ErrorBound::kShell, options.error.shell_radius,
+                                    options.interpolation);
       break;
   }
   result.select_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,5 +1,6 @@
 #include <mocap/compress/selection.h>
 
+#include <mocap/compress/rebuild.h>
 #include <mocap/core/fk.h>
 
 #include <algorithm>
@@ -93,7 +94,38 @@ class SegmentError {
   // The error of frame f, the interpolator's next frame.
   double next_frame(int f, FrameError what) {
     interpolate_.next(pose_.rotation.data(), pose_.offset.data());
+    return pose_error(f, what);
+  }
+
+ public:
+  // Per-frame errors of the whole rebuild from `keys` (first and last frame
+  // among them) by `interpolation`, as rebuild_poses gives it: the mean over
+  // joints into `mean`, `what` into `bounded` (cm, one per frame). For the
+  // cubic, whose segments depend on the keys beside them.
+  void whole(std::span<const int> keys, Interpolation interpolation, FrameError what, std::vector<double>& mean,
+             std::vector<double>& bounded) {
+    rebuilt_.rotation.resize(track_.rotation.size());
+    rebuilt_.offset.resize(track_.offset.size());
+    rebuild_poses(skeleton_, track_, keys, rebuilt_, interpolation);
+    mean.assign(static_cast<std::size_t>(track_.frames), 0.0);
+    bounded.assign(static_cast<std::size_t>(track_.frames), 0.0);
+    const std::size_t bones = static_cast<std::size_t>(track_.bones);
+    for (int f = keys.front(); f <= keys.back(); ++f) {
+      std::copy_n(rebuilt_.rotations(f - keys.front()), bones, pose_.rotation.begin());
+      std::copy_n(rebuilt_.offsets(f - keys.front()), bones, pose_.offset.begin());
+      mean[f] = pose_error(f, FrameError::kMean);
+      bounded[f] = what == FrameError::kMean ? mean[f] : measure(f, what);
+    }
+  }
+
+ private:
+  // The error of frame f for the pose in pose_.
+  double pose_error(int f, FrameError what) {
     forward_kinematics(skeleton_, pose_, positions_, rotations_);
+    return measure(f, what);
+  }
+  // The error of frame f for the world transforms in positions_, rotations_.
+  double measure(int f, FrameError what) {
     const std::size_t row = static_cast<std::size_t>(f) * track_.bones;
     const Eigen::Vector3d* reference = reference_.data() + row;
     double s = 0.0;
@@ -119,6 +151,7 @@ class SegmentError {
     return 0.0;
   }
 
+  PoseTrack rebuilt_;  // scratch of whole()
   std::unordered_map<std::uint64_t, double> sums_;  // complete sums by segment_key
   const Skeleton& skeleton_;
   const PoseTrack& track_;
@@ -348,7 +381,9 @@ KeySelection select_keys_for_count(const Skeleton& skeleton, const Motion& motio
   const double threshold_total = search.total();
   result.start_mean_error_cm = threshold_total / frames;
   std::vector<int> threshold_keys = search.keys();
-  search.reset(uniform_keys(frames, count));
+  const std::vector<int> threshold_keys_copy = threshold_keys;
+  const std::vector<int> uniform = uniform_keys(frames, count);
+  search.reset(uniform);
   if (threshold_total < search.total()) search.reset(std::move(threshold_keys));
 
   for (int pass = 0; pass < options.max_passes; ++pass) {
@@ -362,11 +397,42 @@ KeySelection select_keys_for_count(const Skeleton& skeleton, const Motion& motio
   result.mean_error_cm = search.total() / frames;
   result.max_error_cm = max_error(error, result.keys);
   result.worst_joint_cm = max_error(error, result.keys, FrameError::kJoint);
+  if (options.interpolation != Interpolation::kSlerp) {
+    // The search is local to segments, which slerp's error is and the
+    // cubic's is not (its tangents reach to the next keys). Keys are placed
+    // for slerp, then measured by the cubic against the threshold's and
+    // uniform keys, and the best of the three kept, so a cubic selection is
+    // never worse than uniform under the cubic either.
+    std::vector<double> mean, joint;
+    auto cubic = [&](const std::vector<int>& keys, double& total, double& max_mean, double& max_joint) {
+      error.whole(keys, options.interpolation, FrameError::kJoint, mean, joint);
+      total = 0.0, max_mean = 0.0, max_joint = 0.0;
+      for (int f = 0; f < frames; ++f) {
+        total += mean[f];
+        max_mean = std::max(max_mean, mean[f]);
+        max_joint = std::max(max_joint, joint[f]);
+      }
+    };
+    double total = 0.0, max_mean = 0.0, max_joint = 0.0;
+    cubic(result.keys, total, max_mean, max_joint);
+    for (const std::vector<int>* other : {&threshold_keys_copy, &uniform}) {
+      double t = 0.0, m = 0.0, j = 0.0;
+      cubic(*other, t, m, j);
+      if (other == &threshold_keys_copy) result.start_mean_error_cm = t / frames;
+      if (t < total) {
+        result.keys = *other;
+        total = t, max_mean = m, max_joint = j;
+      }
+    }
+    result.mean_error_cm = total / frames;
+    result.max_error_cm = max_mean;
+    result.worst_joint_cm = max_joint;
+  }
   return result;
 }
 
 KeySelection select_keys_for_max_error(const Skeleton& skeleton, const Motion& motion, double max_error_cm,
-                                       ErrorBound bound, double shell_radius) {
+                                       ErrorBound bound, double shell_radius, Interpolation interpolation) {
   KeySelection result;
   result.threshold = std::numeric_limits<double>::quiet_NaN();
   const int frames = motion.frame_count();
@@ -403,6 +469,38 @@ KeySelection select_keys_for_max_error(const Skeleton& skeleton, const Motion& m
     } else {
       ++i;
     }
+  }
+  if (interpolation != Interpolation::kSlerp) {
+    // The keys above hold the bound for slerp. The cubic's segments depend
+    // on the keys beside them: measure the whole rebuild, add a key at the
+    // worst frame of every segment that breaks the bound, and again until
+    // none does (every frame a key is exact, so this ends).
+    std::vector<double> mean, bounded, joint;
+    for (;;) {
+      error.whole(keys, interpolation, what, mean, bounded);
+      std::vector<int> added;
+      for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+        int worst = -1;
+        for (int f = keys[i] + 1; f < keys[i + 1]; ++f) {
+          if (bounded[f] > max_error_cm && (worst < 0 || bounded[f] > bounded[worst])) worst = f;
+        }
+        if (worst >= 0) added.push_back(worst);
+      }
+      if (added.empty()) break;
+      keys.insert(keys.end(), added.begin(), added.end());
+      std::sort(keys.begin(), keys.end());
+    }
+    error.whole(keys, interpolation, FrameError::kJoint, mean, joint);
+    result.keys = std::move(keys);
+    double total = 0.0;
+    for (int f = 0; f < frames; ++f) {
+      total += mean[f];
+      result.max_error_cm = std::max(result.max_error_cm, mean[f]);
+      result.worst_joint_cm = std::max(result.worst_joint_cm, joint[f]);
+    }
+    result.mean_error_cm = total / frames;
+    result.start_mean_error_cm = result.mean_error_cm;
+    return result;
   }
   double total = 0.0;
   for (std::size_t i = 0; i + 1 < keys.size(); ++i) total += error.sum(keys[i], keys[i + 1]);

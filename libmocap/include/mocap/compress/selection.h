@@ -6,6 +6,7 @@
 #pragma once
 
 #include <mocap/compress/extract.h>
+#include <mocap/compress/interpolation.h>
 #include <mocap/core/motion.h>
 #include <mocap/core/skeleton.h>
 
@@ -32,6 +33,11 @@ struct SelectionOptions {
   // its neighbours, then trades keys from where they are least needed to where
   // the error is largest). Each pass lowers the mean error or stops.
   int max_passes = 8;
+  // The rebuild the keys are for. The search measures slerp (its error is
+  // local to a segment); with kCubic the result is the best under the cubic
+  // of the searched keys, the threshold's and uniform keys, and its errors
+  // are the cubic's.
+  Interpolation interpolation = Interpolation::kSlerp;
 };
 
 // `count` keys (clamped to [min(2, frames), frames]) with a low mean position
@@ -52,8 +58,12 @@ enum class ErrorBound {
 // bound (all frames are keys in the worst case, so the bound always holds).
 // `shell_radius` (metres) is used by ErrorBound::kShell. The threshold is
 // NaN: none is used.
+// With `interpolation` kCubic the bound holds for the cubic rebuild: the
+// slerp keys, then a key added at the worst frame of every segment the cubic
+// breaks, until none does.
 KeySelection select_keys_for_max_error(const Skeleton& skeleton, const Motion& motion, double max_error_cm,
-                                       ErrorBound bound = ErrorBound::kJoint, double shell_radius = 0.03);
+                                       ErrorBound bound = ErrorBound::kJoint, double shell_radius = 0.03,
+                                       Interpolation interpolation = Interpolation::kSlerp);
 
 // The mean and max position error (cm) of rebuilding `motion` from `keys`, as
 // the selection measures it, over the frames from the first key to the last.
