@@ -53,7 +53,9 @@ struct Options {
   std::optional<int> last_frame;   // >= frame: --screenshot is a prefix, one PNG per frame up to this one
   int frame_step = 1;
   std::string size = "1280x720";
-  double keys_threshold = -1.0;  // >= 0: keyframe extraction on from the start
+  // Keyframes on from the start, as mocap compress --keys N / --threshold T.
+  int key_count = -1;            // >= 2: this many keys (the refined selection)
+  double keys_threshold = -1.0;  // >= 0: keys by the distance threshold
   std::string mesh_units = "m";
   std::string groups;     // OBJ groups to keep, separated by spaces
   std::string bind_pose;  // AMC posing the skeleton as the mesh stands
@@ -63,6 +65,22 @@ struct Options {
   double quit_after_s = 0.0;      // 0: run until closed
   std::string window_screenshot;  // with quit_after_s: the whole window, panels included, at the end
 };
+
+// Turns on the keyframe panel in the selection the command line asked for;
+// false when it asked for none.
+bool start_keyframes(KeyframeState& keyframes, const Options& options) {
+  if (options.key_count >= 2) {
+    keyframes.mode = KeyframeState::Mode::kCount;
+    keyframes.key_count = options.key_count;
+  } else if (options.keys_threshold >= 0.0) {
+    keyframes.mode = KeyframeState::Mode::kThreshold;
+    keyframes.threshold = static_cast<float>(options.keys_threshold);
+  } else {
+    return false;
+  }
+  keyframes.enabled = true;
+  return true;
+}
 
 // "WxH" into width and height (each 16 to 8192).
 bool parse_size(const std::string& text, int& width, int& height) {
@@ -238,11 +256,7 @@ int run_headless(const Options& options) {
       view.camera = initial_camera(clip->positions, static_cast<double>(width) / height);
       view.followed_root = clip->positions[0];
       KeyframeState keyframes;
-      if (options.keys_threshold >= 0.0) {
-        keyframes.enabled = true;
-        keyframes.threshold = static_cast<float>(options.keys_threshold);
-        run_keyframes(keyframes, *clip);
-      }
+      if (start_keyframes(keyframes, options)) run_keyframes(keyframes, *clip);
       SkinState skin;
       if (const auto form = skin_form(options)) {
         if (auto e = load_skin(skin, *form, *clip)) {
@@ -351,10 +365,8 @@ class App {
     eyes_.enabled = true;
     if (clip_) update_eyes(eyes_, *clip_);
   }
-  void extract_keys(double threshold) {
-    keyframes_.enabled = true;
-    keyframes_.threshold = static_cast<float>(threshold);
-    if (clip_) run_keyframes(keyframes_, *clip_);
+  void extract_keys(const Options& options) {
+    if (start_keyframes(keyframes_, options) && clip_) run_keyframes(keyframes_, *clip_);
   }
   void play() { playback_.play(); }
 
@@ -565,7 +577,7 @@ int run_window(const Options& options) {
       app.adopt(load_initial(options), given ? options.files[0] : default_asf(),
                 given ? options.files[1] : default_amc());
       if (options.frame) app.seek_number(*options.frame);
-      if (options.keys_threshold >= 0.0) app.extract_keys(options.keys_threshold);
+      app.extract_keys(options);
       if (options.eyes) app.show_eyes();
       if (!options.frame) app.play();
       if (const auto form = skin_form(options)) app.load_mesh(*form);
@@ -621,8 +633,14 @@ int main(int argc, char** argv) {
                  "inclusive), named PREFIX + 5-digit frame number + .png");
   app.add_option("--step", options.frame_step, "with --last: every n-th frame")->check(CLI::PositiveNumber);
   app.add_option("--size", options.size, "picture or window size, WxH")->capture_default_str();
-  app.add_option("--keys", options.keys_threshold,
-                 "extract keyframes at this threshold from the start (ghost, error colours, timeline)");
+  auto* keys = app.add_option("--keys", options.key_count,
+                              "this many keyframes from the start, as mocap compress --keys (ghost, error colours, "
+                              "timeline)")
+                   ->check(CLI::Range(2, 1 << 30));
+  app.add_option("--threshold", options.keys_threshold,
+                 "keyframes by this distance threshold from the start, as mocap compress --threshold")
+      ->check(CLI::NonNegativeNumber)
+      ->excludes(keys);
   app.add_option("--mesh-units", options.mesh_units, "unit of the OBJ's numbers (dm: MakeHuman)")
       ->check(CLI::IsMember(mocap::mesh_unit_names()));
   app.add_option("--groups", options.groups, "OBJ groups to keep, e.g. body (separated by spaces)");
