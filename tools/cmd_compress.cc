@@ -1,5 +1,6 @@
 // mocap compress | decompress | eval: keyframe compression and its error.
 #include <mocap/io/amc.h>
+#include <mocap/io/asf.h>
 #include <mocap/compress/key_pipeline.h>
 #include <mocap/compress/rebuild.h>
 #include <mocap/io/joint_weights.h>
@@ -7,11 +8,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <vector>
 
 #include "cli_util.h"
+
+#include <mocap/compress/clip_decoder.h>
+#include <mocap/compress/clip_encoder.h>
+#include <mocap/compress/clip_file.h>
 
 namespace mocap::cli {
 namespace {
@@ -116,12 +124,89 @@ struct CompressOptions {
   double threshold = -1.0;
   int keys = 0;
   double ratio = 0.1;
+  bool ratio_given = false;
   double max_error = 0.0;
   double max_shell_error = 0.0;
   bool json = false;
   double fps = 120.0;
   ErrorFlags error;
 };
+
+bool is_clip_file_name(const std::string& path) { return path.size() > 4 && path.ends_with(".mkc"); }
+
+// Encodes, writes the .mkc (and --rebuilt: the motion decoded from it) and
+// reports the decoded file's error, bytes and decode time.
+int write_clip_file(const CompressOptions& o, const Skeleton& skeleton, const Motion& motion,
+                    const ClipEncodeOptions& encode, const std::string& method) {
+  ClipEncodeStats stats;
+  auto clip = encode_clip(skeleton, motion, encode, &stats);
+  if (!clip) {
+    std::cerr << "mocap compress: " << clip.error().to_string() << "\n";
+    return kBadInput;
+  }
+  if (auto w = write_compressed_clip(o.output, *clip); !w) {
+    std::cerr << "mocap compress: " << w.error().to_string() << "\n";
+    return kOutputError;
+  }
+  if (!o.rebuilt.empty()) {
+    auto decoded = decode_motion(*clip, skeleton);
+    if (!decoded) {
+      std::cerr << "mocap compress: " << decoded.error().to_string() << "\n";
+      return kBadInput;
+    }
+    if (const int code = emit(o.rebuilt, format_amc(*decoded, skeleton)); code != kOk) return code;
+  }
+  // Decode time: every frame in order through one cursor, best of three passes.
+  ClipCursor cursor = make_cursor(*clip);
+  std::vector<Eigen::Quaternionf> rotations(skeleton.bones.size());
+  Eigen::Vector3f root = Eigen::Vector3f::Zero();
+  double best_ns = 0.0;
+  for (int pass = 0; pass < 3; ++pass) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int f = 0; f < clip->frame_count; ++f) sample_clip(*clip, f / clip->fps, cursor, rotations, root);
+    const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() /
+                      std::max(1, clip->frame_count);
+    if (pass == 0 || ns < best_ns) best_ns = ns;
+  }
+  const double seconds = motion.duration_seconds();
+  auto name = [&](int b) { return b >= 0 ? skeleton.bones[static_cast<std::size_t>(b)].name : std::string(); };
+  auto number = [&](int f) { return f >= 0 ? motion.frame_numbers[static_cast<std::size_t>(f)] : -1; };
+  std::string report;
+  if (o.json) {
+    nlohmann::ordered_json j;
+    j["frames"] = motion.frame_count();
+    j["method"] = method;
+    j["format"] = "mkc";
+    j["bytes"] = stats.bytes;
+    j["raw_bytes"] = stats.raw_bytes;
+    j["ratio"] = stats.bytes > 0 ? static_cast<double>(stats.raw_bytes) / static_cast<double>(stats.bytes) : 0.0;
+    j["bytes_per_second"] = seconds > 0 ? stats.bytes / seconds : 0.0;
+    j["keys"] = stats.keys;
+    j["worst_joint_error_cm"] = stats.worst_joint_error_cm;
+    j["worst_joint"] = name(stats.worst_joint);
+    j["worst_joint_frame"] = number(stats.worst_frame);
+    j["worst_shell_error_cm"] = stats.worst_shell_error_cm;
+    j["worst_shell_joint"] = name(stats.worst_shell_joint);
+    j["worst_shell_frame"] = number(stats.worst_shell_frame);
+    j["mean_joint_error_cm"] = stats.mean_joint_error_cm;
+    j["encode_seconds"] = stats.encode_seconds;
+    j["decode_ns_per_pose"] = best_ns;
+    report = j.dump() + "\n";
+  } else {
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "%d frames -> %zu bytes (%.2f KB/s, %.1fx smaller than float32 channels) by %s\n"
+                  "decoded file: worst joint %.4f cm (%s at frame %d), worst shell %.4f cm (%s at frame %d), "
+                  "mean joint %.4f cm\nencode %.2f s, decode %.0f ns per pose\n",
+                  motion.frame_count(), stats.bytes, seconds > 0 ? stats.bytes / seconds / 1000.0 : 0.0,
+                  stats.bytes > 0 ? static_cast<double>(stats.raw_bytes) / static_cast<double>(stats.bytes) : 0.0,
+                  method.c_str(), stats.worst_joint_error_cm, name(stats.worst_joint).c_str(),
+                  number(stats.worst_frame), stats.worst_shell_error_cm, name(stats.worst_shell_joint).c_str(),
+                  number(stats.worst_shell_frame), stats.mean_joint_error_cm, stats.encode_seconds, best_ns);
+    report = line;
+  }
+  return emit("", report);
+}
 
 int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool by_max_error, bool by_max_shell) {
   auto clip = load_clip(o.asf, o.amc, o.fps);
@@ -165,10 +250,28 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
     options.budget = KeyBudget::kRatio;
     options.value = o.ratio;
   }
+  const bool to_clip_file = is_clip_file_name(o.output);
+  if (to_clip_file && (by_max_error || by_max_shell || !(by_threshold || by_keys || o.ratio_given))) {
+    // Per-track keys under a bound on the decoded file (default 1 cm on the worst joint).
+    ClipEncodeOptions encode;
+    if (by_max_shell) {
+      encode.max_shell_error_cm = o.max_shell_error;
+      encode.shell_radius_m = options.error.shell_radius;
+    } else if (by_max_error) {
+      encode.max_joint_error_cm = o.max_error;
+    }
+    return write_clip_file(o, skeleton, motion, encode, "bound");
+  }
   auto result = compress_keys(skeleton, motion, options, o.amc);
   if (!result) {
     std::cerr << "mocap compress: " << result.error().to_string() << "\n";
     return kBadInput;
+  }
+  if (to_clip_file) {
+    // The thesis's whole-pose keys, stored the same way.
+    ClipEncodeOptions encode;
+    encode.pose_keys = result->keys;
+    return write_clip_file(o, skeleton, motion, encode, std::string(key_budget_name(options.budget)));
   }
   const std::string method =
       options.budget == KeyBudget::kRatio ? "count" : std::string(key_budget_name(options.budget));
@@ -241,6 +344,28 @@ struct DecompressOptions {
 };
 
 int run_decompress(const DecompressOptions& o) {
+  if (is_clip_file_name(o.keys)) {
+    auto skeleton = read_asf(o.asf);
+    if (!skeleton) {
+      std::cerr << "mocap decompress: " << skeleton.error().to_string() << "\n";
+      return kBadInput;
+    }
+    auto file = read_compressed_clip(o.keys);
+    if (!file) {
+      std::cerr << "mocap decompress: " << file.error().to_string() << "\n";
+      return kBadInput;
+    }
+    if (auto fits = check_skeleton(*file, *skeleton, o.asf); !fits) {
+      std::cerr << "mocap decompress: " << fits.error().to_string() << "\n";
+      return kBadInput;
+    }
+    auto decoded = decode_motion(*file, *skeleton);
+    if (!decoded) {
+      std::cerr << "mocap decompress: " << decoded.error().to_string() << "\n";
+      return kBadInput;
+    }
+    return emit(o.output, format_amc(*decoded, *skeleton));
+  }
   auto clip = load_clip(o.asf, o.keys, o.fps);
   if (!clip) return kBadInput;
   auto rebuilt = rebuild_motion(clip->skeleton, clip->motion, o.keys, interpolation(o.interp));
@@ -331,7 +456,10 @@ void add_compress_commands(CLI::App& app, int& exit_code) {
     ratio->excludes(max_error)->excludes(max_shell);
     max_error->excludes(max_shell);
     c->add_option("--weights", o->weights, "Joint weights file: 'bone weight' per line");
-    c->add_option("-o,--output", o->output, "Key file to write (an AMC of the key frames)");
+    c->add_option("-o,--output", o->output,
+                  "Key file to write: .amc the key frames as text; .mkc a compressed clip (binary, docs/clip-format.md): "
+                  "per-track keys under --max-error / --max-shell-error (default 1 cm on the worst joint), or the "
+                  "whole-pose keys of --threshold / --keys / --ratio");
     c->add_option("--rebuilt", o->rebuilt, "Also write the motion rebuilt from the keys");
     add_interp_option(*c, o->interp);
     c->add_flag("--json", o->json, "Print the report as one JSON object");
@@ -343,6 +471,7 @@ void add_compress_commands(CLI::App& app, int& exit_code) {
         exit_code = kUsage;
         return;
       }
+      o->ratio_given = !ratio->empty();
       exit_code = run_compress(*o, !threshold->empty(), !keys->empty(), !max_error->empty(), !max_shell->empty());
     });
   }
@@ -351,7 +480,7 @@ void add_compress_commands(CLI::App& app, int& exit_code) {
     CLI::App* c = app.add_subcommand(
         "decompress", "Rebuild every frame from the first key to the last from a key file written by compress");
     c->add_option("asf", o->asf, "ASF skeleton")->required();
-    c->add_option("keys", o->keys, "Key file (AMC)")->required();
+    c->add_option("keys", o->keys, "Key file (AMC) or compressed clip (.mkc)")->required();
     c->add_option("-o,--output", o->output, "Output AMC (default: standard output)");
     add_interp_option(*c, o->interp);
     add_fps_option(*c, o->fps);
