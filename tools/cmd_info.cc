@@ -1,4 +1,6 @@
 // mocap info <asf> [<amc>]: what a skeleton and a motion hold.
+#include <mocap/compress/clip_file.h>
+
 #include <nlohmann/json.hpp>
 
 #include <iostream>
@@ -81,7 +83,45 @@ std::string info_text(const Skeleton& skeleton, const Motion* motion) {
   return out.str();
 }
 
+// `mocap info clip.mkc`: what the compressed clip holds, without a skeleton.
+int run_clip_file_info(const InfoOptions& options) {
+  auto file = read_compressed_clip(options.asf);
+  if (!file) {
+    std::cerr << "mocap info: " << file.error().to_string() << "\n";
+    return kBadInput;
+  }
+  const ClipSummary s = summarize(*file);
+  const double seconds = s.fps > 0 ? s.frames / s.fps : 0.0;
+  std::ostringstream out;
+  if (options.json) {
+    nlohmann::ordered_json j;
+    j["format"] = "mkc";
+    j["version"] = file->version;
+    j["frames"] = s.frames;
+    j["fps"] = s.fps;
+    j["first_frame"] = s.first_frame_number;
+    j["last_frame"] = s.last_frame_number;
+    j["duration_s"] = seconds;
+    j["bones"] = s.bones;
+    j["tracks"] = s.tracks;
+    j["constant_tracks"] = s.constant_tracks;
+    j["keys"] = s.keys;
+    j["whole_pose"] = s.whole_pose;
+    j["bytes"] = s.bytes;
+    j["bytes_per_second"] = seconds > 0 ? s.bytes / seconds : 0.0;
+    out << j.dump(2) << "\n";
+  } else {
+    out << "compressed clip (mkc version " << file->version << "): " << s.bytes << " bytes\n"
+        << "frames " << s.frames << " (" << s.first_frame_number << " to " << s.last_frame_number << ") at " << s.fps
+        << " fps, " << seconds << " s\n"
+        << "bones " << s.bones << ", tracks " << s.tracks << " (" << s.constant_tracks << " constant), "
+        << (s.whole_pose ? "whole-pose keys, " : "per-track keys, ") << s.keys << " points stored\n";
+  }
+  return emit("", out.str());
+}
+
 int run_info(const InfoOptions& options) {
+  if (options.amc.empty() && options.asf.size() > 4 && options.asf.ends_with(".mkc")) return run_clip_file_info(options);
   std::optional<Clip> clip;
   if (options.amc.empty()) {
     auto skeleton = load_skeleton(options.asf);
@@ -103,7 +143,7 @@ int run_info(const InfoOptions& options) {
 void add_info_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<InfoOptions>();
   CLI::App* command = app.add_subcommand("info", "Bones, dofs, hierarchy, units, frames, fps and duration");
-  command->add_option("asf", options->asf, "ASF skeleton")->required();
+  command->add_option("asf", options->asf, "ASF skeleton, or a compressed clip (.mkc) alone")->required();
   command->add_option("amc", options->amc, "AMC motion of that skeleton");
   add_fps_option(*command, options->fps);
   command->add_flag("--json", options->json, "Print one JSON object");
