@@ -26,7 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
