@@ -35,6 +35,9 @@ std::optional<Clip> load_clip(const std::string& asf_path, const std::string& am
 // "-". Returns kOk or kOutputError (with the reason on stderr).
 int emit(const std::string& path, const std::string& content);
 
+// A compressed clip by its name (.mkc), as compress, decompress and info tell it from AMC text.
+inline bool is_clip_file_name(const std::string& path) { return path.size() > 4 && path.ends_with(".mkc"); }
+
 // --frames of `verb` (core/frame_range.h); nullopt after saying on stderr
 // what is wrong (a usage error).
 std::optional<FrameRange> frames_option(std::string_view verb, const std::string& text);

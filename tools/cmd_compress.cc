@@ -132,8 +132,6 @@ struct CompressOptions {
   ErrorFlags error;
 };
 
-bool is_clip_file_name(const std::string& path) { return path.size() > 4 && path.ends_with(".mkc"); }
-
 // Encodes, writes the .mkc (and --rebuilt: the motion decoded from it) and
 // reports the decoded file's error, bytes and decode time.
 int write_clip_file(const CompressOptions& o, const Skeleton& skeleton, const Motion& motion,
@@ -169,8 +167,10 @@ int write_clip_file(const CompressOptions& o, const Skeleton& skeleton, const Mo
     if (pass == 0 || ns < best_ns) best_ns = ns;
   }
   const double seconds = motion.duration_seconds();
-  auto name = [&](int b) { return b >= 0 ? skeleton.bones[static_cast<std::size_t>(b)].name : std::string(); };
-  auto number = [&](int f) { return f >= 0 ? motion.frame_numbers[static_cast<std::size_t>(f)] : -1; };
+  auto name = [&](int b) { return bone_name(skeleton, b); };
+  auto number = [&](int f) { return frame_number(motion, f); };
+  const double ratio =
+      stats.bytes > 0 ? static_cast<double>(stats.raw_bytes) / static_cast<double>(stats.bytes) : 0.0;
   std::string report;
   if (o.json) {
     nlohmann::ordered_json j;
@@ -179,7 +179,7 @@ int write_clip_file(const CompressOptions& o, const Skeleton& skeleton, const Mo
     j["format"] = "mkc";
     j["bytes"] = stats.bytes;
     j["raw_bytes"] = stats.raw_bytes;
-    j["ratio"] = stats.bytes > 0 ? static_cast<double>(stats.raw_bytes) / static_cast<double>(stats.bytes) : 0.0;
+    j["ratio"] = ratio;
     j["bytes_per_second"] = seconds > 0 ? stats.bytes / seconds : 0.0;
     j["keys"] = stats.keys;
     j["worst_joint_error_cm"] = stats.worst_joint_error_cm;
@@ -198,8 +198,7 @@ int write_clip_file(const CompressOptions& o, const Skeleton& skeleton, const Mo
                   "%d frames -> %zu bytes (%.2f KB/s, %.1fx smaller than float32 channels) by %s\n"
                   "decoded file: worst joint %.4f cm (%s at frame %d), worst shell %.4f cm (%s at frame %d), "
                   "mean joint %.4f cm\nencode %.2f s, decode %.0f ns per pose\n",
-                  motion.frame_count(), stats.bytes, seconds > 0 ? stats.bytes / seconds / 1000.0 : 0.0,
-                  stats.bytes > 0 ? static_cast<double>(stats.raw_bytes) / static_cast<double>(stats.bytes) : 0.0,
+                  motion.frame_count(), stats.bytes, seconds > 0 ? stats.bytes / seconds / 1000.0 : 0.0, ratio,
                   method.c_str(), stats.worst_joint_error_cm, name(stats.worst_joint).c_str(),
                   number(stats.worst_frame), stats.worst_shell_error_cm, name(stats.worst_shell_joint).c_str(),
                   number(stats.worst_shell_frame), stats.mean_joint_error_cm, stats.encode_seconds, best_ns);

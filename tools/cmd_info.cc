@@ -121,7 +121,7 @@ int run_clip_file_info(const InfoOptions& options) {
 }
 
 int run_info(const InfoOptions& options) {
-  if (options.amc.empty() && options.asf.size() > 4 && options.asf.ends_with(".mkc")) return run_clip_file_info(options);
+  if (options.amc.empty() && is_clip_file_name(options.asf)) return run_clip_file_info(options);
   std::optional<Clip> clip;
   if (options.amc.empty()) {
     auto skeleton = load_skeleton(options.asf);
