@@ -84,6 +84,20 @@ inline int key_segment(const int* keys, int count, T t) {
   return std::clamp(static_cast<int>(it - keys) - 1, 0, count - 2);
 }
 
+// Key segment of frame time t starting from `j`, the segment of the last
+// sample: it, the next or the previous one when t is there (sequential
+// playback), else a search. The result only depends on t where it matters:
+// at a shared key both segments give the key's value exactly.
+template <class T>
+inline int key_segment_from(const int* keys, int count, T t, int j) {
+  if (count < 2) return 0;
+  j = std::clamp(j, 0, count - 2);
+  if (t >= keys[j] && t <= keys[j + 1]) return j;
+  if (j + 2 < count && t >= keys[j + 1] && t <= keys[j + 2]) return j + 1;
+  if (j > 0 && t >= keys[j - 1] && t <= keys[j]) return j - 1;
+  return key_segment(keys, count, t);
+}
+
 // Every frame 0 .. frames - 1 of a track into out[f * stride], in double.
 template <class P>
 inline void uniform_all(std::span<const P> p, int degree, int spacing, int frames, double* out, std::size_t stride) {

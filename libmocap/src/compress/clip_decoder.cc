@@ -40,19 +40,7 @@ void sample_clip(const CompressedClip& clip, double seconds, ClipCursor& cursor,
   t = !(t >= 0.0) ? 0.0 : (t > last ? last : t);  // NaN too
   // Whole-pose clips: the key segment, stepping from the last one when close.
   const int key_count = static_cast<int>(clip.keys.size());
-  if (key_count >= 2) {
-    int j = std::clamp(cursor.segment, 0, key_count - 2);
-    const int* keys = clip.keys.data();
-    if (t >= keys[j] && t <= keys[j + 1]) {
-    } else if (j + 2 < key_count && t >= keys[j + 1] && t <= keys[j + 2]) {
-      ++j;
-    } else if (j > 0 && t >= keys[j - 1] && t <= keys[j]) {
-      --j;
-    } else {
-      j = clip_curve::key_segment(keys, key_count, t);
-    }
-    cursor.segment = j;
-  }
+  if (key_count >= 2) cursor.segment = clip_curve::key_segment_from(clip.keys.data(), key_count, t, cursor.segment);
   const int segment = cursor.segment;
   const auto value = [&](const ClipTrack& track) -> float {
     if (track.storage == TrackStorage::kConstant) return track.constant;
