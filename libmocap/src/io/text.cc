@@ -136,11 +136,31 @@ bool LineReader::next(std::string_view& line) {
   begin_ = next_begin;
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line_number_ == 1 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);  // UTF-8 byte-order mark
-  if (std::memchr(line.data(), '\0', line.size())) {
-    error_ = Error{name_, line_number_, "NUL byte: expected a text file, this looks binary"};
+  // Control bytes anywhere, not only in the sniffed start: a comment line
+  // that mocap reads must be one its writers can give back and read again.
+  // The loop has no early exit so that the compiler vectorises it.
+  bool control = false;
+  for (const char c : line) {
+    const auto u = static_cast<unsigned char>(c);
+    control |= (u < 0x20 && c != '\t' && c != '\f' && c != '\r') || u == 0x7f;
+  }
+  if (control) {
+    error_ = control_byte_error(line);
     return false;
   }
   return true;
+}
+
+Error LineReader::control_byte_error(std::string_view line) const {
+  for (const char c : line) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\t' && c != '\f' && c != '\r') || u == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      const std::string what = c == '\0' ? "NUL byte" : std::string("control byte 0x") + kHex[u >> 4] + kHex[u & 15];
+      return Error{name_, line_number_, what + ": expected a text file, this looks binary"};
+    }
+  }
+  return Error{name_, line_number_, "expected a text file"};
 }
 
 std::string_view next_word(std::string_view& rest) {

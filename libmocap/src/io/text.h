@@ -16,9 +16,10 @@ inline constexpr std::size_t kMaxLineBytes = 64 * 1024;
 
 // Yields the lines of a file or of text in memory, without line ends (LF or
 // CRLF), counting them from 1. Files are read in blocks, so memory stays small
-// whatever the file's size. A NUL byte, a line over kMaxLineBytes, or control
-// bytes or CR-only line ends in the first kilobytes stop the reader with an
-// error. A UTF-8 byte-order mark is dropped.
+// whatever the file's size. A control byte (NUL, 0x01-0x1f but tab, form
+// feed and CR, 0x7f) on any line, a line over kMaxLineBytes, or CR-only line
+// ends in the first kilobytes stop the reader with an error. A UTF-8
+// byte-order mark is dropped.
 class LineReader {
  public:
   LineReader(std::string_view text, std::string name);
@@ -37,6 +38,7 @@ class LineReader {
   LineReader() = default;
   bool refill();
   std::optional<Error> sniff() const;
+  Error control_byte_error(std::string_view line) const;  // the first control byte of `line`, named
 
   std::string name_;
   int line_number_ = 0;
