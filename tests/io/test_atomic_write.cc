@@ -224,6 +224,47 @@ TEST(AtomicWrite, AFailedWriteKeepsThePreviousFileAndRemovesItsTemporaryFile) {
   EXPECT_TRUE(others(dir.path, target).empty()) << "the temporary file was left behind";
 }
 
+TEST(OutputCheck, NamesWhatIsWrongBeforeAnythingIsWritten) {
+  TempDir dir;
+  EXPECT_TRUE(check_output_path((dir.path / "new.amc").string()));
+  EXPECT_TRUE(check_output_path("bare-name-in-the-working-folder.amc"));
+  const auto missing = check_output_path((dir.path / "no_such_dir" / "x.amc").string());
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("the folder '" + (dir.path / "no_such_dir").string() + "' does not exist"),
+            std::string::npos)
+      << missing.error().message;
+  const auto folder = check_output_path(dir.path.string());
+  ASSERT_FALSE(folder);
+  EXPECT_NE(folder.error().message.find("is a folder"), std::string::npos) << folder.error().message;
+  ASSERT_TRUE(write_file_atomically((dir.path / "plain").string(), "x"));
+  const auto not_folder = check_output_path((dir.path / "plain" / "x.amc").string());
+  ASSERT_FALSE(not_folder);
+  EXPECT_NE(not_folder.error().message.find("is not a folder"), std::string::npos) << not_folder.error().message;
+  EXPECT_TRUE(others(dir.path, dir.path / "plain").empty()) << "a check created something";
+}
+
+TEST(AtomicWrite, SeveralFilesAreWrittenAllOrNone) {
+  TempDir dir;
+  const fs::path a = dir.path / "a.amc", b = dir.path / "b.amc";
+  ASSERT_TRUE(write_file_atomically(a.string(), "old a\n"));
+  // The second output's folder is missing: neither file changes, nothing is left behind.
+  const std::vector<OutputFile> broken{{a.string(), "new a\n"}, {(dir.path / "gone" / "b.amc").string(), "b\n"}};
+  const auto failed = write_files_atomically(broken);
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().message.find("gone"), std::string::npos) << failed.error().message;
+  EXPECT_EQ(read_all(a), "old a\n");
+  EXPECT_TRUE(others(dir.path, a).empty()) << "a temporary file was left behind";
+  // The same path twice is refused before anything is written.
+  const std::vector<OutputFile> twice{{a.string(), "1"}, {(dir.path / "." / "a.amc").string(), "2"}};
+  EXPECT_FALSE(write_files_atomically(twice));
+  EXPECT_EQ(read_all(a), "old a\n");
+  // Both written.
+  const std::vector<OutputFile> good{{a.string(), "new a\n"}, {b.string(), "new b\n"}};
+  ASSERT_TRUE(write_files_atomically(good));
+  EXPECT_EQ(read_all(a), "new a\n");
+  EXPECT_EQ(read_all(b), "new b\n");
+}
+
 fs::path mocap_binary() {
   return fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "tools" / "mocap";
 }
