@@ -2,7 +2,8 @@
 // measured in one command, or shard reports merged. The work is
 // libmocap's report.h; this file parses flags, shows progress and maps
 // outcomes to exit codes.
-#include <mocap/batch/report.h>
+#include <mocap/batch/report_format.h>
+#include <mocap/batch/report_summary.h>
 #include <unistd.h>
 
 #include <charconv>

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
-#include <mocap/batch/report.h>
+#include <mocap/batch/report_format.h>
+#include <mocap/batch/report_summary.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -83,9 +84,14 @@ std::string numbers_only(Report r) {
   r.shard_index = 0;
   r.shard_count = 1;
   r.options.threads = 0;
+  r.run = {};
   for (ClipResult& c : r.clips) {
     c.seconds = 0;
-    for (BudgetResult& b : c.budgets) b.select_seconds = 0;
+    for (BudgetResult& b : c.budgets) {
+      b.select_seconds = 0;
+      b.file.encode_seconds = 0;
+      b.uniform_file.encode_seconds = 0;
+    }
   }
   return format_json(r);
 }

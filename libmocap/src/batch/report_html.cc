@@ -1,7 +1,8 @@
 // Reports as one self-contained HTML page: styles, plots (inline SVG drawn
 // here) and the table sorter are all in the file, so it opens offline and
 // can be mailed or archived as is.
-#include <mocap/batch/report.h>
+#include <mocap/batch/report_format.h>
+#include <mocap/batch/report_summary.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,19 +1,195 @@
-// Reports as JSON: everything needed to merge shards, plus the summary for
-// other tools. nlohmann-json is header-only; it stays inside this file.
-#include <mocap/batch/report.h>
+// Reports as JSON: everything needed to merge shards, plus the run and the
+// summary for other tools. nlohmann-json is header-only; it stays inside this
+// file.
+//
+// Each struct's fields are listed once, as (key, member) pairs in one
+// `fields` table; writing and reading both walk that table, so that a field
+// added to one direction cannot be missed by the other.
+#include <mocap/batch/report_format.h>
+#include <mocap/batch/report_summary.h>
 
+#include <concepts>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
+#include <type_traits>
 
 namespace mocap {
 namespace {
 
 using Json = nlohmann::ordered_json;
-constexpr int kFormatVersion = 2;  // 2: the worst joint error
+// 2: the worst joint error; 3: the run (version, date, command line), the
+// .mkc files per clip and budget, raw bytes and motion seconds.
+constexpr int kFormatVersion = 3;
 
-Json errors(const ErrorSummary& e) {
-  return Json{{"mean", e.mean}, {"p99", e.p99}, {"max", e.max}};
+template <class S, class T>
+concept Is = std::same_as<std::remove_const_t<S>, T>;
+
+// ---------------------------------------------------------------------------
+// The tables. `io(key, member, key, member, ...)`; members may be const
+// (writing) or not (reading).
+
+template <class Io>
+void fields(Io& io, Is<ErrorSummary> auto& e) {
+  io("mean", e.mean, "p99", e.p99, "max", e.max);
+}
+
+template <class Io>
+void fields(Io& io, Is<ClipFileResult> auto& f) {
+  io("bytes", f.bytes, "bytes_per_s", f.bytes_per_second, "ratio", f.ratio, "joint_max_cm", f.joint_max_cm,
+     "joint_max_joint", f.joint_max_joint, "joint_max_frame", f.joint_max_frame, "joint_mean_cm", f.joint_mean_cm,
+     "encode_seconds", f.encode_seconds);
+}
+
+template <class Io>
+void fields(Io& io, Is<BudgetResult> auto& b) {
+  io("budget", b.budget, "keys", b.keys, "key_ratio", b.key_ratio);
+  io("pos_cm", b.position, "vel_cm_per_frame", b.velocity, "shell_cm", b.shell);
+  io("worst_joint", b.worst_joint, "worst_frame", b.worst_frame);
+  io("joint_cm", b.joint, "joint_max_joint", b.joint_max_joint, "joint_max_frame", b.joint_max_frame);
+  io("shell_max_joint", b.shell_max_joint, "shell_max_frame", b.shell_max_frame);
+  io("uniform_pos_cm", b.uniform_position, "uniform_joint_cm", b.uniform_joint, "uniform_shell_cm", b.uniform_shell);
+  io("mkc", b.file, "uniform_mkc", b.uniform_file);
+  io("select_seconds", b.select_seconds, "joint_error_cm", b.joint_error_cm);
+}
+
+// `status` ("ok" / "failed") and `duration_s` are written beside these.
+template <class Io>
+void fields(Io& io, Is<ClipResult> auto& c) {
+  io("path", c.path, "name", c.name, "asf", c.asf, "error", c.error);
+  io("frames", c.frames, "fps", c.fps, "raw_bytes", c.raw_bytes, "seconds", c.seconds);
+  io("joints", c.joints, "budgets", c.budgets);
+}
+
+template <class Io>
+void fields(Io& io, Is<ErrorCurve> auto& c) {
+  io("path", c.path, "name", c.name, "pos_max_cm", c.max_cm, "fps", c.fps, "stride", c.stride, "error_cm", c.error_cm);
+}
+
+template <class Io>
+void fields(Io& io, Is<ReportRun> auto& r) {
+  io("tool_version", r.tool_version, "date_utc", r.date_utc, "command_line", r.command_line);
+}
+
+template <class Io>
+void fields(Io& io, Is<ReportOptions> auto& o) {
+  io("budget_kind", o.kind, "budgets", o.budgets, "fps", o.fps, "selection_passes", o.selection_passes);
+  io("velocity_weight", o.error.velocity_weight, "shell_radius_m", o.error.shell_radius);
+  io("under_cm", o.under_cm, "worst_clips", o.worst_clips, "threads", o.threads);
+  io("clip_files", o.clip_files, "clip_file_error_cm", o.clip_file_error_cm);
+}
+
+// The summary is written, never read back (it is computed from the rest).
+template <class Io>
+void fields(Io& io, Is<ClipRank> auto& r) {
+  io("name", r.name, "path", r.path, "pos_max_cm", r.max_cm);
+}
+
+template <class Io>
+void fields(Io& io, Is<FileSummary> auto& f) {
+  io("bytes", f.bytes, "kb_per_s", f.kb_per_second, "ratio", f.ratio, "joint_max_cm", f.joint_max_cm);
+  io("joint_max_clip", f.joint_max_clip, "joint_max_joint", f.joint_max_joint, "joint_max_frame", f.joint_max_frame);
+  io("joint_mean_cm", f.joint_mean_cm);
+}
+
+// `joint_error_cm` (bone name -> cm) is written beside these.
+template <class Io>
+void fields(Io& io, Is<BudgetSummary> auto& b) {
+  io("budget", b.budget, "keys", b.keys, "key_ratio", b.key_ratio, "pos_cm", b.position, "uniform_pos_cm",
+     b.uniform_position);
+  io("shell_max_cm", b.shell_max, "uniform_shell_max_cm", b.uniform_shell_max);
+  io("joint_max_cm", b.joint_max, "joint_max_clip", b.joint_max_clip, "joint_max_joint", b.joint_max_joint,
+     "joint_max_frame", b.joint_max_frame, "uniform_joint_max_cm", b.uniform_joint_max);
+  io("share_under", b.share_under, "uniform_share_under", b.uniform_share_under, "best", b.best, "worst", b.worst);
+  io("mkc", b.file, "uniform_mkc", b.uniform_file);
+}
+
+template <class Io>
+void fields(Io& io, Is<ReportSummary> auto& s) {
+  io("clips", s.clips, "ok", s.ok, "failed", s.failed, "frames", s.frames, "hours", s.hours);
+  io("motion_seconds", s.motion_seconds, "raw_bytes", s.raw_bytes, "clip_seconds", s.clip_seconds);
+}
+
+// ---------------------------------------------------------------------------
+// Walking the tables
+
+struct Probe {
+  template <class... T>
+  void operator()(T&&...) {}
+};
+template <class T>
+concept Record = requires(Probe& p, T& v) {
+  fields(p, v);
+};
+
+template <class T>
+struct IsVector : std::false_type {};
+template <class T>
+struct IsVector<std::vector<T>> : std::true_type {};
+template <class T>
+concept RecordVector = IsVector<T>::value && Record<typename T::value_type>;
+
+template <class T>
+Json write_value(const T& v);
+
+struct Writer {
+  Json& j;
+  void operator()() {}
+  template <class T, class... Rest>
+  void operator()(const char* key, const T& v, const Rest&... rest) {
+    j[key] = write_value(v);
+    (*this)(rest...);
+  }
+};
+
+template <class T>
+Json write_value(const T& v) {
+  if constexpr (Record<T>) {
+    Json j = Json::object();
+    Writer w{j};
+    fields(w, v);
+    return j;
+  } else if constexpr (RecordVector<T>) {
+    Json a = Json::array();
+    for (const auto& x : v) a.push_back(write_value(x));
+    return a;
+  } else if constexpr (std::is_same_v<T, BudgetKind>) {
+    return std::string(budget_kind_name(v));
+  } else {
+    return Json(v);
+  }
+}
+
+template <class T>
+void read_value(const Json& j, T& v);
+
+struct Reader {
+  const Json& j;
+  void operator()() {}
+  template <class T, class... Rest>
+  void operator()(const char* key, T& v, Rest&&... rest) {
+    read_value(j.at(key), v);
+    (*this)(rest...);
+  }
+};
+
+// Throws (nlohmann's exceptions or std::runtime_error) naming what is wrong.
+template <class T>
+void read_value(const Json& j, T& v) {
+  if constexpr (Record<T>) {
+    Reader r{j};
+    fields(r, v);
+  } else if constexpr (RecordVector<T>) {
+    v.clear();
+    for (const Json& x : j) read_value(x, v.emplace_back());
+  } else if constexpr (std::is_same_v<T, BudgetKind>) {
+    if (!parse_budget_kind(j.get<std::string>(), v)) {
+      throw std::runtime_error("unknown budget kind " + j.dump());
+    }
+  } else {
+    v = j.get<T>();
+  }
 }
 
 // Non-zero bins as [bin, count] pairs.
@@ -25,42 +201,23 @@ Json sparse(const ErrorHistogram& h) {
   return bins;
 }
 
+void read_sparse(const Json& j, ErrorHistogram& h) {
+  for (const Json& pair : j) {
+    const auto bin = pair.at(0).get<std::size_t>();
+    if (bin >= h.counts.size()) throw std::out_of_range("histogram bin " + std::to_string(bin) + " out of range");
+    h.counts[bin] += pair.at(1).get<std::int64_t>();
+  }
+}
+
 Json summary_json(const Report& report) {
   const ReportSummary s = summarise(report);
-  Json j;
-  j["clips"] = s.clips;
-  j["ok"] = s.ok;
-  j["failed"] = s.failed;
-  j["frames"] = s.frames;
-  j["hours"] = s.hours;
-  j["clip_seconds"] = s.clip_seconds;
+  Json j = write_value(s);
   Json budgets = Json::array();
   for (const BudgetSummary& b : s.budgets) {
-    Json x;
-    x["budget"] = b.budget;
-    x["keys"] = b.keys;
-    x["key_ratio"] = b.key_ratio;
-    x["pos_cm"] = errors(b.position);
-    x["uniform_pos_cm"] = errors(b.uniform_position);
-    x["shell_max_cm"] = b.shell_max;
-    x["uniform_shell_max_cm"] = b.uniform_shell_max;
-    x["joint_max_cm"] = b.joint_max;
-    x["joint_max_clip"] = b.joint_max_clip;
-    x["joint_max_joint"] = b.joint_max_joint;
-    x["joint_max_frame"] = b.joint_max_frame;
-    x["uniform_joint_max_cm"] = b.uniform_joint_max;
-    x["share_under"] = b.share_under;
-    x["uniform_share_under"] = b.uniform_share_under;
-    auto ranks = [](const std::vector<ClipRank>& r) {
-      Json a = Json::array();
-      for (const ClipRank& c : r) a.push_back(Json{{"name", c.name}, {"path", c.path}, {"pos_max_cm", c.max_cm}});
-      return a;
-    };
-    x["best"] = ranks(b.best);
-    x["worst"] = ranks(b.worst);
+    Json x = write_value(b);
     Json joints = Json::object();
     for (std::size_t i = 0; i < b.joints.size(); ++i) joints[b.joints[i]] = b.joint_error_cm[i];
-    x["joint_error_cm"] = joints;
+    x["joint_error_cm"] = std::move(joints);
     budgets.push_back(std::move(x));
   }
   j["budgets"] = std::move(budgets);
@@ -74,55 +231,17 @@ std::string format_json(const Report& report) {
   Json j;
   j["format"] = "mocap-report";
   j["version"] = kFormatVersion;
-  j["options"] = Json{{"budget_kind", budget_kind_name(o.kind)},
-                      {"budgets", o.budgets},
-                      {"fps", o.fps},
-                      {"selection_passes", o.selection_passes},
-                      {"velocity_weight", o.error.velocity_weight},
-                      {"shell_radius_m", o.error.shell_radius},
-                      {"under_cm", o.under_cm},
-                      {"worst_clips", o.worst_clips}};
+  j["run"] = write_value(report.run);
+  j["options"] = write_value(o);
   j["shard"] = Json{{"index", report.shard_index}, {"count", report.shard_count}};
   j["threads"] = report.threads;
   j["wall_seconds"] = report.wall_seconds;
   j["summary"] = summary_json(report);
   Json clips = Json::array();
   for (const ClipResult& c : report.clips) {
-    Json x;
-    x["path"] = c.path;
-    x["name"] = c.name;
-    x["asf"] = c.asf;
+    Json x = write_value(c);
     x["status"] = c.ok ? "ok" : "failed";
-    x["error"] = c.error;
-    x["frames"] = c.frames;
-    x["fps"] = c.fps;
     x["duration_s"] = c.duration_seconds();
-    x["seconds"] = c.seconds;
-    x["joints"] = c.joints;
-    Json budgets = Json::array();
-    for (const BudgetResult& b : c.budgets) {
-      Json y;
-      y["budget"] = b.budget;
-      y["keys"] = b.keys;
-      y["key_ratio"] = b.key_ratio;
-      y["pos_cm"] = errors(b.position);
-      y["vel_cm_per_frame"] = errors(b.velocity);
-      y["shell_cm"] = errors(b.shell);
-      y["worst_joint"] = b.worst_joint;
-      y["worst_frame"] = b.worst_frame;
-      y["joint_cm"] = errors(b.joint);
-      y["joint_max_joint"] = b.joint_max_joint;
-      y["joint_max_frame"] = b.joint_max_frame;
-      y["shell_max_joint"] = b.shell_max_joint;
-      y["shell_max_frame"] = b.shell_max_frame;
-      y["uniform_pos_cm"] = errors(b.uniform_position);
-      y["uniform_joint_cm"] = errors(b.uniform_joint);
-      y["uniform_shell_cm"] = errors(b.uniform_shell);
-      y["select_seconds"] = b.select_seconds;
-      y["joint_error_cm"] = b.joint_error_cm;
-      budgets.push_back(std::move(y));
-    }
-    x["budgets"] = std::move(budgets);
     clips.push_back(std::move(x));
   }
   j["clips"] = std::move(clips);
@@ -137,37 +256,12 @@ std::string format_json(const Report& report) {
     x["uniform_histogram"] = sparse(a.uniform);
     x["under"] = a.under;
     x["uniform_under"] = a.uniform_under;
-    Json worst = Json::array();
-    for (const ErrorCurve& c : a.worst) {
-      worst.push_back(Json{{"path", c.path},
-                           {"name", c.name},
-                           {"pos_max_cm", c.max_cm},
-                           {"fps", c.fps},
-                           {"stride", c.stride},
-                           {"error_cm", c.error_cm}});
-    }
-    x["worst"] = std::move(worst);
+    x["worst"] = write_value(a.worst);
     aggregate.push_back(std::move(x));
   }
   j["aggregate"] = std::move(aggregate);
   return j.dump(1) + "\n";
 }
-
-namespace {
-
-ErrorSummary read_errors(const Json& j) {
-  return {j.at("mean").get<double>(), j.at("p99").get<double>(), j.at("max").get<double>()};
-}
-
-void read_sparse(const Json& j, ErrorHistogram& h) {
-  for (const Json& pair : j) {
-    const auto bin = pair.at(0).get<std::size_t>();
-    if (bin >= h.counts.size()) throw std::out_of_range("histogram bin " + std::to_string(bin) + " out of range");
-    h.counts[bin] += pair.at(1).get<std::int64_t>();
-  }
-}
-
-}  // namespace
 
 Result<Report> parse_report_json(std::string_view text, const std::string& name) {
   Json j;
@@ -184,87 +278,32 @@ Result<Report> parse_report_json(std::string_view text, const std::string& name)
     }
     if (j.at("version").get<int>() != kFormatVersion) {
       return fail(name, 0,
-                  "report format version " + j.at("version").dump() + ", expected " + std::to_string(kFormatVersion));
+                  "report format version " + j.at("version").dump() + ", expected " + std::to_string(kFormatVersion) +
+                      " (run the shards again with this mocap)");
     }
     Report r;
-    const Json& o = j.at("options");
-    const std::string kind = o.at("budget_kind").get<std::string>();
-    if (kind == "ratio") {
-      r.options.kind = BudgetKind::kRatio;
-    } else if (kind == "threshold") {
-      r.options.kind = BudgetKind::kThreshold;
-    } else if (kind == "max_error") {
-      r.options.kind = BudgetKind::kMaxError;
-    } else {
-      return fail(name, 0, "unknown budget kind \"" + kind + "\"");
-    }
-    r.options.budgets = o.at("budgets").get<std::vector<double>>();
-    r.options.fps = o.at("fps").get<double>();
-    r.options.selection_passes = o.at("selection_passes").get<int>();
-    r.options.error.velocity_weight = o.at("velocity_weight").get<double>();
-    r.options.error.shell_radius = o.at("shell_radius_m").get<double>();
-    r.options.under_cm = o.at("under_cm").get<std::vector<double>>();
-    r.options.worst_clips = o.at("worst_clips").get<int>();
+    read_value(j.at("run"), r.run);
+    read_value(j.at("options"), r.options);
     r.shard_index = j.at("shard").at("index").get<int>();
     r.shard_count = j.at("shard").at("count").get<int>();
     r.threads = j.at("threads").get<int>();
     r.wall_seconds = j.at("wall_seconds").get<double>();
     for (const Json& x : j.at("clips")) {
-      ClipResult c;
-      c.path = x.at("path").get<std::string>();
-      c.name = x.at("name").get<std::string>();
-      c.asf = x.at("asf").get<std::string>();
+      ClipResult& c = r.clips.emplace_back();
+      read_value(x, c);
       c.ok = x.at("status").get<std::string>() == "ok";
-      c.error = x.at("error").get<std::string>();
-      c.frames = x.at("frames").get<int>();
-      c.fps = x.at("fps").get<double>();
-      c.seconds = x.at("seconds").get<double>();
-      c.joints = x.at("joints").get<std::vector<std::string>>();
-      for (const Json& y : x.at("budgets")) {
-        BudgetResult b;
-        b.budget = y.at("budget").get<double>();
-        b.keys = y.at("keys").get<int>();
-        b.key_ratio = y.at("key_ratio").get<double>();
-        b.position = read_errors(y.at("pos_cm"));
-        b.velocity = read_errors(y.at("vel_cm_per_frame"));
-        b.shell = read_errors(y.at("shell_cm"));
-        b.worst_joint = y.at("worst_joint").get<std::string>();
-        b.worst_frame = y.at("worst_frame").get<int>();
-        b.joint = read_errors(y.at("joint_cm"));
-        b.joint_max_joint = y.at("joint_max_joint").get<std::string>();
-        b.joint_max_frame = y.at("joint_max_frame").get<int>();
-        b.shell_max_joint = y.at("shell_max_joint").get<std::string>();
-        b.shell_max_frame = y.at("shell_max_frame").get<int>();
-        b.uniform_position = read_errors(y.at("uniform_pos_cm"));
-        b.uniform_joint = read_errors(y.at("uniform_joint_cm"));
-        b.uniform_shell = read_errors(y.at("uniform_shell_cm"));
-        b.select_seconds = y.at("select_seconds").get<double>();
-        b.joint_error_cm = y.at("joint_error_cm").get<std::vector<double>>();
-        c.budgets.push_back(std::move(b));
-      }
-      r.clips.push_back(std::move(c));
     }
     for (const Json& x : j.at("aggregate")) {
       if (x.at("bins_per_decade").get<int>() != ErrorHistogram::kBinsPerDecade ||
           x.at("lowest_cm").get<double>() != ErrorHistogram::kLowestCm) {
         return fail(name, 0, "histogram bins differ from this version's");
       }
-      BudgetAggregate a;
+      BudgetAggregate& a = r.aggregate.emplace_back();
       read_sparse(x.at("histogram"), a.selection);
       read_sparse(x.at("uniform_histogram"), a.uniform);
-      a.under = x.at("under").get<std::vector<std::int64_t>>();
-      a.uniform_under = x.at("uniform_under").get<std::vector<std::int64_t>>();
-      for (const Json& w : x.at("worst")) {
-        ErrorCurve c;
-        c.path = w.at("path").get<std::string>();
-        c.name = w.at("name").get<std::string>();
-        c.max_cm = w.at("pos_max_cm").get<double>();
-        c.fps = w.at("fps").get<double>();
-        c.stride = w.at("stride").get<int>();
-        c.error_cm = w.at("error_cm").get<std::vector<double>>();
-        a.worst.push_back(std::move(c));
-      }
-      r.aggregate.push_back(std::move(a));
+      read_value(x.at("under"), a.under);
+      read_value(x.at("uniform_under"), a.uniform_under);
+      read_value(x.at("worst"), a.worst);
     }
     if (auto valid = validate(r.options); !valid) return fail(name, 0, "options: " + valid.error().message);
     if (r.aggregate.size() != r.options.budgets.size()) {
@@ -276,8 +315,6 @@ Result<Report> parse_report_json(std::string_view text, const std::string& name)
       }
     }
     return r;
-  } catch (const Json::exception& e) {
-    return fail(name, 0, std::string("malformed report: ") + e.what());
   } catch (const std::exception& e) {
     return fail(name, 0, std::string("malformed report: ") + e.what());
   }

@@ -1,0 +1,97 @@
+// The job for one clip of a batch report: load it; for each budget select
+// keys (compress/key_pipeline.h), rebuild every frame and measure it
+// (compress/motion_error.h), and do the same for uniformly spaced keys of the
+// same count, the baseline. Then store each key set as a compressed clip
+// file (.mkc, compress/clip_file.h) in whole-pose mode, count its bytes and
+// measure the file as decoded.
+//
+// Errors are in cm, times in seconds, sizes in bytes; frames are AMC frame
+// numbers where named (worst_frame, *_max_frame).
+#pragma once
+
+#include <mocap/batch/clip_inputs.h>
+#include <mocap/batch/report_options.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mocap {
+
+// Mean, 99th percentile (nearest rank) and max over a clip's frames (cm).
+struct ErrorSummary {
+  double mean = 0.0;
+  double p99 = 0.0;
+  double max = 0.0;
+};
+
+// One key set of a clip stored as a .mkc file: encode_clip with pose_keys
+// set to the keys (whole-pose mode: every channel keyed at those frames,
+// values quantised within ReportOptions::clip_file_error_cm, Hermite between
+// keys) and measured as decoded, every joint on every frame.
+struct ClipFileResult {
+  std::int64_t bytes = 0;         // the file, as write_compressed_clip writes it
+  double bytes_per_second = 0.0;  // bytes / the clip's duration (frames / fps)
+  double ratio = 0.0;             // ClipResult::raw_bytes / bytes
+  double joint_max_cm = 0.0;      // worst joint error of the decoded file, every joint and frame
+  std::string joint_max_joint;    // bone at joint_max_cm ("root": the root's position)
+  int joint_max_frame = 0;        // AMC frame number of joint_max_cm
+  double joint_mean_cm = 0.0;     // mean over every joint and frame
+  double encode_seconds = 0.0;    // wall time of encode_clip
+};
+
+// One clip at one budget.
+struct BudgetResult {
+  double budget = 0.0;
+  int keys = 0;
+  double key_ratio = 0.0;   // keys / frames
+  ErrorSummary position;    // cm: mean over bones of the world position error
+  ErrorSummary velocity;    // cm per frame
+  ErrorSummary shell;       // cm: points at shell_radius from every joint
+  std::string worst_joint;  // bone with the largest position error averaged over frames
+  int worst_frame = 0;      // AMC frame number of the largest position error
+  // cm: per frame the worst joint's position error, so joint.max is the
+  // worst joint error of the clip, every joint and every frame (the honest
+  // max; position.max is the worst frame of a mean over joints).
+  ErrorSummary joint;
+  std::string joint_max_joint;    // bone at joint.max
+  int joint_max_frame = 0;        // AMC frame number of joint.max
+  std::string shell_max_joint;    // bone at shell.max
+  int shell_max_frame = 0;        // AMC frame number of shell.max
+  ErrorSummary uniform_position;  // the same count of uniformly spaced keys
+  ErrorSummary uniform_joint;
+  ErrorSummary uniform_shell;
+  double select_seconds = 0.0;  // choosing the keys
+  // The selected keys and the uniform keys as .mkc files; zero when
+  // ReportOptions::clip_files is off.
+  ClipFileResult file, uniform_file;
+  // Mean position error of each bone over frames (cm), in the clip's bone
+  // order (ClipResult::joints).
+  std::vector<double> joint_error_cm;
+  // Per-frame position error (cm) of the selection and of uniform keys. Set
+  // by run_clip; run_report folds them into the aggregate and clears them.
+  std::vector<double> frame_error_cm;
+  std::vector<double> uniform_frame_error_cm;
+};
+
+struct ClipResult {
+  std::string path, asf, name;  // as in ClipInput
+  bool ok = false;
+  std::string error;  // "file:line: message" when !ok
+  int frames = 0;
+  double fps = 120.0;
+  std::int64_t raw_bytes = 0;         // frames * channels * 4: every AMC value as a float32
+  double seconds = 0.0;               // wall time of the whole job: load, every budget, measure, encode
+  std::vector<std::string> joints;    // bone names, bone order
+  std::vector<BudgetResult> budgets;  // one per ReportOptions::budgets when ok
+
+  double duration_seconds() const { return fps > 0.0 ? frames / fps : 0.0; }
+};
+
+// The job for one clip. Never throws: every failure (no ASF, a parse error,
+// frames that cannot be rebuilt or encoded) is the result's `error`.
+// `options` must pass validate(). Every number but the times depends only on
+// the clip and the options.
+ClipResult run_clip(const ClipInput& input, const ReportOptions& options);
+
+}  // namespace mocap

@@ -1,0 +1,127 @@
+// The job for one clip: keys per budget, the rebuild measured, the uniform
+// baseline, and both key sets as .mkc files.
+#include <mocap/batch/clip_job.h>
+#include <mocap/compress/clip_encoder.h>
+#include <mocap/compress/extract.h>
+#include <mocap/compress/key_pipeline.h>
+#include <mocap/io/amc.h>
+#include <mocap/io/asf.h>
+
+#include <chrono>
+#include <exception>
+
+namespace mocap {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+ErrorSummary summary_of(const ErrorStats& s) {
+  return {s.mean, s.p99, s.max};
+}
+
+// `keys` stored in whole-pose mode, as `mocap compress --ratio ... -o x.mkc`
+// stores them, and the decoded file's error.
+Result<ClipFileResult> encode_keys(const Skeleton& skeleton, const Motion& motion, std::vector<int> keys,
+                                   const ReportOptions& options, std::int64_t raw_bytes, const std::string& path) {
+  ClipEncodeOptions encode;
+  encode.max_joint_error_cm = options.clip_file_error_cm;
+  encode.shell_radius_m = options.error.shell_radius > 0.0 ? options.error.shell_radius : encode.shell_radius_m;
+  encode.pose_keys = std::move(keys);
+  ClipEncodeStats stats;
+  auto clip = encode_clip(skeleton, motion, encode, &stats);
+  if (!clip) return fail(path, 0, "cannot store the keys as a .mkc: " + clip.error().message);
+  ClipFileResult r;
+  r.bytes = static_cast<std::int64_t>(stats.bytes);
+  r.bytes_per_second = static_cast<double>(stats.bytes) / motion.duration_seconds();
+  r.ratio = stats.bytes > 0 ? static_cast<double>(raw_bytes) / static_cast<double>(stats.bytes) : 0.0;
+  r.joint_max_cm = stats.worst_joint_error_cm;
+  if (stats.worst_joint >= 0) r.joint_max_joint = skeleton.bones[static_cast<std::size_t>(stats.worst_joint)].name;
+  if (stats.worst_frame >= 0) r.joint_max_frame = motion.frame_numbers[static_cast<std::size_t>(stats.worst_frame)];
+  r.joint_mean_cm = stats.mean_joint_error_cm;
+  r.encode_seconds = stats.encode_seconds;
+  return r;
+}
+
+}  // namespace
+
+ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  ClipResult result;
+  result.path = input.path;
+  result.asf = input.asf;
+  result.name = input.name;
+  result.fps = options.fps;
+  auto finish = [&](std::string error) {
+    result.ok = error.empty();
+    result.error = std::move(error);
+    if (!result.ok) result.budgets.clear();
+    result.seconds = seconds_since(start);
+    return std::move(result);
+  };
+  if (!input.error.empty()) return finish(input.error);
+  try {
+    auto skeleton = read_asf(input.asf);
+    if (!skeleton) return finish(skeleton.error().to_string());
+    auto motion = read_amc(input.path, *skeleton, options.fps);
+    if (!motion) return finish(motion.error().to_string());
+    const int frames = motion->frame_count();
+    result.frames = frames;
+    if (frames == 0) return finish(input.path + ": no frames to compress");
+    result.raw_bytes = static_cast<std::int64_t>(motion->values.size()) * 4;
+    for (const Bone& bone : skeleton->bones) result.joints.push_back(bone.name);
+
+    KeyCompressOptions compress;
+    compress.budget = options.kind == BudgetKind::kRatio       ? KeyBudget::kRatio
+                      : options.kind == BudgetKind::kThreshold ? KeyBudget::kThreshold
+                                                               : KeyBudget::kMaxJointError;
+    compress.selection.max_passes = options.selection_passes;
+    compress.error = options.error;
+    for (const double budget : options.budgets) {
+      BudgetResult b;
+      b.budget = budget;
+      compress.value = budget;
+      auto run = compress_keys(*skeleton, *motion, compress, input.path);
+      if (!run) return finish(run.error().to_string());
+      const MotionError& error = run->error;
+      b.select_seconds = run->select_seconds;
+      b.keys = static_cast<int>(run->keys.size());
+      b.key_ratio = static_cast<double>(b.keys) / frames;
+      b.frame_error_cm = std::move(run->position_per_frame_cm);
+      b.joint_error_cm = std::move(run->joint_mean_cm);
+      b.position = summary_of(error.position);
+      b.velocity = summary_of(error.velocity);
+      b.shell = summary_of(error.shell);
+      if (error.position.worst_joint >= 0) b.worst_joint = result.joints[error.position.worst_joint];
+      if (error.position.worst_frame >= 0) b.worst_frame = motion->frame_numbers[error.position.worst_frame];
+      b.joint = summary_of(error.joint);
+      if (error.joint.worst_frame >= 0) {
+        b.joint_max_joint = result.joints[error.joint.worst_joint];
+        b.joint_max_frame = motion->frame_numbers[error.joint.worst_frame];
+        b.shell_max_joint = result.joints[error.shell.worst_joint];
+        b.shell_max_frame = motion->frame_numbers[error.shell.worst_frame];
+      }
+      b.uniform_frame_error_cm = std::move(run->uniform_position_per_frame_cm);
+      b.uniform_position = summary_of(run->uniform_error.position);
+      b.uniform_shell = summary_of(run->uniform_error.shell);
+      b.uniform_joint = summary_of(run->uniform_error.joint);
+      if (options.clip_files) {
+        std::vector<int> uniform = uniform_keys(frames, b.keys);
+        auto file = encode_keys(*skeleton, *motion, std::move(run->keys), options, result.raw_bytes, input.path);
+        if (!file) return finish(file.error().to_string());
+        b.file = std::move(*file);
+        auto uniform_file = encode_keys(*skeleton, *motion, std::move(uniform), options, result.raw_bytes, input.path);
+        if (!uniform_file) return finish(uniform_file.error().to_string());
+        b.uniform_file = std::move(*uniform_file);
+      }
+      result.budgets.push_back(std::move(b));
+    }
+  } catch (const std::exception& e) {
+    return finish(input.path + ": " + e.what());
+  }
+  return finish("");
+}
+
+}  // namespace mocap

@@ -1,0 +1,81 @@
+// Reports as CSV: one row per clip and budget.
+#include <mocap/batch/report_format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+namespace mocap {
+
+namespace {
+
+std::string number(double v) {
+  if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, end) : "nan";
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (const char c : s) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+}  // namespace
+
+namespace {
+
+// Columns of a row after the clip's own (path ... budget_kind).
+constexpr const char* kBudgetColumns =
+    "budget,keys,key_ratio,"
+    "pos_mean_cm,pos_p99_cm,pos_max_cm,vel_mean_cm_per_frame,vel_p99_cm_per_frame,vel_max_cm_per_frame,"
+    "shell_mean_cm,shell_p99_cm,shell_max_cm,worst_joint,worst_frame,"
+    "joint_mean_cm,joint_p99_cm,joint_max_cm,joint_max_joint,joint_max_frame,shell_max_joint,shell_max_frame,"
+    "uniform_pos_mean_cm,uniform_pos_p99_cm,uniform_pos_max_cm,uniform_shell_mean_cm,uniform_shell_p99_cm,"
+    "uniform_shell_max_cm,uniform_joint_max_cm,"
+    "mkc_bytes,mkc_bytes_per_s,mkc_ratio,mkc_joint_max_cm,mkc_joint_max_joint,mkc_joint_max_frame,"
+    "uniform_mkc_bytes,uniform_mkc_bytes_per_s,uniform_mkc_ratio,uniform_mkc_joint_max_cm,"
+    "uniform_mkc_joint_max_joint,uniform_mkc_joint_max_frame,select_seconds,";
+
+std::string file_columns(const ClipFileResult& f) {
+  return std::to_string(f.bytes) + "," + number(f.bytes_per_second) + "," + number(f.ratio) + "," +
+         number(f.joint_max_cm) + "," + csv_field(f.joint_max_joint) + "," + std::to_string(f.joint_max_frame) + ",";
+}
+
+}  // namespace
+
+std::string format_csv(const Report& report) {
+  std::string out = std::string("path,name,asf,status,error,frames,fps,duration_s,raw_bytes,budget_kind,") +
+                    kBudgetColumns + "clip_seconds\n";
+  const std::string kind(budget_kind_name(report.options.kind));
+  const auto empty_columns = static_cast<std::size_t>(
+      std::count(kBudgetColumns, kBudgetColumns + std::char_traits<char>::length(kBudgetColumns), ','));
+  for (const ClipResult& c : report.clips) {
+    const std::string head = csv_field(c.path) + "," + csv_field(c.name) + "," + csv_field(c.asf) + "," +
+                             (c.ok ? "ok" : "failed") + "," + csv_field(c.error) + "," + std::to_string(c.frames) +
+                             "," + number(c.fps) + "," + number(c.duration_seconds()) + "," +
+                             std::to_string(c.raw_bytes) + "," + kind + ",";
+    if (!c.ok) {
+      out += head + std::string(empty_columns, ',') + number(c.seconds) + "\n";
+      continue;
+    }
+    for (const BudgetResult& b : c.budgets) {
+      auto three = [](const ErrorSummary& e) { return number(e.mean) + "," + number(e.p99) + "," + number(e.max); };
+      out += head + number(b.budget) + "," + std::to_string(b.keys) + "," + number(b.key_ratio) + "," +
+             three(b.position) + "," + three(b.velocity) + "," + three(b.shell) + "," + csv_field(b.worst_joint) + "," +
+             std::to_string(b.worst_frame) + "," + three(b.joint) + "," + csv_field(b.joint_max_joint) + "," +
+             std::to_string(b.joint_max_frame) + "," + csv_field(b.shell_max_joint) + "," +
+             std::to_string(b.shell_max_frame) + "," + three(b.uniform_position) + "," + three(b.uniform_shell) + "," +
+             number(b.uniform_joint.max) + "," + file_columns(b.file) + file_columns(b.uniform_file) +
+             number(b.select_seconds) + "," + number(c.seconds) + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace mocap
