@@ -5,6 +5,10 @@
 //   SampleClip_Sequential       sample_clip at 120 Hz with one cursor
 //   SampleClip_Random           sample_clip at random times, same cursor
 //   SampleClip_WholePose*       the same on a whole-pose clip (keys every 12 frames)
+//   Sampler_*                   the same through a ClipSampler (make_sampler
+//                               once; kernels chosen at run time)
+//   SamplerPortable_*           the same with the portable kernels forced
+// The goal (issue 13): Sampler_Sequential <= 500 ns, Sampler_Random <= 1 us.
 // Compare the rows as ratios; the figures move with the machine.
 #include <benchmark/benchmark.h>
 #include <mocap/compress/clip_decoder.h>
@@ -73,14 +77,15 @@ void Baseline_PoseFromChannels(benchmark::State& state) {
   state.counters["bones"] = static_cast<double>(d.skeleton.bones.size());
 }
 
-void sequential(benchmark::State& state, const CompressedClip& clip) {
+template <class Source>
+void sequential(benchmark::State& state, const CompressedClip& clip, const Source& source) {
   std::vector<Eigen::Quaternionf> q(clip.bones.size());
   Eigen::Vector3f root;
   ClipCursor cursor = make_cursor(clip);
   const double dt = 1.0 / clip.fps, end = clip.duration_seconds();
   double t = 0.0;
   for (auto _ : state) {
-    sample_clip(clip, t, cursor, q, root);
+    sample_clip(source, t, cursor, q, root);
     benchmark::DoNotOptimize(q.data());
     benchmark::DoNotOptimize(root);
     t += dt;
@@ -90,14 +95,15 @@ void sequential(benchmark::State& state, const CompressedClip& clip) {
   state.counters["bytes"] = static_cast<double>(clip.byte_size);
 }
 
-void random(benchmark::State& state, const CompressedClip& clip) {
+template <class Source>
+void random(benchmark::State& state, const CompressedClip& clip, const Source& source) {
   const Data& d = data();
   std::vector<Eigen::Quaternionf> q(clip.bones.size());
   Eigen::Vector3f root;
   ClipCursor cursor = make_cursor(clip);
   std::size_t i = 0;
   for (auto _ : state) {
-    sample_clip(clip, d.random_times[i], cursor, q, root);
+    sample_clip(source, d.random_times[i], cursor, q, root);
     benchmark::DoNotOptimize(q.data());
     benchmark::DoNotOptimize(root);
     i = (i + 1) & 4095;
@@ -105,10 +111,43 @@ void random(benchmark::State& state, const CompressedClip& clip) {
   state.SetItemsProcessed(state.iterations());
 }
 
-void SampleClip_Sequential(benchmark::State& state) { sequential(state, data().clip); }
-void SampleClip_Random(benchmark::State& state) { random(state, data().clip); }
-void SampleClip_WholePoseSequential(benchmark::State& state) { sequential(state, data().pose_clip); }
-void SampleClip_WholePoseRandom(benchmark::State& state) { random(state, data().pose_clip); }
+void SampleClip_Sequential(benchmark::State& state) {
+  sequential(state, data().clip, data().clip);
+}
+void SampleClip_Random(benchmark::State& state) {
+  random(state, data().clip, data().clip);
+}
+void SampleClip_WholePoseSequential(benchmark::State& state) {
+  sequential(state, data().pose_clip, data().pose_clip);
+}
+void SampleClip_WholePoseRandom(benchmark::State& state) {
+  random(state, data().pose_clip, data().pose_clip);
+}
+
+template <void (*Run)(benchmark::State&, const CompressedClip&, const ClipSampler&)>
+void with_sampler(benchmark::State& state, const CompressedClip& clip, ClipKernel kernel) {
+  const ClipSampler sampler = make_sampler(clip, kernel);
+  state.SetLabel(clip_kernel_name(sampler_kernel(sampler)));
+  Run(state, clip, sampler);
+}
+void Sampler_Sequential(benchmark::State& state) {
+  with_sampler<sequential<ClipSampler>>(state, data().clip, ClipKernel::kAuto);
+}
+void Sampler_Random(benchmark::State& state) {
+  with_sampler<random<ClipSampler>>(state, data().clip, ClipKernel::kAuto);
+}
+void Sampler_WholePoseSequential(benchmark::State& state) {
+  with_sampler<sequential<ClipSampler>>(state, data().pose_clip, ClipKernel::kAuto);
+}
+void Sampler_WholePoseRandom(benchmark::State& state) {
+  with_sampler<random<ClipSampler>>(state, data().pose_clip, ClipKernel::kAuto);
+}
+void SamplerPortable_Sequential(benchmark::State& state) {
+  with_sampler<sequential<ClipSampler>>(state, data().clip, ClipKernel::kPortable);
+}
+void SamplerPortable_Random(benchmark::State& state) {
+  with_sampler<random<ClipSampler>>(state, data().clip, ClipKernel::kPortable);
+}
 
 }  // namespace
 
@@ -117,3 +156,9 @@ BENCHMARK(SampleClip_Sequential);
 BENCHMARK(SampleClip_Random);
 BENCHMARK(SampleClip_WholePoseSequential);
 BENCHMARK(SampleClip_WholePoseRandom);
+BENCHMARK(Sampler_Sequential);
+BENCHMARK(Sampler_Random);
+BENCHMARK(Sampler_WholePoseSequential);
+BENCHMARK(Sampler_WholePoseRandom);
+BENCHMARK(SamplerPortable_Sequential);
+BENCHMARK(SamplerPortable_Random);

@@ -142,8 +142,8 @@ TEST(ClipSampler, ParsedClipSamplesAsEncoded) {
 TEST(ClipSampler, CursorInAnyOrderGivesAFreshCursorsPose) {
   const auto l = test::load_bundled("16_05");
   for (const bool keyed : {false, true}) {
-    auto clip = encode_clip(l.skeleton, l.motion,
-                            keyed ? whole_pose(l.motion.frame_count(), 9, true) : ClipEncodeOptions{});
+    auto clip =
+        encode_clip(l.skeleton, l.motion, keyed ? whole_pose(l.motion.frame_count(), 9, true) : ClipEncodeOptions{});
     ASSERT_TRUE(clip.has_value());
     const ClipSampler sampler = make_sampler(*clip);
     const std::size_t bones = clip->bones.size();
@@ -152,10 +152,10 @@ TEST(ClipSampler, CursorInAnyOrderGivesAFreshCursorsPose) {
     ClipCursor kept = make_cursor(*clip);
     std::vector<double> times;
     const double end = clip->duration_seconds();
-    for (double t = 0; t < end; t += 1.0 / 120) times.push_back(t);  // forward
-    for (double t = end; t > 0; t -= 1.0 / 97) times.push_back(t);   // backward
+    for (double t = 0; t < end; t += 1.0 / 120) times.push_back(t);                                     // forward
+    for (double t = end; t > 0; t -= 1.0 / 97) times.push_back(t);                                      // backward
     for (int i = 0; i < 500; ++i) times.push_back(std::fmod(i * 0.6180339887 * end, end + 0.3) - 0.1);  // jumps
-    for (int k = 0; k < clip->frame_count; k += 9) times.push_back(k / clip->fps);  // on the keys
+    for (int k = 0; k < clip->frame_count; k += 9) times.push_back(k / clip->fps);                      // on the keys
     for (const double t : times) {
       sample_clip(sampler, t, kept, a, ra);
       ClipCursor fresh = make_cursor(*clip);
@@ -180,8 +180,8 @@ TEST(ClipSampler, ManyThreadsReadOneSampler) {
     out.assign(static_cast<std::size_t>(frames) * bones, Eigen::Quaternionf::Identity());
     for (int i = 0; i < frames; ++i) {
       const int f = (start + i) % frames;  // each thread from elsewhere
-      sample_clip(sampler, f / clip->fps, cursor,
-                  std::span(out).subspan(static_cast<std::size_t>(f) * bones, bones), root);
+      sample_clip(sampler, f / clip->fps, cursor, std::span(out).subspan(static_cast<std::size_t>(f) * bones, bones),
+                  root);
     }
   };
   std::vector<Eigen::Quaternionf> alone;

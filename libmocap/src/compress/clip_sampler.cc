@@ -58,7 +58,7 @@ bool embed(const std::vector<std::uint8_t>& sequence, const Pack& pack, std::vec
 struct BlockBuilder {
   const CompressedClip& clip;
   Block block;
-  std::map<std::pair<int, int>, std::size_t> group_of;           // (spacing, degree) -> index
+  std::map<std::pair<int, int>, std::size_t> group_of;            // (spacing, degree) -> index
   std::vector<std::vector<std::span<const float>>> group_points;  // per group, per track
 
   // Sends track `channel` to value slot `slot`: the template when constant,
@@ -223,12 +223,11 @@ ClipSampler make_sampler(const CompressedClip& clip, ClipKernel kernel) {
       const int lane = used[p]++;
       pack.bones[lane] = static_cast<int>(t.bone);
       // R_C, identity for the root (its C multiplies after: O * M).
-      const Eigen::Matrix3f r = t.bone == 0 ? Eigen::Matrix3f::Identity().eval()
-                                            : clip.bones[t.bone].axis_rotation.cast<double>().toRotationMatrix().cast<float>().eval();
+      const Eigen::Matrix3f r =
+          t.bone == 0 ? Eigen::Matrix3f::Identity().eval()
+                      : clip.bones[t.bone].axis_rotation.cast<double>().toRotationMatrix().cast<float>().eval();
       for (int e = 0; e < 9; ++e) pack.r[e][lane] = r(e / 3, e % 3);
       members.push_back({p, lane, at});
-      if (t.bone == 0) plan->root_block = static_cast<int>(plan->blocks.size()), plan->root_pack = static_cast<int>(p),
-                       plan->root_lane = lane;
     }
     for (std::size_t p = 0; p < block.packs.size(); ++p) {
       block.packs[p].slot_base = block.angles;
@@ -337,7 +336,9 @@ void sample_clip(const ClipSampler& sampler, double seconds, ClipCursor& cursor,
     }
     for (const auto& [bone, r] : block.fixed)
       if (static_cast<std::size_t>(bone) < outputs) local_rotations[static_cast<std::size_t>(bone)] = r;
-    if (bi == 0) root_translation = plan.root_position + Eigen::Vector3f(values[block.angles], values[block.angles + 1], values[block.angles + 2]);
+    if (bi == 0)
+      root_translation = plan.root_position +
+                         Eigen::Vector3f(values[block.angles], values[block.angles + 1], values[block.angles + 2]);
   }
   if (plan.blocks.empty()) root_translation = plan.root_position;
 }

@@ -37,22 +37,22 @@ inline constexpr int kMaxGroupTracks = 256;
 
 // Tracks sharing a segment and a basis.
 struct Group {
-  int spacing = 0;    // frames between knots; 0: keyed at Plan::keys
-  int degree = 3;     // 1 or 3
-  int segments = 1;   // uniform: segment count
+  int spacing = 0;   // frames between knots; 0: keyed at Plan::keys
+  int degree = 3;    // 1 or 3
+  int segments = 1;  // uniform: segment count
   double inv_spacing = 1.0;
-  int tracks = 0;     // n
+  int tracks = 0;           // n
   std::vector<float> rows;  // rows[r * n + k]: point r of track k (keyed: a zero row before and after)
   std::vector<int> slots;   // where track k's value goes in the block's values
 };
 
 // Up to 8 bones composed together. Slot of turn d, lane l: slot_base + d * 8 + l.
 struct Pack {
-  int length = 0;                // turns, 1..8
-  std::uint8_t axes[8] = {};     // 0, 1, 2: e_x, e_y, e_z
+  int length = 0;             // turns, 1..8
+  std::uint8_t axes[8] = {};  // 0, 1, 2: e_x, e_y, e_z
   int slot_base = 0;
   int bones[kLanes] = {-1, -1, -1, -1, -1, -1, -1, -1};  // -1: padding lane
-  alignas(32) float r[9][kLanes] = {};  // R_C row-major per lane (identity for the root and padding)
+  alignas(32) float r[9][kLanes] = {};                   // R_C row-major per lane (identity for the root and padding)
 };
 
 struct Block {
@@ -86,8 +86,7 @@ struct ClipSamplerPlan {
   // Per key j, the tangent (per frame) as alpha p[j-1] + beta p[j] + gamma p[j+1].
   std::vector<double> alpha, beta, gamma;
   Eigen::Vector3f root_position = Eigen::Vector3f::Zero();
-  Eigen::Quaternionf root_axis = Eigen::Quaternionf::Identity();
-  int root_block = -1, root_pack = -1, root_lane = -1;  // where the root turns, if it does
+  Eigen::Quaternionf root_axis = Eigen::Quaternionf::Identity();  // O: the root's lane is O * M
   std::vector<clip_sampler::Block> blocks;
 };
 

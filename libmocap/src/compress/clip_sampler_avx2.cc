@@ -36,8 +36,12 @@ bool cpu_has_avx2() {
   return has;
 }
 #else
-const Kernels& avx2_kernels() { return portable_kernels(); }
-bool cpu_has_avx2() { return false; }
+const Kernels& avx2_kernels() {
+  return portable_kernels();
+}
+bool cpu_has_avx2() {
+  return false;
+}
 #endif
 
 }  // namespace mocap::clip_sampler

@@ -25,8 +25,12 @@ inline V load(const float* p) {
   __builtin_memcpy(&v, p, sizeof v);
   return v;
 }
-inline void store(float* p, V v) { __builtin_memcpy(p, &v, sizeof v); }
-inline V splat(float x) { return V{} + x; }
+inline void store(float* p, V v) {
+  __builtin_memcpy(p, &v, sizeof v);
+}
+inline V splat(float x) {
+  return V{} + x;
+}
 
 void curves(const float* rows, int n, int first, int taps, const float* w, float* out) {
   const float* r0 = rows + static_cast<long>(first) * n;
@@ -80,15 +84,9 @@ void compose(const Pack& p, const float* s, const float* c, float (*out)[kLanes]
     const V sd = load(s + p.slot_base + d * kLanes), cd = load(c + p.slot_base + d * kLanes);
     V w2, x2, y2, z2;
     switch (p.axes[d]) {
-      case 0:
-        w2 = cd * w - sd * x, x2 = cd * x + sd * w, y2 = cd * y - sd * z, z2 = cd * z + sd * y;
-        break;
-      case 1:
-        w2 = cd * w - sd * y, x2 = cd * x + sd * z, y2 = cd * y + sd * w, z2 = cd * z - sd * x;
-        break;
-      default:
-        w2 = cd * w - sd * z, x2 = cd * x - sd * y, y2 = cd * y + sd * x, z2 = cd * z + sd * w;
-        break;
+      case 0: w2 = cd * w - sd * x, x2 = cd * x + sd * w, y2 = cd * y - sd * z, z2 = cd * z + sd * y; break;
+      case 1: w2 = cd * w - sd * y, x2 = cd * x + sd * z, y2 = cd * y + sd * w, z2 = cd * z - sd * x; break;
+      default: w2 = cd * w - sd * z, x2 = cd * x - sd * y, y2 = cd * y + sd * x, z2 = cd * z + sd * w; break;
     }
     w = w2, x = x2, y = y2, z = z2;
   }

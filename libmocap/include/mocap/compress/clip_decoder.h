@@ -54,7 +54,7 @@ void sample_clip(const CompressedClip& clip, double seconds, ClipCursor& cursor,
 // (x86-64 with AVX2 and FMA), else portable. kAvx2 where the CPU lacks it
 // gives the portable kernels (see sampler_kernel).
 enum class ClipKernel : std::uint8_t { kAuto, kPortable, kAvx2 };
-bool clip_kernel_available(ClipKernel kernel);  // kAuto and kPortable always
+bool clip_kernel_available(ClipKernel kernel);    // kAuto and kPortable always
 const char* clip_kernel_name(ClipKernel kernel);  // "auto", "portable", "avx2"
 
 struct ClipSamplerPlan;  // internal (src/compress/clip_sampler.h)
