@@ -52,27 +52,30 @@ void curves(const float* rows, int n, int first, int taps, const float* w, float
 
 // The scalar sampler's sin/cos (clip_decoder.cc), lane by lane: quadrant
 // reduction, then Taylor polynomials on [-pi/4, pi/4], the quadrant chosen
-// by selects instead of a switch.
+// by bit operations instead of a switch.
 void sin_cos(const float* angles, int count, float* s, float* c) {
   constexpr float kTwoOverPi = 0.636619772f;
   constexpr float kPiOver2Hi = 1.5703125f;
   constexpr float kPiOver2Lo = 4.83826794897e-4f;
+  constexpr int kSign = static_cast<int>(0x80000000u);
   for (int i = 0; i < count; i += 8) {
     const V x = load(angles + i) * 0.5f;
     const V y = x * kTwoOverPi;
-    const V half = (y >= 0.0f) ? splat(0.5f) : splat(-0.5f);
-    const VI ni = __builtin_convertvector(y + half, VI);  // truncation: round half away from 0
+    // y + copysign(0.5, y), truncated: round half away from 0.
+    const VI ni = __builtin_convertvector(y + (V)(((VI)y & kSign) | (VI)splat(0.5f)), VI);
     const V n = __builtin_convertvector(ni, V);
     const V r = (x - n * kPiOver2Hi) - n * kPiOver2Lo;
     const V r2 = r * r;
     const V sr = r * (1.0f + r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040 + r2 * (1.0f / 362880)))));
     const V cr = 1.0f + r2 * (-0.5f + r2 * (1.0f / 24 + r2 * (-1.0f / 720 + r2 * (1.0f / 40320))));
+    // Quadrant q: odd ones swap sin and cos; sin is negative in 2, 3, cos
+    // in 1, 2. Bit operations, not selects, which SSE2 lacks.
     const VI q = ni & 3;
-    const VI swap = (q & 1) != 0;
-    const V sv = swap ? cr : sr;
-    const V cv = swap ? sr : cr;
-    store(s + i, (q & 2) != 0 ? -sv : sv);
-    store(c + i, ((q + 1) & 2) != 0 ? -cv : cv);
+    const VI swap = -(q & 1);  // all ones where odd
+    const VI sv = ((VI)cr & swap) | ((VI)sr & ~swap);
+    const VI cv = ((VI)sr & swap) | ((VI)cr & ~swap);
+    store(s + i, (V)(sv ^ ((q & 2) << 30)));
+    store(c + i, (V)(cv ^ (((q + 1) & 2) << 30)));
   }
 }
 
