@@ -1,9 +1,12 @@
 // mocap info <asf> [<amc>]: what a skeleton and a motion hold.
 #include <mocap/compress/clip_file.h>
+#include <mocap/io/amc.h>
+#include <mocap/io/asf.h>
 
 #include <nlohmann/json.hpp>
 
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli_util.h"
@@ -24,19 +27,31 @@ std::string dof_list(const Bone& bone) {
   return s;
 }
 
-nlohmann::ordered_json info_json(const Skeleton& skeleton, const Motion* motion) {
+// What `mocap info` reads: the ASF as written (names, version, units, ids),
+// its runtime skeleton (lengths in metres, channels) and maybe a motion.
+struct Loaded {
+  AsfSkeleton asf;
+  Skeleton skeleton;
+  std::optional<AmcFile> amc;
+};
+
+nlohmann::ordered_json info_json(const Loaded& in) {
+  const AsfSkeleton& asf = in.asf;
+  const Skeleton& skeleton = in.skeleton;
+  const Motion* motion = in.amc ? &in.amc->motion : nullptr;
   nlohmann::ordered_json j;
-  j["name"] = skeleton.name;
-  j["version"] = skeleton.version;
-  j["units"] = {{"mass", skeleton.mass_unit},
-                {"length", skeleton.length_unit},
-                {"metres_per_length_unit", skeleton.metres_per_unit()},
-                {"angle", skeleton.angles_in_degrees ? "deg" : "rad"}};
+  j["name"] = asf.name;
+  j["version"] = asf.version;
+  j["units"] = {{"mass", asf.mass_unit},
+                {"length", asf.length_unit},
+                {"metres_per_length_unit", asf.metres_per_unit()},
+                {"angle", asf.angles_in_degrees ? "deg" : "rad"}};
   j["bones"] = nlohmann::ordered_json::array();
-  for (const Bone& bone : skeleton.bones) {
+  for (std::size_t b = 0; b < skeleton.bones.size(); ++b) {
+    const Bone& bone = skeleton.bones[b];
     j["bones"].push_back(
         {{"name", bone.name},
-         {"id", bone.id},
+         {"id", asf.bones[b].id},
          {"parent", bone.parent < 0 ? nullptr : nlohmann::ordered_json(skeleton.bones[bone.parent].name)},
          {"length_m", bone.length},
          {"dofs", dof_list(bone)}});
@@ -48,7 +63,7 @@ nlohmann::ordered_json info_json(const Skeleton& skeleton, const Motion* motion)
     j["last_frame"] = motion->frame_numbers.back();
     j["fps"] = motion->fps;
     j["duration_s"] = motion->duration_seconds();
-    j["angles_in_file"] = motion->file_in_degrees ? "deg" : "rad";
+    j["angles_in_file"] = in.amc->layout.degrees ? "deg" : "rad";
   }
   return j;
 }
@@ -62,14 +77,17 @@ void print_tree(std::ostream& out, const Skeleton& skeleton, int bone, int depth
   for (int child : skeleton.children(bone)) print_tree(out, skeleton, child, depth + 1);
 }
 
-std::string info_text(const Skeleton& skeleton, const Motion* motion) {
+std::string info_text(const Loaded& in) {
+  const AsfSkeleton& asf = in.asf;
+  const Skeleton& skeleton = in.skeleton;
+  const Motion* motion = in.amc ? &in.amc->motion : nullptr;
   std::ostringstream out;
   int with_dofs = 0;
   for (const Bone& bone : skeleton.bones) with_dofs += bone.dofs.empty() ? 0 : 1;
-  out << "skeleton  " << (skeleton.name.empty() ? "(unnamed)" : skeleton.name) << ", version "
-      << (skeleton.version.empty() ? "-" : skeleton.version) << "\n";
-  out << "units     length " << skeleton.length_unit << " (1 unit = " << skeleton.metres_per_unit() << " m), angle "
-      << (skeleton.angles_in_degrees ? "deg" : "rad") << ", mass " << skeleton.mass_unit << "\n";
+  out << "skeleton  " << (asf.name.empty() ? "(unnamed)" : asf.name) << ", version "
+      << (asf.version.empty() ? "-" : asf.version) << "\n";
+  out << "units     length " << asf.length_unit << " (1 unit = " << asf.metres_per_unit() << " m), angle "
+      << (asf.angles_in_degrees ? "deg" : "rad") << ", mass " << asf.mass_unit << "\n";
   out << "bones     " << skeleton.bones.size() << " including the root, " << with_dofs << " with dofs, "
       << skeleton.channel_count << " channels\n";
   if (motion) {
@@ -122,19 +140,23 @@ int run_clip_file_info(const InfoOptions& options) {
 
 int run_info(const InfoOptions& options) {
   if (options.amc.empty() && is_clip_file_name(options.asf)) return run_clip_file_info(options);
-  std::optional<Clip> clip;
-  if (options.amc.empty()) {
-    auto skeleton = load_skeleton(options.asf);
-    if (!skeleton) return kBadInput;
-    clip.emplace();
-    clip->skeleton = std::move(*skeleton);
-  } else {
-    clip = load_clip(options.asf, options.amc, options.fps);
-    if (!clip) return kBadInput;
+  Loaded in;
+  const auto bad = [](const Error& e) {
+    std::cerr << "mocap: " << e.to_string() << "\n";
+    return kBadInput;
+  };
+  auto asf = read_asf_file(options.asf);
+  if (!asf) return bad(asf.error());
+  auto skeleton = build_skeleton(*asf, options.asf);
+  if (!skeleton) return bad(skeleton.error());
+  in.asf = std::move(*asf);
+  in.skeleton = std::move(*skeleton);
+  if (!options.amc.empty()) {
+    auto amc = read_amc_file(options.amc, in.skeleton, options.fps);
+    if (!amc) return bad(amc.error());
+    in.amc = std::move(*amc);
   }
-  const Motion* motion = options.amc.empty() ? nullptr : &clip->motion;
-  const std::string out =
-      options.json ? info_json(clip->skeleton, motion).dump(2) + "\n" : info_text(clip->skeleton, motion);
+  const std::string out = options.json ? info_json(in).dump(2) + "\n" : info_text(in);
   return emit("", out);
 }
 

@@ -1,5 +1,7 @@
 #include "keyframes_panel.h"
 
+#include <mocap/core/fk.h>
+
 #include <imgui.h>
 
 #include <algorithm>

@@ -156,7 +156,7 @@ void bm_naive_parse(benchmark::State& state, const Loaded* clip) {
   const mocap::Skeleton& skeleton = clip->skeleton;
   std::map<std::string, NaiveBone> bones;
   std::vector<double> scale(skeleton.channel_count);
-  const double radians = clip->motion.file_in_degrees ? std::numbers::pi / 180.0 : 1.0;
+  const double radians = skeleton.units.radians_per_angle();  // CMU AMC files keep the ASF's degrees
   for (const mocap::Bone& bone : skeleton.bones) {
     bones[bone.name] = {bone.first_channel, static_cast<int>(bone.dofs.size())};
     for (std::size_t k = 0; k < bone.dofs.size(); ++k) {

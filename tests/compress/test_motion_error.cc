@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <mocap/compress/keyframes.h>
 #include <mocap/compress/motion_error.h>
+#include <mocap/core/fk.h>
 
 #include <cmath>
 #include <numbers>

@@ -113,6 +113,50 @@ TEST(Fk, RestPoseLaysBonesAlongTheirDirections) {
   }
 }
 
+TEST(Fk, RestPoseIsEveryChannelAtZero) {
+  const auto skeleton = read_asf((test::bundled_data_dir() / "16.asf").string());
+  ASSERT_TRUE(skeleton);
+  const Pose rest = rest_pose(*skeleton);
+  ASSERT_EQ(rest.rotation.size(), skeleton->bones.size());
+  // The root turns by its orientation only; every other bone not at all, and
+  // sits its length along its direction from its parent's end.
+  EXPECT_TRUE(rest.rotation[0].isApprox(skeleton->bones[0].axis_rotation, 1e-15));
+  EXPECT_EQ(rest.offset[0], skeleton->root_position);
+  for (std::size_t b = 1; b < skeleton->bones.size(); ++b) {
+    const Bone& bone = skeleton->bones[b];
+    EXPECT_TRUE(rest.rotation[b].isApprox(Eigen::Quaterniond::Identity(), 1e-15)) << bone.name;
+    EXPECT_EQ(rest.offset[b], bone.length * bone.direction) << bone.name;
+  }
+}
+
+TEST(Fk, WorldTransformsAreForwardKinematicsOfEveryFrame) {
+  for (const auto& clip : test::all_real_clips()) {
+    SCOPED_TRACE(clip.name);
+    Skeleton skeleton;
+    Motion motion;
+    ASSERT_TRUE(test::load(clip, skeleton, motion));
+    const std::size_t bones = skeleton.bones.size();
+    const std::size_t n = static_cast<std::size_t>(motion.frame_count()) * bones;
+    std::vector<Eigen::Vector3d> positions(n);
+    std::vector<Eigen::Quaterniond> rotations(n);
+    world_transforms(skeleton, motion, positions, rotations);
+    EXPECT_EQ(positions, world_positions(skeleton, motion));
+    // Every 97th frame by hand: the same pose, the same FK, bit for bit.
+    Pose pose = make_pose(skeleton);
+    std::vector<Eigen::Vector3d> p(bones);
+    std::vector<Eigen::Quaterniond> r(bones);
+    for (int f = 0; f < motion.frame_count(); f += 97) {
+      pose_from_channels(skeleton, motion.frame(f), pose);
+      forward_kinematics(skeleton, pose, p, r);
+      for (std::size_t b = 0; b < bones; ++b) {
+        ASSERT_EQ(positions[f * bones + b], p[b]) << "frame " << f << " bone " << skeleton.bones[b].name;
+        ASSERT_EQ(rotations[f * bones + b].coeffs(), r[b].coeffs())
+            << "frame " << f << " bone " << skeleton.bones[b].name;
+      }
+    }
+  }
+}
+
 // A two-bone chain written for this test, to pin the Acclaim convention:
 // the bone's local rotation is C * M * C^-1 with the dofs applied in the
 // order of the dof line.

@@ -14,12 +14,13 @@ using mocap::fuzz::skeleton;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  const auto motion = mocap::parse_amc(text, "fuzz.amc", skeleton());
-  if (!motion) {
-    if (motion.error().message.empty()) std::abort();
+  const auto file = mocap::parse_amc_file(text, "fuzz.amc", skeleton());
+  if (!file) {
+    if (file.error().message.empty()) std::abort();
     return 0;
   }
-  const auto again = mocap::parse_amc(mocap::format_amc(*motion, skeleton()), "again.amc", skeleton());
+  const mocap::Motion* motion = &file->motion;
+  const auto again = mocap::parse_amc(mocap::format_amc(*motion, skeleton(), file->layout), "again.amc", skeleton());
   if (!again || again->values != motion->values || again->frame_numbers != motion->frame_numbers) std::abort();
   return 0;
 }

@@ -69,25 +69,37 @@ TEST(Amc, ConvertsDegreesAndLengthsAtLoad) {
   EXPECT_NEAR(root[1], 17.1113 * m, 1e-12);
   EXPECT_NEAR(root[3], 4.68854 * kDegree, 1e-15);
   EXPECT_NEAR(root[5], 2.1196 * kDegree, 1e-15);
-  EXPECT_TRUE(motion.file_in_degrees);
+  const auto file = read_amc_file((test::bundled_data_dir() / "09_06.amc").string(), skeleton);
+  ASSERT_TRUE(file) << file.error().to_string();
+  EXPECT_TRUE(file->layout.degrees);
+  EXPECT_EQ(file->motion.values, motion.values);
 }
 
 TEST(Amc, WriteThenReadGivesTheSameValuesOnEveryRealClip) {
   for (const auto& clip : test::all_real_clips()) {
     SCOPED_TRACE(clip.name);
-    Skeleton skeleton;
-    Motion motion;
-    ASSERT_TRUE(test::load(clip, skeleton, motion));
-    const std::string text = format_amc(motion, skeleton);
-    const auto again = parse_amc(text, "written.amc", skeleton);
+    const auto skeleton = read_asf(clip.asf.string());
+    ASSERT_TRUE(skeleton) << skeleton.error().to_string();
+    const auto file = read_amc_file(clip.amc.string(), *skeleton);
+    ASSERT_TRUE(file) << file.error().to_string();
+    const Motion& motion = file->motion;
+    const std::string text = format_amc(motion, *skeleton, file->layout);
+    const auto again = parse_amc_file(text, "written.amc", *skeleton);
     ASSERT_TRUE(again) << again.error().to_string();
-    EXPECT_EQ(again->frame_numbers, motion.frame_numbers);
-    ASSERT_EQ(again->values.size(), motion.values.size());
+    EXPECT_EQ(again->motion.frame_numbers, motion.frame_numbers);
+    ASSERT_EQ(again->motion.values.size(), motion.values.size());
     std::size_t differ = 0;
-    for (std::size_t i = 0; i < motion.values.size(); ++i) differ += again->values[i] != motion.values[i];
+    for (std::size_t i = 0; i < motion.values.size(); ++i) differ += again->motion.values[i] != motion.values[i];
     EXPECT_EQ(differ, 0u) << "values not bit-identical after a round trip";
-    EXPECT_EQ(again->header, motion.header);
-    EXPECT_EQ(again->line_order, motion.line_order);
+    EXPECT_EQ(again->layout.header, file->layout.header);
+    EXPECT_EQ(again->layout.line_order, file->layout.line_order);
+    EXPECT_EQ(again->layout.degrees, file->layout.degrees);
+    EXPECT_EQ(format_amc(again->motion, *skeleton, again->layout), text);
+    // The default layout (CMU style, skeleton order) keeps the values too.
+    const auto plain = parse_amc_file(format_amc(motion, *skeleton), "plain.amc", *skeleton);
+    ASSERT_TRUE(plain) << plain.error().to_string();
+    EXPECT_EQ(plain->motion.values, motion.values);
+    EXPECT_EQ(plain->layout.header, (std::vector<std::string>{":FULLY-SPECIFIED", ":DEGREES"}));
   }
 }
 
@@ -95,10 +107,11 @@ TEST(Amc, WritesTheFileNumbersBack) {
   // The writer gives each number back in its shortest exact form, so a CMU
   // line such as "ltibia 26.832" comes back as written.
   const auto dir = test::bundled_data_dir();
-  Skeleton skeleton;
-  Motion motion;
-  ASSERT_TRUE(test::load({"16_05", dir / "16.asf", dir / "16_05.amc"}, skeleton, motion));
-  const std::string written = format_amc(motion, skeleton);
+  const auto skeleton = read_asf((dir / "16.asf").string());
+  ASSERT_TRUE(skeleton) << skeleton.error().to_string();
+  const auto file = read_amc_file((dir / "16_05.amc").string(), *skeleton);
+  ASSERT_TRUE(file) << file.error().to_string();
+  const std::string written = format_amc(file->motion, *skeleton, file->layout);
   std::istringstream original(read_text(dir / "16_05.amc"));
   std::istringstream again(written);
   std::string a, b;
@@ -150,19 +163,20 @@ TEST(Amc, AcceptsBonesInAnyOrderCrlfAndRadians) {
        {"rradius", "rwrist", "rfingers", "lradius", "lwrist", "lfingers", "rtibia", "ltibia", "rtoes"}) {
     shuffled += std::string(bone) + " 0.0174532925199432958\r\n";
   }
-  const auto motion = parse_amc(shuffled, "shuffled.amc", *skeleton);
-  ASSERT_TRUE(motion) << motion.error().to_string();
-  EXPECT_FALSE(motion->file_in_degrees);
+  const auto file = parse_amc_file(shuffled, "shuffled.amc", *skeleton);
+  ASSERT_TRUE(file) << file.error().to_string();
+  EXPECT_FALSE(file->layout.degrees);
+  const Motion* motion = &file->motion;
   EXPECT_EQ(motion->frame_numbers, std::vector<int>{7});
   ASSERT_EQ(motion->values.size(), reference->values.size());
   for (std::size_t i = 0; i < motion->values.size(); ++i) {
     EXPECT_NEAR(motion->values[i], reference->values[i], 1e-15) << "channel " << i;
   }
   // Written back in radians, read back identically.
-  const auto again = parse_amc(format_amc(*motion, *skeleton), "again.amc", *skeleton);
+  const auto again = parse_amc_file(format_amc(*motion, *skeleton, file->layout), "again.amc", *skeleton);
   ASSERT_TRUE(again) << again.error().to_string();
-  EXPECT_EQ(again->values, motion->values);
-  EXPECT_FALSE(again->file_in_degrees);
+  EXPECT_EQ(again->motion.values, motion->values);
+  EXPECT_FALSE(again->layout.degrees);
 }
 
 TEST(Amc, KeepsTheRequestedFrameRate) {

@@ -826,24 +826,26 @@ TEST_F(Malformed, WindowsExponents) {
   ASSERT_TRUE(motion) << motion.error().to_string();
   EXPECT_DOUBLE_EQ(motion->frame(0)[rclavicle.first_channel], 150.0 * degrees);
   EXPECT_DOUBLE_EQ(motion->frame(0)[rclavicle.first_channel + 1], -2.5 * degrees);
-  const int lfoot = skeleton_.find_bone("lfoot");
-  EXPECT_DOUBLE_EQ(skeleton_.bones[lfoot].axis.y(), 7.62852e-16 * degrees);
+  const auto raw = parse_asf_file(asf_text_, std::string(kAsfName));
+  ASSERT_TRUE(raw) << raw.error().to_string();
+  EXPECT_DOUBLE_EQ(raw->bones[raw->find_bone("lfoot")].axis.y(), 7.62852e-16);
 }
 
 TEST_F(Malformed, LimitsOverSeveralLinesOrOne) {
-  const Bone& lfemur = skeleton_.bones[skeleton_.find_bone("lfemur")];
+  const auto raw = parse_asf_file(asf_text_, std::string(kAsfName));
+  ASSERT_TRUE(raw) << raw.error().to_string();
+  const AsfBone& lfemur = raw->bones[raw->find_bone("lfemur")];
   ASSERT_EQ(lfemur.limits.size(), 3u);
-  const double degrees = std::numbers::pi / 180.0;
-  EXPECT_DOUBLE_EQ(lfemur.limits[0].min, -160.0 * degrees);
-  EXPECT_DOUBLE_EQ(lfemur.limits[2].max, 70.0 * degrees);
+  EXPECT_DOUBLE_EQ(lfemur.limits[0].min, -160.0);  // the file's degrees
+  EXPECT_DOUBLE_EQ(lfemur.limits[2].max, 70.0);
   Lines lines = asf();
   const int name = lines.find("name lfemur");
   const int limits = lines.find_prefix("limits", name);
   lines[limits] = "    limits (-160.0 20.0) (-70.0 70.0)";
   lines.erase(limits + 1);
-  const auto skeleton = asf_parse(lines.text());
+  const auto skeleton = parse_asf_file(lines.text(), std::string(kAsfName));
   ASSERT_TRUE(skeleton) << skeleton.error().to_string();
-  const Bone& joined = skeleton->bones[skeleton->find_bone("lfemur")];
+  const AsfBone& joined = skeleton->bones[skeleton->find_bone("lfemur")];
   ASSERT_EQ(joined.limits.size(), 3u);
   for (int k = 0; k < 3; ++k) {
     EXPECT_EQ(joined.limits[k].min, lfemur.limits[k].min);
@@ -856,9 +858,9 @@ TEST_F(Malformed, InfiniteLimitsAreKept) {
   const int name = lines.find("name ltibia");
   const int limits = lines.find_prefix("limits", name);
   lines[limits] = "    limits (-inf inf)";
-  const auto skeleton = asf_parse(lines.text());
+  const auto skeleton = parse_asf_file(lines.text(), std::string(kAsfName));
   ASSERT_TRUE(skeleton) << skeleton.error().to_string();
-  const Bone& ltibia = skeleton->bones[skeleton->find_bone("ltibia")];
+  const AsfBone& ltibia = skeleton->bones[skeleton->find_bone("ltibia")];
   EXPECT_TRUE(std::isinf(ltibia.limits[0].min) && ltibia.limits[0].min < 0);
   EXPECT_TRUE(std::isinf(ltibia.limits[0].max) && ltibia.limits[0].max > 0);
 }
@@ -898,9 +900,10 @@ TEST_F(Malformed, RadiansAmc) {
   Lines lines = amc();
   ASSERT_EQ(lines[3], ":DEGREES");
   lines[3] = ":RADIANS";
-  const auto motion = amc_parse(lines.text());
-  ASSERT_TRUE(motion) << motion.error().to_string();
-  EXPECT_FALSE(motion->file_in_degrees);
+  const auto file = parse_amc_file(lines.text(), std::string(kAmcName), skeleton_);
+  ASSERT_TRUE(file) << file.error().to_string();
+  EXPECT_FALSE(file->layout.degrees);
+  const Motion* motion = &file->motion;
   const Bone& rtibia = skeleton_.bones[skeleton_.find_bone("rtibia")];
   EXPECT_DOUBLE_EQ(motion->frame(0)[rtibia.first_channel], 108.236);
   EXPECT_DOUBLE_EQ(motion_.frame(0)[rtibia.first_channel], 108.236 * std::numbers::pi / 180.0);

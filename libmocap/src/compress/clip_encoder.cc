@@ -14,7 +14,6 @@
 namespace mocap {
 namespace {
 
-constexpr std::array<std::string_view, 6> kAxisOrders = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
 
 // World positions and rotations of every frame, frame-major.
 struct World {
@@ -87,8 +86,8 @@ CompressedClip clip_frame(const Skeleton& skeleton, const Motion& motion) {
     c.parent = b.parent;
     c.dofs = b.dofs;
     c.length = static_cast<float>(b.length);
-    c.axis = b.axis.cast<float>();
-    c.axis_order = static_cast<std::uint8_t>(std::find(kAxisOrders.begin(), kAxisOrders.end(), b.axis_order) - kAxisOrders.begin());
+    c.axis = xyz_euler_angles(b.axis_rotation).cast<float>();
+    c.axis_order = 0;  // XYZ
     clip.bones.push_back(std::move(c));
   }
   finalize_clip(clip);
@@ -168,10 +167,6 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
   }
   if (!options.pose_keys.empty() && options.pose_keys.back() != frames - 1)
     return fail("", 0, "pose keys must end at the last frame index " + std::to_string(frames - 1));
-  for (const Bone& b : skeleton.bones) {
-    if (std::find(kAxisOrders.begin(), kAxisOrders.end(), b.axis_order) == kAxisOrders.end())
-      return fail("", 0, "bone '" + b.name + "' has axis order '" + b.axis_order + "'");
-  }
 
   const bool shell = options.max_shell_error_cm > 0.0;
   const double bound_cm = shell ? options.max_shell_error_cm : options.max_joint_error_cm;

@@ -399,9 +399,12 @@ Result<void> check_skeleton(const CompressedClip& clip, const Skeleton& skeleton
     if (c.dofs != s.dofs) return differs(at + " has other dofs in the clip");
     if (!close(c.length, s.length, 1e-6))
       return differs(at + " is " + std::to_string(s.length) + " m long, " + std::to_string(c.length) + " m in the clip");
-    bool same_axis = kAxisOrders[c.axis_order] == s.axis_order;
-    for (int k = 0; k < 3; ++k) same_axis = same_axis && close(c.axis[k], s.axis[k], 1e-6);
-    if (!same_axis) return differs(at + " has another axis in the clip");
+    // The clip stores C as float Euler angles: compare rotations, not angles,
+    // so that any order or angle triple giving the same C matches.
+    const Eigen::Quaterniond clip_axis = euler_to_quaternion(c.axis.cast<double>(), kAxisOrders[c.axis_order]);
+    const Eigen::Quaterniond turn = clip_axis.conjugate() * s.axis_rotation;
+    const double angle = 2.0 * std::atan2(turn.vec().norm(), std::abs(turn.w()));
+    if (!(angle <= 1e-6)) return differs(at + "'s axis is " + std::to_string(angle) + " rad from the clip's");
   }
   return {};
 }

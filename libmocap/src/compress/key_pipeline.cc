@@ -1,6 +1,7 @@
 #include <mocap/compress/key_pipeline.h>
 #include <mocap/compress/extract.h>
 #include <mocap/compress/rebuild.h>
+#include <mocap/core/fk.h>
 #include <mocap/core/pose_track.h>
 
 #include <chrono>

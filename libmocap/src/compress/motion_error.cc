@@ -142,18 +142,6 @@ bool ErrorMeasure::run(std::span<const Eigen::Vector3d> reference_positions,
   return true;
 }
 
-void world_transforms(const Skeleton& skeleton, const Motion& motion, std::span<Eigen::Vector3d> positions,
-                      std::span<Eigen::Quaterniond> rotations) {
-  const std::size_t bones = skeleton.bones.size();
-  // A pose on the stack would allocate; callers on a hot path use the pose
-  // track instead (keyframes.h). One allocation per motion is fine here.
-  Pose pose = make_pose(skeleton);
-  for (int f = 0; f < motion.frame_count(); ++f) {
-    pose_from_channels(skeleton, motion.frame(f), pose);
-    forward_kinematics(skeleton, pose, positions.subspan(f * bones, bones), rotations.subspan(f * bones, bones));
-  }
-}
-
 Result<MotionError> measure_error(const Skeleton& skeleton, const Motion& reference, const Motion& other,
                                   const ErrorOptions& options) {
   if (reference.frame_count() != other.frame_count()) {

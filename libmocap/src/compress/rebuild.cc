@@ -44,9 +44,6 @@ Motion key_motion(const Motion& motion, std::span<const int> keys) {
   Motion out;
   out.fps = motion.fps;
   out.channel_count = motion.channel_count;
-  out.file_in_degrees = motion.file_in_degrees;
-  out.header = motion.header;
-  out.line_order = motion.line_order;
   out.frame_numbers.reserve(keys.size());
   out.values.reserve(keys.size() * static_cast<std::size_t>(motion.channel_count));
   for (const int k : keys) {
@@ -80,9 +77,6 @@ Result<Motion> rebuild_motion(const Skeleton& skeleton, const Motion& keys, cons
   Motion out;
   out.fps = keys.fps;
   out.channel_count = keys.channel_count;
-  out.file_in_degrees = keys.file_in_degrees;
-  out.header = keys.header;
-  out.line_order = keys.line_order;
   const int first = keys.frame_numbers.front();
   const int frames = keys.frame_numbers.back() - first + 1;
   out.frame_numbers.resize(static_cast<std::size_t>(frames));

@@ -11,6 +11,13 @@ Pose make_pose(const Skeleton& skeleton) {
   return pose;
 }
 
+Pose rest_pose(const Skeleton& skeleton) {
+  Pose pose = make_pose(skeleton);
+  const std::vector<double> zeros(static_cast<std::size_t>(skeleton.channel_count), 0.0);
+  pose_from_channels(skeleton, zeros, pose);
+  return pose;
+}
+
 void pose_from_channels(const Skeleton& skeleton, std::span<const double> channels,
                         std::span<Eigen::Quaterniond> rotation, std::span<Eigen::Vector3d> offset) {
   for (std::size_t b = 0; b < skeleton.bones.size(); ++b) {
@@ -84,6 +91,18 @@ std::vector<Eigen::Vector3d> world_positions(const Skeleton& skeleton, const Mot
     forward_kinematics(skeleton, pose, std::span(positions).subspan(f * bones, bones), rotations);
   }
   return positions;
+}
+
+void world_transforms(const Skeleton& skeleton, const Motion& motion, std::span<Eigen::Vector3d> positions,
+                      std::span<Eigen::Quaterniond> rotations) {
+  const std::size_t bones = skeleton.bones.size();
+  // A pose on the stack would allocate; callers on a hot path use the pose
+  // track instead (keyframes.h). One allocation per motion is fine here.
+  Pose pose = make_pose(skeleton);
+  for (int f = 0; f < motion.frame_count(); ++f) {
+    pose_from_channels(skeleton, motion.frame(f), pose);
+    forward_kinematics(skeleton, pose, positions.subspan(f * bones, bones), rotations.subspan(f * bones, bones));
+  }
 }
 
 }  // namespace mocap

@@ -24,8 +24,8 @@ std::optional<Channel> parse_channel(std::string_view word) {
   return std::nullopt;
 }
 
-double Skeleton::radians_per_unit() const {
-  return angles_in_degrees ? std::numbers::pi / 180.0 : 1.0;
+double MotionUnits::radians_per_angle() const {
+  return degrees ? std::numbers::pi / 180.0 : 1.0;
 }
 
 int Skeleton::find_bone(std::string_view bone_name) const {
@@ -46,6 +46,12 @@ std::vector<int> Skeleton::children(int b) const {
 std::optional<std::string> finalize(Skeleton& skeleton) {
   const int n = static_cast<int>(skeleton.bones.size());
   if (n == 0 || skeleton.bones[0].parent != -1) return "the root must be bone 0 and have no parent";
+  for (int b = 1; b < n; ++b) {
+    const int parent = skeleton.bones[b].parent;
+    if (parent >= n)
+      return "bone '" + skeleton.bones[b].name + "' has parent " + std::to_string(parent) + " of " + std::to_string(n) +
+             " bones";
+  }
   skeleton.eval_order.clear();
   skeleton.eval_order.push_back(0);
   std::vector<bool> placed(n, false);
@@ -68,7 +74,6 @@ std::optional<std::string> finalize(Skeleton& skeleton) {
   }
   int channel = 0;
   for (Bone& bone : skeleton.bones) {
-    bone.axis_rotation = euler_to_quaternion(bone.axis, bone.axis_order);
     bone.dof_axes.clear();
     for (const Channel c : bone.dofs) {
       const int k = static_cast<int>(c) % 3;  // RX, TX -> x; RY, TY -> y; RZ, TZ -> z
@@ -95,6 +100,16 @@ Eigen::Quaterniond euler_to_quaternion(const Eigen::Vector3d& angles, std::strin
     }
   }
   return q;
+}
+
+Eigen::Vector3d xyz_euler_angles(const Eigen::Quaterniond& q) {
+  // R = Rz(z) * Ry(y) * Rx(x): row 2 is (-sin y, cos y sin x, cos y cos x),
+  // column 0 is cos y (cos z, sin z, .).
+  const Eigen::Matrix3d r = q.normalized().toRotationMatrix();
+  const double cos_y = std::hypot(r(0, 0), r(1, 0));
+  const double y = std::atan2(-r(2, 0), cos_y);
+  if (cos_y < 1e-12) return {std::atan2(-r(1, 2), r(1, 1)), y, 0.0};
+  return {std::atan2(r(2, 1), r(2, 2)), y, std::atan2(r(1, 0), r(0, 0))};
 }
 
 }  // namespace mocap

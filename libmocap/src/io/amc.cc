@@ -29,10 +29,10 @@ class AmcParser {
     seen_in_frame_.assign(skeleton.bones.size(), -1);
   }
 
-  Result<Motion> run() {
+  Result<AmcFile> run() {
     if (!fps_ok())
       return fail(in_.name(), 0, "frame rate " + std::to_string(motion_.fps) + ": expected a positive number");
-    set_angle_unit(skeleton_.angles_in_degrees);
+    set_angle_unit(skeleton_.units.degrees);
     std::string_view line;
     bool any_line = false;
     while (in_.next(line)) {
@@ -59,7 +59,7 @@ class AmcParser {
       motion_.values.shrink_to_fit();
       motion_.frame_numbers.shrink_to_fit();
     }
-    return std::move(motion_);
+    return AmcFile{std::move(motion_), std::move(layout_)};
   }
 
  private:
@@ -70,7 +70,7 @@ class AmcParser {
   }
 
   void set_angle_unit(bool degrees) {
-    motion_.file_in_degrees = degrees;
+    layout_.degrees = degrees;
     const double radians = degrees ? std::numbers::pi / 180.0 : 1.0;
     scale_.assign(skeleton_.channel_count, 1.0);
     for (const Bone& bone : skeleton_.bones) {
@@ -82,7 +82,7 @@ class AmcParser {
 
   std::optional<std::unexpected<Error>> header_line(std::string_view trimmed) {
     if (trimmed.front() == '#') {
-      if (motion_.frame_numbers.empty()) motion_.header.emplace_back(trimmed);
+      if (motion_.frame_numbers.empty()) layout_.header.emplace_back(trimmed);
       return std::nullopt;
     }
     if (!motion_.frame_numbers.empty())
@@ -94,7 +94,7 @@ class AmcParser {
     } else if (trimmed != ":FULLY-SPECIFIED") {
       return error_here("unknown keyword " + quote(trimmed) + ": expected :FULLY-SPECIFIED, :DEGREES or :RADIANS");
     }
-    motion_.header.emplace_back(trimmed);
+    layout_.header.emplace_back(trimmed);
     return std::nullopt;
   }
 
@@ -146,7 +146,7 @@ class AmcParser {
   std::pair<int, std::size_t> bone_at_start(std::string_view line) const {
     // Files list the bones in the same order in every frame: try that first,
     // in place, before looking for the name's end.
-    const auto& order = motion_.line_order;
+    const auto& order = layout_.line_order;
     if (position_in_frame_ < order.size()) {
       const std::string& expected = skeleton_.bones[order[position_in_frame_]].name;
       const std::size_t n = expected.size();
@@ -167,7 +167,7 @@ class AmcParser {
     const int f = motion_.frame_count() - 1;
     if (seen_in_frame_[b] == f) return error_here("bone " + quote(name) + " given twice in one frame");
     seen_in_frame_[b] = f;
-    if (f == 0) motion_.line_order.push_back(b);
+    if (f == 0) layout_.line_order.push_back(b);
     ++position_in_frame_;
 
     const Bone& bone = skeleton_.bones[b];
@@ -220,6 +220,7 @@ class AmcParser {
   text::LineReader& in_;
   const Skeleton& skeleton_;
   Motion motion_;
+  AmcLayout layout_;
   std::unordered_map<std::string, int> index_;
   std::vector<double> scale_;  // file unit -> SI, per channel
   std::vector<int> seen_in_frame_;
@@ -230,38 +231,51 @@ class AmcParser {
 
 }  // namespace
 
-Result<Motion> parse_amc(std::string_view content, const std::string& name, const Skeleton& skeleton, double fps) {
+Result<AmcFile> parse_amc_file(std::string_view content, const std::string& name, const Skeleton& skeleton,
+                               double fps) {
   text::LineReader in(content, name);
   return AmcParser(in, skeleton, fps).run();
 }
 
-Result<Motion> read_amc(const std::string& path, const Skeleton& skeleton, double fps) {
+Result<AmcFile> read_amc_file(const std::string& path, const Skeleton& skeleton, double fps) {
   auto in = text::LineReader::open(path);
   if (!in) return std::unexpected(in.error());
   return AmcParser(*in, skeleton, fps).run();
 }
 
-std::string format_amc(const Motion& motion, const Skeleton& skeleton) {
-  const double radians = motion.file_in_degrees ? std::numbers::pi / 180.0 : 1.0;
+Result<Motion> parse_amc(std::string_view content, const std::string& name, const Skeleton& skeleton, double fps) {
+  auto file = parse_amc_file(content, name, skeleton, fps);
+  if (!file) return std::unexpected(file.error());
+  return std::move(file->motion);
+}
+
+Result<Motion> read_amc(const std::string& path, const Skeleton& skeleton, double fps) {
+  auto file = read_amc_file(path, skeleton, fps);
+  if (!file) return std::unexpected(file.error());
+  return std::move(file->motion);
+}
+
+std::string format_amc(const Motion& motion, const Skeleton& skeleton, const AmcLayout& layout) {
+  const double radians = layout.degrees ? std::numbers::pi / 180.0 : 1.0;
   const double metres = skeleton.metres_per_unit();
   std::string out;
   out.reserve(static_cast<std::size_t>(motion.frame_count()) *
               (skeleton.channel_count * 10 + skeleton.bones.size() * 10));
   bool wrote_angle_unit = false;
-  for (const std::string& line : motion.header) {
+  for (const std::string& line : layout.header) {
     if (line == ":DEGREES" || line == ":RADIANS") {
       if (wrote_angle_unit) continue;
-      out += motion.file_in_degrees ? ":DEGREES\n" : ":RADIANS\n";
+      out += layout.degrees ? ":DEGREES\n" : ":RADIANS\n";
       wrote_angle_unit = true;
       continue;
     }
     out += line;
     out += '\n';
   }
-  if (motion.header.empty()) out += ":FULLY-SPECIFIED\n";
-  if (!wrote_angle_unit) out += motion.file_in_degrees ? ":DEGREES\n" : ":RADIANS\n";
+  if (layout.header.empty()) out += ":FULLY-SPECIFIED\n";
+  if (!wrote_angle_unit) out += layout.degrees ? ":DEGREES\n" : ":RADIANS\n";
 
-  std::vector<int> order = motion.line_order;
+  std::vector<int> order = layout.line_order;
   if (order.empty()) {
     for (std::size_t b = 0; b < skeleton.bones.size(); ++b) {
       if (!skeleton.bones[b].dofs.empty()) order.push_back(static_cast<int>(b));
@@ -284,8 +298,9 @@ std::string format_amc(const Motion& motion, const Skeleton& skeleton) {
   return out;
 }
 
-Result<void> write_amc(const Motion& motion, const Skeleton& skeleton, const std::string& path) {
-  return write_file_atomically(path, format_amc(motion, skeleton));
+Result<void> write_amc(const Motion& motion, const Skeleton& skeleton, const std::string& path,
+                       const AmcLayout& layout) {
+  return write_file_atomically(path, format_amc(motion, skeleton, layout));
 }
 
 }  // namespace mocap

@@ -1,4 +1,5 @@
 #include <mocap/io/asf.h>
+#include <mocap/io/asf_skeleton.h>
 #include <mocap/io/atomic_write.h>
 
 #include <cmath>
@@ -56,8 +57,8 @@ class AsfParser {
  public:
   explicit AsfParser(text::LineReader& in) : in_(in) {}
 
-  Result<Skeleton> run() {
-    Bone root;
+  Result<AsfSkeleton> run() {
+    AsfBone root;
     root.name = "root";
     skeleton_.bones.push_back(root);
     std::string_view line;
@@ -81,8 +82,9 @@ class AsfParser {
     if (!saw_hierarchy_ && skeleton_.bones.size() > 1) {
       return error_at(0, "no :hierarchy section: expected the bones' parents");
     }
-    convert_units();
-    if (auto message = finalize(skeleton_)) return error_at(hierarchy_line_, *message);
+    // Every check above has its own line; what is left is the tree as a
+    // whole, which only :hierarchy decides.
+    if (auto message = validate(skeleton_)) return error_at(hierarchy_line_, *message);
     return std::move(skeleton_);
   }
 
@@ -178,7 +180,7 @@ class AsfParser {
   }
 
   std::optional<std::unexpected<Error>> root_line(std::string_view trimmed) {
-    Bone& root = skeleton_.bones[0];
+    AsfBone& root = skeleton_.bones[0];
     std::string_view rest = trimmed;
     const std::string_view key = text::next_word(rest);
     if (key == "order") {
@@ -215,7 +217,7 @@ class AsfParser {
       if (key != "begin") return error_here(quote(key) + ": expected 'begin' to open a bone");
       in_bone_ = true;
       in_limits_ = false;
-      bone_ = Bone{};
+      bone_ = AsfBone{};
       bone_start_ = in_.line_number();
       has_length_ = has_direction_ = has_id_ = false;
       return std::nullopt;
@@ -310,7 +312,7 @@ class AsfParser {
       if (child < 0) return error_here("unknown bone " + quote(w) + " in :hierarchy");
       if (child == 0) return error_here("the root cannot be a child in :hierarchy");
       if (child == parent) return error_here("bone " + quote(w) + " is its own parent: a cycle in :hierarchy");
-      Bone& bone = skeleton_.bones[child];
+      AsfBone& bone = skeleton_.bones[child];
       if (bone.parent >= 0) return error_here("bone " + quote(w) + " is given a second parent in :hierarchy");
       for (int up = parent; up >= 0; up = skeleton_.bones[up].parent) {
         if (up == child) {
@@ -322,27 +324,12 @@ class AsfParser {
     return std::nullopt;
   }
 
-  void convert_units() {
-    const double metres = skeleton_.metres_per_unit();
-    const double radians = skeleton_.radians_per_unit();
-    skeleton_.root_position *= metres;
-    for (Bone& bone : skeleton_.bones) {
-      bone.length *= metres;
-      bone.axis *= radians;
-      for (std::size_t k = 0; k < bone.limits.size(); ++k) {
-        const double scale = is_rotation(bone.dofs[k]) ? radians : metres;
-        bone.limits[k].min *= scale;
-        bone.limits[k].max *= scale;
-      }
-    }
-  }
-
   text::LineReader& in_;
-  Skeleton skeleton_;
+  AsfSkeleton skeleton_;
   Section section_ = Section::None;
   std::string documentation_;
   std::unordered_set<std::string> names_;
-  Bone bone_;
+  AsfBone bone_;
   int bone_start_ = 0;
   bool in_bone_ = false, in_limits_ = false, in_hierarchy_ = false;
   bool has_id_ = false, has_length_ = false, has_direction_ = false;
@@ -350,29 +337,39 @@ class AsfParser {
   int hierarchy_line_ = 0;
 };
 
-void append_vector(std::string& out, const Eigen::Vector3d& v, double scale) {
+void append_vector(std::string& out, const Eigen::Vector3d& v) {
   for (int i = 0; i < 3; ++i) {
     if (i) out += ' ';
-    text::append_unscaled(out, v[i], scale);
+    text::append_number(out, v[i]);
   }
 }
 
 }  // namespace
 
-Result<Skeleton> parse_asf(std::string_view content, const std::string& name) {
+Result<AsfSkeleton> parse_asf_file(std::string_view content, const std::string& name) {
   text::LineReader in(content, name);
   return AsfParser(in).run();
 }
 
-Result<Skeleton> read_asf(const std::string& path) {
+Result<AsfSkeleton> read_asf_file(const std::string& path) {
   auto in = text::LineReader::open(path);
   if (!in) return std::unexpected(in.error());
   return AsfParser(*in).run();
 }
 
-std::string format_asf(const Skeleton& skeleton) {
-  const double metres = skeleton.metres_per_unit();
-  const double radians = skeleton.radians_per_unit();
+Result<Skeleton> parse_asf(std::string_view content, const std::string& name) {
+  auto raw = parse_asf_file(content, name);
+  if (!raw) return std::unexpected(raw.error());
+  return build_skeleton(*raw, name);
+}
+
+Result<Skeleton> read_asf(const std::string& path) {
+  auto raw = read_asf_file(path);
+  if (!raw) return std::unexpected(raw.error());
+  return build_skeleton(*raw, path);
+}
+
+std::string format_asf(const AsfSkeleton& skeleton) {
   std::string out = "# ASF written by mocap\n";
   if (!skeleton.version.empty()) out += ":version " + skeleton.version + "\n";
   if (!skeleton.name.empty()) out += ":name " + skeleton.name + "\n";
@@ -382,22 +379,22 @@ std::string format_asf(const Skeleton& skeleton) {
   text::append_number(out, skeleton.length_unit);
   out += skeleton.angles_in_degrees ? "\n  angle deg\n" : "\n  angle rad\n";
   if (!skeleton.documentation.empty()) out += ":documentation\n" + skeleton.documentation + "\n";
-  const Bone& root = skeleton.bones.at(0);
+  const AsfBone& root = skeleton.bones.at(0);
   out += ":root\n   order";
   for (Channel c : root.dofs) (out += ' ') += channel_name(c, true);
   out += "\n   axis " + root.axis_order + "\n   position ";
-  append_vector(out, skeleton.root_position, metres);
+  append_vector(out, skeleton.root_position);
   out += "\n   orientation ";
-  append_vector(out, root.axis, radians);
+  append_vector(out, root.axis);
   out += "\n:bonedata\n";
   for (std::size_t b = 1; b < skeleton.bones.size(); ++b) {
-    const Bone& bone = skeleton.bones[b];
+    const AsfBone& bone = skeleton.bones[b];
     out += "  begin\n     id " + std::to_string(bone.id) + "\n     name " + bone.name + "\n     direction ";
-    append_vector(out, bone.direction, 1.0);
+    append_vector(out, bone.direction);
     out += "\n     length ";
-    text::append_unscaled(out, bone.length, metres);
+    text::append_number(out, bone.length);
     out += "\n     axis ";
-    append_vector(out, bone.axis, radians);
+    append_vector(out, bone.axis);
     out += "  " + bone.axis_order + "\n";
     if (!bone.dofs.empty()) {
       out += "    dof";
@@ -406,27 +403,32 @@ std::string format_asf(const Skeleton& skeleton) {
     }
     for (std::size_t k = 0; k < bone.limits.size(); ++k) {
       out += k == 0 ? "    limits (" : "           (";
-      const double scale = is_rotation(bone.dofs[k]) ? radians : metres;
-      text::append_unscaled(out, bone.limits[k].min, scale);
+      text::append_number(out, bone.limits[k].min);
       out += ' ';
-      text::append_unscaled(out, bone.limits[k].max, scale);
+      text::append_number(out, bone.limits[k].max);
       out += ")\n";
     }
     out += "  end\n";
   }
+  // Parents before their children (breadth-first from the root), so that a
+  // reader that needs each parent named first is served too.
   out += ":hierarchy\n  begin\n";
-  for (const int parent : skeleton.eval_order) {
-    const std::vector<int> children = skeleton.children(parent);
-    if (children.empty()) continue;
-    out += "    " + skeleton.bones[parent].name;
-    for (int child : children) out += " " + skeleton.bones[child].name;
-    out += "\n";
+  std::vector<int> order{0};
+  for (std::size_t next = 0; next < order.size(); ++next) {
+    const int parent = order[next];
+    std::string line;
+    for (std::size_t b = 1; b < skeleton.bones.size(); ++b) {
+      if (skeleton.bones[b].parent != parent) continue;
+      order.push_back(static_cast<int>(b));
+      line += " " + skeleton.bones[b].name;
+    }
+    if (!line.empty()) out += "    " + skeleton.bones[parent].name + line + "\n";
   }
   out += "  end\n";
   return out;
 }
 
-Result<void> write_asf(const Skeleton& skeleton, const std::string& path) {
+Result<void> write_asf(const AsfSkeleton& skeleton, const std::string& path) {
   return write_file_atomically(path, format_asf(skeleton));
 }
 

@@ -7,9 +7,9 @@ namespace mocap {
 Result<ClipFile> read_clip(const std::string& asf_path, const std::string& amc_path, double fps) {
   Result<Skeleton> skeleton = read_asf(asf_path);
   if (!skeleton) return std::unexpected(skeleton.error());
-  Result<Motion> motion = read_amc(amc_path, *skeleton, fps);
-  if (!motion) return std::unexpected(motion.error());
-  ClipFile clip{asf_path, amc_path, std::move(*skeleton), std::move(*motion), {}};
+  Result<AmcFile> amc = read_amc_file(amc_path, *skeleton, fps);
+  if (!amc) return std::unexpected(amc.error());
+  ClipFile clip{asf_path, amc_path, std::move(*skeleton), std::move(amc->motion), std::move(amc->layout), {}};
   clip.bone_names.reserve(clip.skeleton.bones.size());
   for (const Bone& bone : clip.skeleton.bones) clip.bone_names.push_back(bone.name);
   return clip;

@@ -98,13 +98,6 @@ void bone_frames(const Skeleton& skeleton, const Pose& pose, const Placement& pl
   }
 }
 
-Pose rest_pose(const Skeleton& skeleton) {
-  Pose pose = make_pose(skeleton);
-  const std::vector<double> zeros(static_cast<std::size_t>(skeleton.channel_count), 0.0);
-  pose_from_channels(skeleton, zeros, pose);
-  return pose;
-}
-
 SkeletonBind bind_skeleton(const Skeleton& skeleton, const Pose& bind_pose, const Placement& placement) {
   const std::size_t bones = skeleton.bones.size();
   std::vector<Eigen::Vector3d> positions(bones);

@@ -38,8 +38,10 @@ struct ClipBone {
   int parent = -1;             // bone index, -1 for the root (bone 0 only); parents come first
   std::vector<Channel> dofs;   // as the ASF dof line (the root's order line) gives them, <= 8
   float length = 0.0f;         // metres
-  Eigen::Vector3f axis = Eigen::Vector3f::Zero();  // the ASF axis (radians) about X, Y, Z
-  std::uint8_t axis_order = 0;                     // 0..5: XYZ XZY YXZ YZX ZXY ZYX (first letter applied first)
+  // The axis rotation C as Euler angles (radians) about X, Y, Z composed in
+  // `axis_order`; the encoder writes C's xyz_euler_angles (skeleton.h), order 0.
+  Eigen::Vector3f axis = Eigen::Vector3f::Zero();
+  std::uint8_t axis_order = 0;  // 0..5: XYZ XZY YXZ YZX ZXY ZYX (first letter applied first)
   // Derived on parse/encode (not stored): C as a quaternion and C * e_k per dof.
   Eigen::Quaternionf axis_rotation = Eigen::Quaternionf::Identity();
   std::vector<Eigen::Vector3f> dof_axes;
@@ -117,8 +119,9 @@ Result<void> write_compressed_clip(const std::string& path, const CompressedClip
 bool looks_like_compressed_clip(std::span<const std::uint8_t> first_bytes);
 
 // Fails unless `skeleton` is the one the clip was made from: same bone count,
-// and per bone the same name, parent, dofs, length (within 1e-6 relative) and
-// axis (within 1e-6 rad). The error names the first bone that differs and how.
+// root position (within 1e-6 m), and per bone the same name, parent, dofs,
+// length (within 1e-6 relative) and axis rotation (the clip's C within 1e-6
+// rad of the skeleton's). The error names the first bone that differs and how.
 Result<void> check_skeleton(const CompressedClip& clip, const Skeleton& skeleton, const std::string& skeleton_name);
 
 // Fills the derived fields of a clip built in memory: the bones'

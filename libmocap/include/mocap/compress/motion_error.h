@@ -93,12 +93,6 @@ class ErrorMeasure {
   std::vector<double> sorted_;                                  // scratch for percentiles
 };
 
-// World positions and rotations of every frame of `motion`, frame-major,
-// into `positions` and `rotations` (each frame_count() * bones long). No
-// allocation.
-void world_transforms(const Skeleton& skeleton, const Motion& motion, std::span<Eigen::Vector3d> positions,
-                      std::span<Eigen::Quaterniond> rotations);
-
 // Compares `other` with `reference`, two motions of `skeleton` with the same
 // frame numbers. Fails when their frame counts or frame numbers differ.
 Result<MotionError> measure_error(const Skeleton& skeleton, const Motion& reference, const Motion& other,

@@ -30,6 +30,10 @@ struct Pose {
 // A pose with room for `skeleton`'s bones (identity rotations, zero offsets).
 Pose make_pose(const Skeleton& skeleton);
 
+// The skeleton's rest pose (every channel 0): the ASF's own pose, a T-pose
+// for CMU skeletons.
+Pose rest_pose(const Skeleton& skeleton);
+
 // The pose of one frame of channel values (see motion.h). `pose` must come
 // from make_pose for the same skeleton; no allocation.
 void pose_from_channels(const Skeleton& skeleton, std::span<const double> channels, Pose& pose);
@@ -52,5 +56,11 @@ void forward_kinematics(const Skeleton& skeleton, std::span<const Eigen::Quatern
 // World positions of every frame of a motion: frame_count() * bones values,
 // frame-major.
 std::vector<Eigen::Vector3d> world_positions(const Skeleton& skeleton, const Motion& motion);
+
+// World positions (metres) and rotations of every frame of `motion`,
+// frame-major, into `positions` and `rotations` (each frame_count() * bones
+// long). Allocates one pose per call, nothing per frame.
+void world_transforms(const Skeleton& skeleton, const Motion& motion, std::span<Eigen::Vector3d> positions,
+                      std::span<Eigen::Quaterniond> rotations);
 
 }  // namespace mocap

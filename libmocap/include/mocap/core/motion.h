@@ -3,12 +3,11 @@
 // Frame f holds `channel_count` values laid out bone after bone: bone b's
 // dofs start at `skeleton.bones[b].first_channel`, in the order of its ASF dof
 // line (the root's `order` line for bone 0). Rotations are in radians,
-// translations and `l` in metres. Numbers only: a loaded clip holds no
-// strings but a few header lines.
+// translations and `l` in metres. Numbers only: how an AMC file laid them
+// out (header lines, bone line order, angle unit) is io/amc.h's AmcLayout.
 #pragma once
 
 #include <span>
-#include <string>
 #include <vector>
 
 namespace mocap {
@@ -18,14 +17,6 @@ struct Motion {
   int channel_count = 0;
   std::vector<int> frame_numbers;  // as written in the file, one per frame
   std::vector<double> values;      // frame_count() * channel_count values
-  // How the AMC file wrote angles, so that the writer gives the same back.
-  bool file_in_degrees = true;
-  // Header lines before the first frame (comments and keywords such as
-  // :FULLY-SPECIFIED and :DEGREES), without line ends.
-  std::vector<std::string> header;
-  // Bone indices in the order the file's first frame listed them, which the
-  // writer keeps; empty means skeleton order.
-  std::vector<int> line_order;
 
   int frame_count() const { return static_cast<int>(frame_numbers.size()); }
   double duration_seconds() const { return frame_count() / fps; }

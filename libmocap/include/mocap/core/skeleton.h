@@ -1,10 +1,17 @@
-// The skeleton of an Acclaim ASF file, in SI units.
+// The runtime skeleton: what forward kinematics, compression and skinning
+// use, in SI units.
+//
+// This is the compact half of a pair (as ozz's Skeleton beside its
+// RawSkeleton): the ASF file as read, with everything kept only to write it
+// back (version, documentation, mass unit, bone ids, limits, axis Euler
+// angles and their order), is io/asf_skeleton.h's AsfSkeleton, and
+// build_skeleton there turns it into this. A skeleton made in code fills
+// bones and parents and calls finalize().
 //
 // Bones are kept in the order of the file's :bonedata section, with the root
-// inserted as bone 0, so that a writer can give the file back and every
-// report names bones in the order a user sees them in the file. Parents are
-// bone indices; `eval_order` lists the bones parents-first for forward
-// kinematics.
+// inserted as bone 0, so that every report names bones in the order a user
+// sees them in the file. Parents are bone indices; `eval_order` lists the
+// bones parents-first for forward kinematics.
 #pragma once
 
 #include <Eigen/Core>
@@ -27,67 +34,60 @@ std::string_view channel_name(Channel c, bool upper_case = false);
 // Accepts either case. Returns nullopt for anything else.
 std::optional<Channel> parse_channel(std::string_view word);
 
-// Limits of one dof, in the dof's unit (radians or metres). An ASF may write
-// `inf`; that is kept as an infinite bound.
-struct Limit {
-  double min = 0.0;
-  double max = 0.0;
-};
-
 struct Bone {
   std::string name;
-  int id = 0;       // the ASF `id`; 0 for the root
-  int parent = -1;  // index into Skeleton::bones; -1 for the root
-  // Unit vector in the world frame of the rest pose, as written in the file
-  // (not renormalised: the file's values are what the writer gives back).
+  int parent = -1;  // index into Skeleton::bones; -1 for the root (bone 0 only)
+  // Unit vector in the world frame of the rest pose, as the file gives it
+  // (not renormalised); zero for the root.
   Eigen::Vector3d direction = Eigen::Vector3d::Zero();
-  double length = 0.0;  // metres
-  // The bone's local frame C: Euler angles (radians) about X, Y, Z, composed
-  // in `axis_order` with the first letter applied first. For the root this is
-  // the `orientation` line and `axis_order` its `axis` line.
-  Eigen::Vector3d axis = Eigen::Vector3d::Zero();
-  std::string axis_order = "XYZ";
-  std::vector<Channel> dofs;  // in the order AMC lines give the values
-  std::vector<Limit> limits;  // one per dof, or empty when the file gives none
-  // Filled by finalize(): `axis` as a rotation C; for each dof the unit axis
-  // C * e_k it turns about (so C * M * C^-1 is a product of turns about these
-  // axes); and this bone's first channel in a Motion frame (see motion.h).
+  double length = 0.0;  // metres, >= 0; 0 for the root
+  // The bone's local frame C as a rotation (for the root, the orientation O).
   Eigen::Quaterniond axis_rotation = Eigen::Quaterniond::Identity();
+  std::vector<Channel> dofs;  // in the order AMC lines give the values
+  // Filled by finalize(): for each dof the unit axis C * e_k it turns about
+  // (so C * M * C^-1 is a product of turns about these axes), and this
+  // bone's first channel in a Motion frame (see motion.h).
   std::vector<Eigen::Vector3d> dof_axes;
   int first_channel = 0;
 };
 
+// The units the skeleton's motions (AMC files) write their numbers in: the
+// ASF's :units, which an AMC reader and writer need and nothing else does.
+struct MotionUnits {
+  double metres_per_length = 0.0254;  // metres per file length unit (> 0); CMU: 0.0254 / 0.45
+  bool degrees = true;                // angles in degrees unless an AMC says :RADIANS
+  double radians_per_angle() const;   // pi / 180 or 1
+};
+
 struct Skeleton {
-  std::string version;
-  std::string name;
-  std::string documentation;  // raw lines of :documentation, without line ends
-  double mass_unit = 1.0;     // `:units mass`, kept for the writer only
-  // `:units length`: file length units per inch (CMU: 0.45). A file length v
-  // is v * (1 / length_unit) * 0.0254 metres.
-  double length_unit = 1.0;
-  bool angles_in_degrees = true;                            // `:units angle`
+  std::string name;                                         // the ASF :name, for messages; may be empty
   Eigen::Vector3d root_position = Eigen::Vector3d::Zero();  // metres
   std::vector<Bone> bones;                                  // bones[0] is the root
   std::vector<int> eval_order;                              // every bone index, parents first
   int channel_count = 0;                                    // values in one Motion frame
+  MotionUnits units;
 
-  // Metres per file length unit.
-  double metres_per_unit() const { return 0.0254 / length_unit; }
-  // Radians per file angle unit.
-  double radians_per_unit() const;
+  // Metres per file length unit (units.metres_per_length).
+  double metres_per_unit() const { return units.metres_per_length; }
   // Index of the bone called `name`, or -1.
   int find_bone(std::string_view name) const;
   // Indices of the children of bone `b`, in bone order.
   std::vector<int> children(int b) const;
 };
 
-// Fills the derived fields (`eval_order`, `axis_rotation`, `dof_axes`,
-// `first_channel`, `channel_count`) once bones, parents and axes are set. Returns an error message
-// when the parents do not form a tree rooted at bone 0.
+// Fills the derived fields (`eval_order`, `dof_axes`, `first_channel`,
+// `channel_count`) once bones, parents, axis rotations and dofs are set.
+// Returns an error message when the parents do not form a tree rooted at
+// bone 0 (a parent out of range, a bone without one, a cycle).
 std::optional<std::string> finalize(Skeleton& skeleton);
 
 // The rotation of Euler angles (radians) about X, Y, Z applied in `order`
 // ("XYZ": X first, so the matrix is Rz * Ry * Rx).
 Eigen::Quaterniond euler_to_quaternion(const Eigen::Vector3d& angles, std::string_view order);
+
+// Euler angles (radians) about X, Y, Z that euler_to_quaternion composes in
+// "XYZ" order back into `q`: y in [-pi/2, pi/2], x and z in [-pi, pi]; at
+// y = +-pi/2, where only x - z or x + z is defined, z is 0.
+Eigen::Vector3d xyz_euler_angles(const Eigen::Quaterniond& q);
 
 }  // namespace mocap

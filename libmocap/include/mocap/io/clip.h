@@ -5,6 +5,7 @@
 #include <mocap/core/error.h>
 #include <mocap/core/motion.h>
 #include <mocap/core/skeleton.h>
+#include <mocap/io/amc.h>
 
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@ struct ClipFile {
   std::string amc_path;
   Skeleton skeleton;
   Motion motion;                        // frames at `fps` (read_clip's argument)
+  AmcLayout layout;                     // how the AMC file laid the motion out, to write it back alike
   std::vector<std::string> bone_names;  // skeleton.bones[b].name, in bone order (skin-weights files name bones)
 };
 

@@ -71,10 +71,6 @@ void bone_frames(const Skeleton& skeleton, const Pose& pose, const Placement& pl
                  std::span<Eigen::Vector3d> positions, std::span<Eigen::Quaterniond> rotations,
                  std::span<Eigen::Affine3d> frames);
 
-// The skeleton's rest pose (every channel 0): the ASF's own pose, a T-pose
-// for CMU skeletons.
-Pose rest_pose(const Skeleton& skeleton);
-
 // What a skeleton bound to a mesh keeps from its bind pose.
 struct SkeletonBind {
   Placement placement;
