@@ -95,8 +95,6 @@ Result<Motion> decode_motion(const CompressedClip& clip, const Skeleton& skeleto
   Motion motion;
   motion.fps = clip.fps;
   motion.channel_count = clip.channel_count;
-  motion.header = {":FULLY-SPECIFIED", ":DEGREES"};
-  motion.file_in_degrees = true;
   motion.frame_numbers.resize(static_cast<std::size_t>(clip.frame_count));
   for (int f = 0; f < clip.frame_count; ++f) motion.frame_numbers[f] = clip.frame_number(f);
   motion.values.assign(static_cast<std::size_t>(clip.frame_count) * clip.channel_count, 0.0);
