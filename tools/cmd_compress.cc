@@ -284,10 +284,10 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
   } selection{result->threshold, result->start_mean_error_cm};
 
   if (!o.output.empty()) {
-    if (const int code = emit(o.output, format_amc(keys, skeleton)); code != kOk) return code;
+    if (const int code = emit(o.output, format_amc(keys, skeleton, clip->layout)); code != kOk) return code;
   }
   if (!o.rebuilt.empty()) {
-    if (const int code = emit(o.rebuilt, format_amc(*rebuilt, skeleton)); code != kOk) return code;
+    if (const int code = emit(o.rebuilt, format_amc(*rebuilt, skeleton, clip->layout)); code != kOk) return code;
   }
 
   const double ratio = static_cast<double>(key_count) / frames;
@@ -372,7 +372,7 @@ int run_decompress(const DecompressOptions& o) {
     std::cerr << "mocap decompress: " << rebuilt.error().to_string() << "\n";
     return kBadInput;
   }
-  return emit(o.output, format_amc(*rebuilt, clip->skeleton));
+  return emit(o.output, format_amc(*rebuilt, clip->skeleton, clip->layout));
 }
 
 // ---------------------------------------------------------------------------
