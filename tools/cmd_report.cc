@@ -25,13 +25,47 @@ struct ReportFlags {
   std::vector<double> ratios, thresholds, max_errors, under_cm = {1.0};
   int jobs = 0;
   std::string shard, asf, progress = "auto", output;
-  bool merge = false;
+  bool merge = false, no_mkc = false;
+  double mkc_error_cm = ReportOptions{}.clip_file_error_cm;
+  std::string command_line;  // as parsed: see command_line_of
   int worst = 3;
   int passes = SelectionOptions{}.max_passes;
   double fps = 120.0, lambda = 1.0, shell_cm = 3.0;
 };
 
 enum class ProgressMode { kNone, kTerminal, kMachine };
+
+// `arg` quoted for a POSIX shell when it holds anything but plain characters.
+std::string shell_quoted(const std::string& arg) {
+  const bool plain = !arg.empty() && arg.find_first_not_of(
+                                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "0123456789_-+=./,:@%") == std::string::npos;
+  if (plain) return arg;
+  std::string quoted = "'";
+  for (const char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The command as CLI11 parsed it (the verb has no argv): the inputs, then
+// every option given with its values, so that running it again gives the
+// same report.
+std::string command_line_of(const CLI::App& verb) {
+  std::string line = "mocap " + verb.get_name();
+  for (const CLI::Option* opt : verb.get_options()) {
+    if (opt->get_positional() && opt->count() > 0) {
+      for (const std::string& r : opt->results()) line += " " + shell_quoted(r);
+    }
+  }
+  for (const CLI::Option* opt : verb.get_options()) {
+    if (opt->get_positional() || opt->count() == 0) continue;
+    line += " " + opt->get_name();
+    if (opt->get_expected_max() == 0) continue;  // a flag
+    std::string values;
+    for (const std::string& r : opt->results()) values += (values.empty() ? "" : ",") + r;
+    line += " " + shell_quoted(values);
+  }
+  return line;
+}
 
 // "k/n" with 0 <= k < n.
 bool parse_shard(const std::string& text, int& index, int& count) {
@@ -169,6 +203,8 @@ int run_merge(const ReportFlags& f) {
     std::cerr << "mocap report: --merge: warning: " << indices.size() << " of " << count
               << " shards given; the report covers only those\n";
   }
+  // The merge is this run: its command and date; the version is this tool's.
+  merged->run = {MOCAP_VERSION, utc_now_iso8601(), f.command_line};
   if (const int code = write(*merged, f.output); code != kOk) return code;
   const ReportSummary s = summarise(*merged);
   return s.failed > 0 ? kBadInput : kOk;
@@ -188,6 +224,8 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
   options.worst_clips = f.worst;
   options.selection_passes = f.passes;
   options.threads = f.jobs;
+  options.clip_files = !f.no_mkc;
+  options.clip_file_error_cm = f.mkc_error_cm;
   if (auto valid = validate(options); !valid) {
     std::cerr << "mocap report: " << valid.error().message << "\n";
     return kUsage;
@@ -206,6 +244,8 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
 
   ProgressDisplay display(mode);
   Report report = run_report(clips, options, [&](const ReportProgress& p) { display.update(p); });
+  report.run.tool_version = MOCAP_VERSION;
+  report.run.command_line = f.command_line;
   report.shard_index = shard_index;
   report.shard_count = shard_count;
   const ReportSummary s = summarise(report);
@@ -257,8 +297,13 @@ void add_report_command(CLI::App& app, int& exit_code) {
       ->check(CLI::NonNegativeNumber);
   c->add_option("--shell-cm", f->shell_cm, "Distance from each joint of the shell points, in cm")
       ->check(CLI::NonNegativeNumber);
+  c->add_flag("--no-mkc", f->no_mkc, "Do not store the keys as .mkc files (no bytes, KB/s or decoded error)");
+  c->add_option("--mkc-error-cm", f->mkc_error_cm,
+                "Bound within which the .mkc files quantise key values, in cm (default 1, as mocap compress)")
+      ->check(CLI::PositiveNumber);
   add_fps_option(*c, f->fps);
-  c->callback([f, ratios, thresholds, max_errors, &exit_code] {
+  c->callback([c, f, ratios, thresholds, max_errors, &exit_code] {
+    f->command_line = command_line_of(*c);
     if (!known_format(f->output)) {
       exit_code = kUsage;
     } else if (f->merge) {

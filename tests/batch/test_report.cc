@@ -1,6 +1,13 @@
 #include <gtest/gtest.h>
 #include <mocap/batch/report_format.h>
 #include <mocap/batch/report_summary.h>
+#include <mocap/compress/clip_decoder.h>
+#include <mocap/compress/clip_encoder.h>
+#include <mocap/compress/extract.h>
+#include <mocap/compress/key_pipeline.h>
+#include <mocap/core/fk.h>
+#include <mocap/io/amc.h>
+#include <mocap/io/asf.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -394,6 +401,152 @@ TEST(ReportShard, MergedShardsGiveTheNumbersOfOneRunOnSharedClips) {
 }
 
 // ---------------------------------------------------------------------------
+// Compressed clip files
+
+// The .mkc of `keys` as the report stores it, written by write_compressed_clip.
+struct WrittenFile {
+  std::uintmax_t bytes = 0;
+  CompressedClip clip;
+};
+WrittenFile write_keys(const Skeleton& skeleton, const Motion& motion, std::vector<int> keys, const ReportOptions& o,
+                       const fs::path& path) {
+  ClipEncodeOptions encode;
+  encode.max_joint_error_cm = o.clip_file_error_cm;
+  encode.pose_keys = std::move(keys);
+  auto clip = encode_clip(skeleton, motion, encode);
+  EXPECT_TRUE(clip) << clip.error().to_string();
+  if (!clip) return {};
+  EXPECT_TRUE(write_compressed_clip(path.string(), *clip));
+  return {fs::file_size(path), std::move(*clip)};
+}
+
+// Every joint on every frame of the file as decoded: the worst (cm), its bone and frame index.
+struct Worst {
+  double cm = -1.0;
+  int joint = -1, frame = -1;
+};
+Worst brute_force_worst(const Skeleton& skeleton, const Motion& motion, const CompressedClip& clip) {
+  auto decoded = decode_motion(clip, skeleton);
+  EXPECT_TRUE(decoded) << decoded.error().to_string();
+  if (!decoded) return {};
+  const auto original = world_positions(skeleton, motion);
+  const auto rebuilt = world_positions(skeleton, *decoded);
+  const std::size_t bones = skeleton.bones.size();
+  Worst w;
+  for (std::size_t i = 0; i < original.size(); ++i) {
+    const double cm = (original[i] - rebuilt[i]).norm() * 100.0;
+    if (cm > w.cm) w = {cm, static_cast<int>(i % bones), static_cast<int>(i / bones)};
+  }
+  return w;
+}
+
+// Per budget: the bytes are the file's as written, bytes per second and
+// ratio follow from them, and the worst joint named is the brute-force worst.
+void expect_files_match(const fs::path& asf_path, const fs::path& amc_path) {
+  TempDir dir;
+  const ReportOptions o = quick_options(1);
+  const auto inputs = find_clips(std::vector<std::string>{amc_path.string()});
+  ASSERT_EQ(inputs.size(), 1u);
+  const ClipResult c = run_clip(inputs[0], o);
+  ASSERT_TRUE(c.ok) << c.error;
+  auto skeleton = read_asf(asf_path.string());
+  ASSERT_TRUE(skeleton);
+  auto motion = read_amc(amc_path.string(), *skeleton, o.fps);
+  ASSERT_TRUE(motion);
+  EXPECT_EQ(c.raw_bytes, static_cast<std::int64_t>(motion->frame_count()) * motion->channel_count * 4);
+  ASSERT_EQ(c.budgets.size(), o.budgets.size());
+  for (const BudgetResult& b : c.budgets) {
+    KeyCompressOptions k;
+    k.budget = KeyBudget::kRatio;
+    k.value = b.budget;
+    k.selection.max_passes = o.selection_passes;
+    k.error = o.error;
+    auto keys = compress_keys(*skeleton, *motion, k);
+    ASSERT_TRUE(keys);
+    ASSERT_EQ(static_cast<int>(keys->keys.size()), b.keys);
+    const std::vector<int> uniform = uniform_keys(motion->frame_count(), b.keys);
+    for (const auto& [file, key_frames, label] :
+         {std::tuple{&b.file, keys->keys, "selected"}, std::tuple{&b.uniform_file, uniform, "uniform"}}) {
+      SCOPED_TRACE(c.name + " " + label + " at " + std::to_string(b.budget));
+      const WrittenFile written = write_keys(*skeleton, *motion, key_frames, o, dir.path() / "k.mkc");
+      EXPECT_EQ(static_cast<std::uintmax_t>(file->bytes), written.bytes);
+      EXPECT_DOUBLE_EQ(file->bytes_per_second, static_cast<double>(written.bytes) / c.duration_seconds());
+      EXPECT_DOUBLE_EQ(file->ratio, static_cast<double>(c.raw_bytes) / static_cast<double>(written.bytes));
+      const Worst worst = brute_force_worst(*skeleton, *motion, written.clip);
+      ASSERT_GE(worst.joint, 0);
+      EXPECT_NEAR(file->joint_max_cm, worst.cm, 1e-6 * std::max(1.0, worst.cm));
+      EXPECT_EQ(file->joint_max_joint, skeleton->bones[static_cast<std::size_t>(worst.joint)].name);
+      EXPECT_EQ(file->joint_max_frame, motion->frame_numbers[static_cast<std::size_t>(worst.frame)]);
+      EXPECT_GT(file->encode_seconds, 0.0);
+    }
+  }
+}
+
+TEST(ReportClipFiles, BytesAreTheWrittenFileAndTheWorstJointIsTheBruteForceWorst) {
+  const fs::path data = test::bundled_data_dir();
+  expect_files_match(data / "09.asf", data / "09_06.amc");
+}
+
+TEST(ReportClipFiles, BytesAndWorstJointOnASharedClip) {
+  MOCAP_REQUIRE_SHARED_DATA();
+  const fs::path cmu = test::shared_data_dir() / "cmu";
+  expect_files_match(cmu / "16.asf", cmu / "16_35.amc");
+}
+
+TEST(ReportClipFiles, SummaryKbPerSecondIsTotalBytesOverTotalSeconds) {
+  const auto clips = find_clips(paths_of(test::bundled_clips()));
+  const Report report = run_report(clips, quick_options());
+  const ReportSummary s = summarise(report);
+  double seconds = 0.0;
+  std::int64_t raw = 0;
+  for (const ClipResult& c : report.clips) {
+    seconds += c.duration_seconds();
+    raw += c.raw_bytes;
+  }
+  EXPECT_DOUBLE_EQ(s.motion_seconds, seconds);
+  EXPECT_EQ(s.raw_bytes, raw);
+  for (std::size_t i = 0; i < s.budgets.size(); ++i) {
+    const BudgetSummary& b = s.budgets[i];
+    std::int64_t bytes = 0, uniform_bytes = 0;
+    double worst = 0.0;
+    std::string worst_clip;
+    for (const ClipResult& c : report.clips) {
+      bytes += c.budgets[i].file.bytes;
+      uniform_bytes += c.budgets[i].uniform_file.bytes;
+      if (c.budgets[i].file.joint_max_cm > worst) worst = c.budgets[i].file.joint_max_cm, worst_clip = c.name;
+    }
+    EXPECT_GT(bytes, 0);
+    EXPECT_EQ(b.file.bytes, bytes);
+    EXPECT_EQ(b.uniform_file.bytes, uniform_bytes);
+    EXPECT_DOUBLE_EQ(b.file.kb_per_second, static_cast<double>(bytes) / 1000.0 / seconds);
+    EXPECT_DOUBLE_EQ(b.uniform_file.kb_per_second, static_cast<double>(uniform_bytes) / 1000.0 / seconds);
+    EXPECT_DOUBLE_EQ(b.file.ratio, static_cast<double>(raw) / static_cast<double>(bytes));
+    EXPECT_EQ(b.file.joint_max_cm, worst);
+    EXPECT_EQ(b.file.joint_max_clip, worst_clip);
+  }
+  // More keys, more bytes.
+  ASSERT_EQ(s.budgets.size(), 2u);
+  EXPECT_GT(s.budgets[1].file.bytes, s.budgets[0].file.bytes);
+  EXPECT_GT(s.budgets[1].uniform_file.bytes, s.budgets[0].uniform_file.bytes);
+}
+
+TEST(ReportClipFiles, OffMeansNoFilesAndNoBytes) {
+  ReportOptions o = quick_options(1);
+  o.clip_files = false;
+  const Report report =
+      run_report(find_clips(std::vector<std::string>{(test::bundled_data_dir() / "09_06.amc").string()}), o);
+  ASSERT_TRUE(report.clips[0].ok);
+  for (const BudgetResult& b : report.clips[0].budgets) {
+    EXPECT_EQ(b.file.bytes, 0);
+    EXPECT_EQ(b.uniform_file.bytes, 0);
+  }
+  EXPECT_EQ(summarise(report).budgets[0].file.kb_per_second, 0.0);
+  EXPECT_EQ(format_html(report).find("bytes-ours"), std::string::npos);
+  o.clip_file_error_cm = 0.0;
+  EXPECT_FALSE(validate(o));
+}
+
+// ---------------------------------------------------------------------------
 // Writers
 
 // Splits a CSV line written by format_csv (quotes double themselves).
@@ -453,6 +606,16 @@ TEST(ReportWrite, CsvAndJsonCarryTheSameNumbers) {
       {"uniform_pos_max_cm", "/uniform_pos_cm/max"},
       {"uniform_shell_max_cm", "/uniform_shell_cm/max"},
       {"select_seconds", "/select_seconds"},
+      {"mkc_bytes", "/mkc/bytes"},
+      {"mkc_bytes_per_s", "/mkc/bytes_per_s"},
+      {"mkc_ratio", "/mkc/ratio"},
+      {"mkc_joint_max_cm", "/mkc/joint_max_cm"},
+      {"mkc_joint_max_frame", "/mkc/joint_max_frame"},
+      {"uniform_mkc_bytes", "/uniform_mkc/bytes"},
+      {"uniform_mkc_bytes_per_s", "/uniform_mkc/bytes_per_s"},
+      {"uniform_mkc_ratio", "/uniform_mkc/ratio"},
+      {"uniform_mkc_joint_max_cm", "/uniform_mkc/joint_max_cm"},
+      {"uniform_mkc_joint_max_frame", "/uniform_mkc/joint_max_frame"},
   };
   int rows = 0;
   std::size_t clip = 0, budget = 0;
@@ -471,6 +634,8 @@ TEST(ReportWrite, CsvAndJsonCarryTheSameNumbers) {
           << name << " of " << fields[0];
     }
     EXPECT_EQ(fields[column("worst_joint")], b["worst_joint"].get<std::string>());
+    EXPECT_EQ(fields[column("mkc_joint_max_joint")], b["mkc"]["joint_max_joint"].get<std::string>());
+    EXPECT_EQ(std::stoll(fields[column("raw_bytes")]), c["raw_bytes"].get<std::int64_t>());
     ++rows;
     if (++budget == c["budgets"].size()) budget = 0, ++clip;
   }
@@ -512,6 +677,55 @@ TEST(ReportWrite, HtmlIsOneFileThatFetchesNothing) {
   EXPECT_EQ(html.find("x<&"), std::string::npos);
   EXPECT_NE(html.find("x&lt;&amp;&quot;&#39;&gt;_1"), std::string::npos);
   for (const auto& clip : test::bundled_clips()) EXPECT_NE(html.find(clip.name), std::string::npos);
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(ReportWrite, HtmlHasTheBytesCurveTheRatioScatterTheRunAndEverySetting) {
+  ReportOptions o = quick_options();
+  o.budgets = {0.05, 0.1, 0.15};
+  o.clip_file_error_cm = 0.5;
+  Report report = run_report(find_clips(paths_of(test::bundled_clips())), o);
+  report.run.tool_version = "9.8.7";
+  report.run.command_line = "mocap report data --ratios 0.05,0.1,0.15 -o 'a b.html'";
+  const std::string html = format_html(report);
+  // The curve: one point per budget for each key set; the scatter: one per clip and budget.
+  EXPECT_EQ(count_of(html, "class=\"bytes-ours\""), 3u);
+  EXPECT_EQ(count_of(html, "class=\"bytes-uniform\""), 3u);
+  EXPECT_EQ(count_of(html, "class=\"ratio-point\""), 3u * 3u);
+  EXPECT_NE(html.find("KB per second of motion"), std::string::npos);
+  // How it was made.
+  EXPECT_NE(html.find("mocap 9.8.7"), std::string::npos);
+  EXPECT_NE(html.find(report.run.date_utc), std::string::npos);
+  EXPECT_NE(html.find("mocap report data --ratios 0.05,0.1,0.15 -o &#39;a b.html&#39;"), std::string::npos);
+  EXPECT_TRUE(std::regex_search(report.run.date_utc, std::regex(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$)")))
+      << report.run.date_utc;
+  for (const char* setting :
+       {"budget kind", "frame rate", "selection passes", "velocity weight", "shell radius", "frames counted under",
+        "worst clips plotted", "threads", "shard", "quantised within 0.5 cm"}) {
+    EXPECT_NE(html.find(setting), std::string::npos) << setting;
+  }
+  // The summary's KB/s per budget, as written.
+  const ReportSummary s = summarise(report);
+  EXPECT_NE(html.find("data-v=\"" +
+                      [&] {
+                        char v[48];
+                        std::snprintf(v, sizeof v, "%.17g", s.budgets[1].file.kb_per_second);
+                        return std::string(v);
+                      }() +
+                      "\""),
+            std::string::npos);
+  // The run reads back from JSON.
+  auto read = parse_report_json(format_json(report), "r.json");
+  ASSERT_TRUE(read) << read.error().to_string();
+  EXPECT_EQ(read->run.tool_version, "9.8.7");
+  EXPECT_EQ(read->run.command_line, report.run.command_line);
+  EXPECT_EQ(read->run.date_utc, report.run.date_utc);
+  EXPECT_EQ(read->options.clip_file_error_cm, 0.5);
 }
 
 TEST(ReportWrite, WritesByExtensionAtomicallyAndFailsOnBadPaths) {

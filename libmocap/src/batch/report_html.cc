@@ -192,8 +192,11 @@ struct Frame {
     for (const auto& [a, b] : points) svg += px(x(a)) + "," + px(y(b)) + " ";
     svg += "\"/>";
   }
-  void dot(double a, double b, double r, const char* colour, double opacity, const std::string& title = "") {
-    svg += "<circle cx=\"" + px(x(a)) + "\" cy=\"" + px(y(b)) + "\" r=\"" + px(r) + "\" fill=\"" + colour +
+  void dot(double a, double b, double r, const char* colour, double opacity, const std::string& title = "",
+           const char* cls = nullptr) {
+    svg += "<circle";
+    if (cls) svg += std::string(" class=\"") + cls + "\"";
+    svg += " cx=\"" + px(x(a)) + "\" cy=\"" + px(y(b)) + "\" r=\"" + px(r) + "\" fill=\"" + colour +
            "\" fill-opacity=\"" + px(opacity) + "\">";
     if (!title.empty()) svg += "<title>" + escape(title) + "</title>";
     svg += "</circle>";
@@ -393,6 +396,85 @@ std::string plot_worst_curve(const ErrorCurve& c, double y_max, const char* colo
   return f.close();
 }
 
+// The .mkc files: for each budget one point per key set at (total KB per
+// second of motion, worst joint error of any decoded file), joined in order
+// of size, so that the curve reads as error against storage.
+std::string plot_error_vs_bytes(const Report& report, const ReportSummary& summary) {
+  Frame f(660, 400);
+  f.open("Worst joint error against bytes per second");
+  std::vector<double> xs, ys;
+  for (const BudgetSummary& b : summary.budgets) {
+    xs.insert(xs.end(), {b.file.kb_per_second, b.uniform_file.kb_per_second});
+    ys.insert(ys.end(), {b.file.joint_max_cm, b.uniform_file.joint_max_cm});
+  }
+  double x_lo, x_hi, y_lo, y_hi;
+  log_domain(xs, x_lo, x_hi);
+  log_domain(ys, y_lo, y_hi);
+  f.set_x(x_lo, x_hi, true);
+  f.set_y(y_lo, y_hi, true);
+  f.axes("KB per second of motion (all clips)", "worst joint error (cm)");
+  auto line = [&](auto get, const char* colour, const char* cls, const char* name) {
+    std::vector<std::pair<double, double>> points;
+    std::vector<std::size_t> order(summary.budgets.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return get(summary.budgets[a]).kb_per_second < get(summary.budgets[b]).kb_per_second;
+    });
+    for (const std::size_t i : order)
+      points.emplace_back(get(summary.budgets[i]).kb_per_second, get(summary.budgets[i]).joint_max_cm);
+    f.polyline(points, colour, false, 2.5);
+    for (const std::size_t i : order) {
+      const FileSummary& fs = get(summary.budgets[i]);
+      f.dot(fs.kb_per_second, fs.joint_max_cm, 4.5, colour, 1.0,
+            std::string(name) + ", " + budget_label(report.options.kind, summary.budgets[i].budget) + ": " +
+                fmt(fs.kb_per_second) + " KB/s, worst joint " + fmt(fs.joint_max_cm) + " cm (" + fs.joint_max_clip +
+                " " + fs.joint_max_joint + " frame " + std::to_string(fs.joint_max_frame) + ")",
+            cls);
+    }
+  };
+  line([](const BudgetSummary& b) -> const FileSummary& { return b.uniform_file; }, kUniformColour, "bytes-uniform",
+       "uniform keys");
+  line([](const BudgetSummary& b) -> const FileSummary& { return b.file; }, kSelectionColour, "bytes-ours",
+       "selected keys");
+  f.legend({{"selected keys (.mkc)", kSelectionColour, false}, {"uniform keys (.mkc)", kUniformColour, false}});
+  return f.close();
+}
+
+// Per clip and budget, the selected keys' file: compression ratio against
+// the worst joint error of the decoded file, as ACL's CMU report plots it.
+std::string plot_ratio_scatter(const Report& report) {
+  Frame f(660, 400);
+  f.open("Compression ratio against worst joint error, per clip");
+  std::vector<double> xs, ys;
+  for (const ClipResult& c : report.clips) {
+    for (const BudgetResult& b : c.budgets) {
+      xs.push_back(b.file.ratio);
+      ys.push_back(b.file.joint_max_cm);
+    }
+  }
+  double x_lo, x_hi, y_lo, y_hi;
+  log_domain(xs, x_lo, x_hi);
+  log_domain(ys, y_lo, y_hi);
+  f.set_x(x_lo, x_hi, true);
+  f.set_y(y_lo, y_hi, true);
+  f.axes("compression ratio (float32 channels / .mkc bytes)", "worst joint error of the clip (cm)");
+  std::vector<std::tuple<std::string, const char*, bool>> legend;
+  for (std::size_t i = 0; i < report.options.budgets.size(); ++i) {
+    for (const ClipResult& c : report.clips) {
+      if (!c.ok || i >= c.budgets.size()) continue;
+      const ClipFileResult& file = c.budgets[i].file;
+      f.dot(file.ratio, file.joint_max_cm, 3.5, palette(i), 0.75,
+            c.name + ", " + budget_label(report.options.kind, report.options.budgets[i]) + ": " + fmt(file.ratio) +
+                ":1, worst joint " + fmt(file.joint_max_cm) + " cm (" + file.joint_max_joint + " frame " +
+                std::to_string(file.joint_max_frame) + ")",
+            "ratio-point");
+    }
+    legend.emplace_back(budget_label(report.options.kind, report.options.budgets[i]), palette(i), false);
+  }
+  f.legend(legend);
+  return f.close();
+}
+
 // ---------------------------------------------------------------------------
 // The page
 
@@ -509,6 +591,35 @@ std::string format_html(const Report& report) {
   }
   h += "</div>\n";
 
+  // How it was made: enough to run it again.
+  h += "<h2>Run</h2><div class=\"wrap\"><table class=\"settings\"><tbody>";
+  auto row = [&](const std::string& key, const std::string& value) {
+    h += "<tr><th class=\"t\">" + escape(key) + "</th><td class=\"t\">" + escape(value) + "</td></tr>";
+  };
+  auto list = [](const std::vector<double>& values, const char* unit) {
+    std::string text;
+    for (std::size_t i = 0; i < values.size(); ++i) text += (i ? ", " : "") + tick(values[i]);
+    return text + unit;
+  };
+  row("tool",
+      "mocap " + (report.run.tool_version.empty() ? std::string("(version not recorded)") : report.run.tool_version));
+  row("date (UTC)", report.run.date_utc.empty() ? "(not recorded)" : report.run.date_utc);
+  row("command line", report.run.command_line.empty() ? "(not recorded)" : report.run.command_line);
+  row("budget kind", std::string(budget_kind_name(o.kind)));
+  row("budgets", list(o.budgets, o.kind == BudgetKind::kMaxError ? " cm" : ""));
+  row("frame rate", tick(o.fps) + " frames/s");
+  row("selection passes", std::to_string(o.selection_passes));
+  row("velocity weight (lambda)", tick(o.error.velocity_weight));
+  row("shell radius", tick(o.error.shell_radius * 100) + " cm");
+  row("frames counted under", list(o.under_cm, " cm"));
+  row("worst clips plotted", std::to_string(o.worst_clips));
+  row("threads", std::to_string(report.threads) +
+                     (o.threads == 0 ? " (every core)" : " (asked " + std::to_string(o.threads) + ")"));
+  row("shard", std::to_string(report.shard_index) + " of " + std::to_string(report.shard_count));
+  row(".mkc files", o.clip_files ? "whole-pose keys, values quantised within " + tick(o.clip_file_error_cm) + " cm"
+                                 : "off (--no-mkc)");
+  h += "</tbody></table></div>\n";
+
   // Summary per budget.
   h += "<h2>Summary</h2><div class=\"wrap\"><table><thead><tr class=\"group\"><th></th><th></th>"
        "<th colspan=\"3\">selection: position error (cm)</th><th colspan=\"3\">uniform keys: position error (cm)</th>"
@@ -547,8 +658,47 @@ std::string format_html(const Report& report) {
        "bins, so at most 1.2 % high); max is the largest single frame. The uniform baseline rebuilds each clip from "
        "the same number of keys spaced evenly. Best and worst clip by max position error, in cm.</p>\n";
 
+  // The .mkc files per budget.
+  if (o.clip_files) {
+    h += "<h2>Compressed clip files (.mkc)</h2><div class=\"wrap\"><table class=\"mkc\"><thead><tr class=\"group\">"
+         "<th></th><th colspan=\"6\">selected keys</th><th colspan=\"6\">uniform keys, the same count</th></tr><tr>"
+         "<th class=\"t\">budget</th>";
+    for (int k = 0; k < 2; ++k) {
+      h += "<th>bytes</th><th>KB/s</th><th>ratio</th><th>worst joint (cm)</th><th class=\"t\">where</th>"
+           "<th>mean joint (cm)</th>";
+    }
+    h += "</tr></thead><tbody>";
+    for (const BudgetSummary& b : s.budgets) {
+      h += "<tr><td class=\"t\">" + escape(budget_label(o.kind, b.budget)) + "</td>";
+      for (const FileSummary* f : {&b.file, &b.uniform_file}) {
+        const char* cls = f == &b.file ? "sel" : "uni";
+        h += "<td class=\"" + std::string(cls) + "\">" + std::to_string(f->bytes) + "</td>" +
+             cell(f->kb_per_second, cls) + cell(f->ratio, cls) + cell(f->joint_max_cm, cls) + "<td class=\"t\">" +
+             escape(f->joint_max_clip + " " + f->joint_max_joint + " frame " + std::to_string(f->joint_max_frame)) +
+             "</td>" + cell(f->joint_mean_cm, cls);
+      }
+      h += "</tr>";
+    }
+    h += "</tbody></table></div>\n<p class=\"notes\">Each clip's keys stored as a .mkc file in whole-pose mode "
+         "(every channel keyed at the key frames, values quantised within " +
+         tick(o.clip_file_error_cm) +
+         " cm, Hermite between keys), as <code>mocap compress --ratio R -o clip.mkc</code> writes it. KB/s: the "
+         "files' bytes summed over all clips / 1000 / the clips' seconds of motion summed (" +
+         fmt(s.motion_seconds) + " s); ratio: float32 channels (" + std::to_string(s.raw_bytes) +
+         " bytes) / file bytes. Worst joint: the decoded file against the original, every joint on every frame of "
+         "every clip; where: clip, bone, AMC frame number.</p>\n";
+  }
+
   // Plots.
   h += "<h2>Plots</h2><div class=\"plots\">";
+  if (o.clip_files) {
+    h += "<div class=\"plot\"><h3>Error against bytes</h3>" + plot_error_vs_bytes(report, s) +
+         "<p>One point per budget: the .mkc files' KB per second of motion over all clips against the worst joint "
+         "error of any decoded file.</p></div>";
+    h += "<div class=\"plot\"><h3>Compression ratio against error, per clip</h3>" + plot_ratio_scatter(report) +
+         "<p>One point per clip and budget (selected keys): float32 size / .mkc size against the clip's worst joint "
+         "error as decoded.</p></div>";
+  }
   h += "<div class=\"plot\"><h3>Error against key ratio</h3>" + plot_error_vs_ratio(report, s) +
        "<p>Lines: mean and p99 over all frames; dots: each clip's mean.</p></div>";
   h += "<div class=\"plot\"><h3>Distribution of per-clip max error</h3>" + plot_max_distribution(report) +
@@ -592,10 +742,14 @@ std::string format_html(const Report& report) {
   h += "<h2>Clips</h2><p class=\"sub\">Click a column to sort. Errors in cm; uniform: evenly spaced keys, the same "
        "count.</p><div class=\"wrap\"><table class=\"sortable\"><thead><tr class=\"group\"><th></th><th></th><th>"
        "</th>";
-  for (const double b : o.budgets) h += "<th colspan=\"5\">" + escape(budget_label(o.kind, b)) + "</th>";
+  const int per_budget = o.clip_files ? 7 : 5;
+  for (const double b : o.budgets) {
+    h += "<th colspan=\"" + std::to_string(per_budget) + "\">" + escape(budget_label(o.kind, b)) + "</th>";
+  }
   h += "<th></th></tr><tr><th class=\"t\">clip</th><th>frames</th><th>seconds</th>";
   for (std::size_t i = 0; i < o.budgets.size(); ++i) {
     h += "<th>keys</th><th>mean</th><th>p99</th><th>max</th><th>uniform max</th>";
+    if (o.clip_files) h += "<th>.mkc B/s</th><th>.mkc worst joint</th>";
   }
   h += "<th>time (s)</th></tr></thead><tbody>";
   for (const ClipResult& c : report.clips) {
@@ -612,6 +766,12 @@ std::string format_html(const Report& report) {
            "\" title=\"worst: " + escape(b.worst_joint) + ", frame " + std::to_string(b.worst_frame) + "\">" +
            fmt(b.position.max) + "</td>";
       h += cell(b.uniform_position.max, "uni");
+      if (o.clip_files) {
+        h += cell(b.file.bytes_per_second, "sel");
+        h += "<td class=\"sel\" data-v=\"" + printf_string("%.17g", b.file.joint_max_cm) + "\" title=\"" +
+             escape(b.file.joint_max_joint) + ", frame " + std::to_string(b.file.joint_max_frame) + "; ratio " +
+             fmt(b.file.ratio) + ":1\">" + fmt(b.file.joint_max_cm) + "</td>";
+      }
     }
     h += cell(c.seconds) + "</tr>";
   }
