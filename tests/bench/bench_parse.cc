@@ -232,17 +232,19 @@ int memory_report(const ClipFiles& files) {
   }
   const long rss_before = status_bytes("VmRSS:");
   const long peak_before = status_bytes("VmHWM:");
-  auto motion = mocap::read_amc(files.amc.string(), *skeleton);
-  if (!motion) {
-    std::cerr << motion.error().to_string() << "\n";
+  auto file_read = mocap::read_amc_file(files.amc.string(), *skeleton);
+  if (!file_read) {
+    std::cerr << file_read.error().to_string() << "\n";
     return 1;
   }
+  const mocap::Motion* motion = &file_read->motion;
+  const mocap::AmcLayout& layout = file_read->layout;
   const long rss_after = status_bytes("VmRSS:");
   const long peak_after = status_bytes("VmHWM:");
   const std::size_t values = motion->values.capacity() * sizeof(double);
   const std::size_t frames = motion->frame_numbers.capacity() * sizeof(int);
-  std::size_t other = motion->line_order.capacity() * sizeof(int) + motion->header.capacity() * sizeof(std::string);
-  for (const std::string& line : motion->header) other += line.capacity() + 1;
+  std::size_t other = layout.line_order.capacity() * sizeof(int) + layout.header.capacity() * sizeof(std::string);
+  for (const std::string& line : layout.header) other += line.capacity() + 1;
   const std::size_t held = values + frames + other;
   const auto file = fs::file_size(files.amc);
   const auto mb = [](double bytes) { return bytes / 1e6; };
