@@ -43,6 +43,34 @@ int emit(const std::string& path, const std::string& content) {
   return kOk;
 }
 
+int emit_all(std::vector<OutputFile> outputs) {
+  std::string to_stdout;
+  std::vector<OutputFile> files;
+  for (OutputFile& output : outputs) {
+    if (output.path.empty() || output.path == "-") {
+      to_stdout += output.content;
+    } else {
+      files.push_back(std::move(output));
+    }
+  }
+  if (auto written = write_files_atomically(files); !written) {
+    std::cerr << "mocap: " << written.error().to_string() << "\n";
+    return kOutputError;
+  }
+  return to_stdout.empty() ? kOk : emit("", to_stdout);
+}
+
+int check_outputs(std::string_view verb, std::initializer_list<std::string_view> paths) {
+  for (std::string_view path : paths) {
+    if (path.empty() || path == "-") continue;
+    if (auto ok = check_output_path(std::string(path)); !ok) {
+      std::cerr << "mocap " << verb << ": " << ok.error().to_string() << "\n";
+      return kOutputError;
+    }
+  }
+  return kOk;
+}
+
 std::optional<FrameRange> frames_option(std::string_view verb, const std::string& text) {
   auto range = parse_frame_range(text);
   if (!range) {

@@ -5,6 +5,7 @@
 #include <mocap/core/frame_range.h>
 #include <mocap/core/motion.h>
 #include <mocap/core/skeleton.h>
+#include <mocap/io/atomic_write.h>
 #include <mocap/io/clip.h>
 
 #include <CLI/CLI.hpp>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mocap::cli {
 
@@ -34,6 +36,13 @@ std::optional<Clip> load_clip(const std::string& asf_path, const std::string& am
 // Writes `content` to `path` atomically, or to stdout when `path` is empty or
 // "-". Returns kOk or kOutputError (with the reason on stderr).
 int emit(const std::string& path, const std::string& content);
+// Every output of a command or none (io/atomic_write.h): the files first,
+// then what goes to standard output (path empty or "-"). kOk or kOutputError.
+int emit_all(std::vector<OutputFile> outputs);
+// Before computing: every path in `paths` (empty and "-" skipped) can be
+// written (io/atomic_write.h check_output_path). kOk, or kOutputError after
+// saying on stderr which folder is missing or why.
+int check_outputs(std::string_view verb, std::initializer_list<std::string_view> paths);
 
 // A compressed clip by its name (.mkc), as compress, decompress and info tell it from AMC text.
 inline bool is_clip_file_name(const std::string& path) { return path.size() > 4 && path.ends_with(".mkc"); }

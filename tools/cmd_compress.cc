@@ -120,6 +120,7 @@ std::string error_text(const MotionError& e, const ErrorFlags& flags, const Skel
 
 struct CompressOptions {
   std::string asf, amc, weights, output, rebuilt;
+  std::string format;  // amc or mkc; empty: from the output's extension
   std::string interp = "slerp";
   double threshold = -1.0;
   int keys = 0;
@@ -142,18 +143,17 @@ int write_clip_file(const CompressOptions& o, const Skeleton& skeleton, const Mo
     std::cerr << "mocap compress: " << clip.error().to_string() << "\n";
     return kBadInput;
   }
-  if (auto w = write_compressed_clip(o.output, *clip); !w) {
-    std::cerr << "mocap compress: " << w.error().to_string() << "\n";
-    return kOutputError;
-  }
+  const std::vector<std::uint8_t> bytes = format_compressed_clip(*clip);
+  std::vector<OutputFile> outputs{{o.output, std::string(bytes.begin(), bytes.end())}};
   if (!o.rebuilt.empty()) {
     auto decoded = decode_motion(*clip, skeleton);
     if (!decoded) {
       std::cerr << "mocap compress: " << decoded.error().to_string() << "\n";
       return kBadInput;
     }
-    if (const int code = emit(o.rebuilt, format_amc(*decoded, skeleton)); code != kOk) return code;
+    outputs.push_back({o.rebuilt, format_amc(*decoded, skeleton)});
   }
+  if (const int code = emit_all(std::move(outputs)); code != kOk) return code;
   // Decode time: every frame in order through one cursor, best of three passes.
   ClipCursor cursor = make_cursor(*clip);
   std::vector<Eigen::Quaternionf> rotations(skeleton.bones.size());
@@ -204,10 +204,19 @@ int write_clip_file(const CompressOptions& o, const Skeleton& skeleton, const Mo
                   number(stats.worst_shell_frame), stats.mean_joint_error_cm, stats.encode_seconds, best_ns);
     report = line;
   }
+  // With -o - the clip already went to standard output.
+  if (o.output == "-" || o.rebuilt == "-") {
+    std::cerr << report;
+    return kOk;
+  }
   return emit("", report);
 }
 
 int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool by_max_error, bool by_max_shell) {
+  const auto format = format_option("compress", o.output, o.format, {"amc", "mkc"}, "amc");
+  if (!format) return kUsage;
+  if (!o.rebuilt.empty() && !format_option("compress", o.rebuilt, "", {"amc"}, "amc")) return kUsage;
+  if (const int code = check_outputs("compress", {o.output, o.rebuilt}); code != kOk) return code;
   auto clip = load_clip(o.asf, o.amc, o.fps);
   if (!clip) return kBadInput;
   const Skeleton& skeleton = clip->skeleton;
@@ -249,7 +258,7 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
     options.budget = KeyBudget::kRatio;
     options.value = o.ratio;
   }
-  const bool to_clip_file = is_clip_file_name(o.output);
+  const bool to_clip_file = *format == "mkc";
   if (to_clip_file && (by_max_error || by_max_shell || !(by_threshold || by_keys || o.ratio_given))) {
     // Per-track keys under a bound on the decoded file (default 1 cm on the worst joint).
     ClipEncodeOptions encode;
@@ -283,12 +292,10 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
     double threshold, start_mean_error_cm;
   } selection{result->threshold, result->start_mean_error_cm};
 
-  if (!o.output.empty()) {
-    if (const int code = emit(o.output, format_amc(keys, skeleton, clip->layout)); code != kOk) return code;
-  }
-  if (!o.rebuilt.empty()) {
-    if (const int code = emit(o.rebuilt, format_amc(*rebuilt, skeleton, clip->layout)); code != kOk) return code;
-  }
+  std::vector<OutputFile> outputs;
+  if (!o.output.empty()) outputs.push_back({o.output, format_amc(keys, skeleton, clip->layout)});
+  if (!o.rebuilt.empty()) outputs.push_back({o.rebuilt, format_amc(*rebuilt, skeleton, clip->layout)});
+  if (const int code = emit_all(std::move(outputs)); code != kOk) return code;
 
   const double ratio = static_cast<double>(key_count) / frames;
   std::string report;
@@ -336,6 +343,28 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
 // ---------------------------------------------------------------------------
 // decompress
 
+// Every frame of the compressed clip at `path`, decoded for `skeleton` (read
+// from `asf`); a damaged file or another skeleton's clip is refused, the
+// reason on stderr.
+std::optional<Motion> decode_clip_file(std::string_view verb, const std::string& path, const Skeleton& skeleton,
+                                       const std::string& asf) {
+  auto file = read_compressed_clip(path);
+  if (!file) {
+    std::cerr << "mocap " << verb << ": " << file.error().to_string() << "\n";
+    return std::nullopt;
+  }
+  if (auto fits = check_skeleton(*file, skeleton, asf); !fits) {
+    std::cerr << "mocap " << verb << ": " << fits.error().to_string() << "\n";
+    return std::nullopt;
+  }
+  auto decoded = decode_motion(*file, skeleton);
+  if (!decoded) {
+    std::cerr << "mocap " << verb << ": " << decoded.error().to_string() << "\n";
+    return std::nullopt;
+  }
+  return std::move(*decoded);
+}
+
 struct DecompressOptions {
   std::string asf, keys, output;
   std::string interp = "slerp";
@@ -343,26 +372,15 @@ struct DecompressOptions {
 };
 
 int run_decompress(const DecompressOptions& o) {
+  if (const int code = check_outputs("decompress", {o.output}); code != kOk) return code;
   if (is_clip_file_name(o.keys)) {
     auto skeleton = read_asf(o.asf);
     if (!skeleton) {
       std::cerr << "mocap decompress: " << skeleton.error().to_string() << "\n";
       return kBadInput;
     }
-    auto file = read_compressed_clip(o.keys);
-    if (!file) {
-      std::cerr << "mocap decompress: " << file.error().to_string() << "\n";
-      return kBadInput;
-    }
-    if (auto fits = check_skeleton(*file, *skeleton, o.asf); !fits) {
-      std::cerr << "mocap decompress: " << fits.error().to_string() << "\n";
-      return kBadInput;
-    }
-    auto decoded = decode_motion(*file, *skeleton);
-    if (!decoded) {
-      std::cerr << "mocap decompress: " << decoded.error().to_string() << "\n";
-      return kBadInput;
-    }
+    auto decoded = decode_clip_file("decompress", o.keys, *skeleton, o.asf);
+    if (!decoded) return kBadInput;
     return emit(o.output, format_amc(*decoded, *skeleton));
   }
   auto clip = load_clip(o.asf, o.keys, o.fps);
@@ -389,12 +407,20 @@ struct EvalOptions {
 int run_eval(const EvalOptions& o, bool gate) {
   auto clip = load_clip(o.asf, o.original, o.fps);
   if (!clip) return kBadInput;
-  auto other = read_amc(o.other, clip->skeleton, o.fps);
-  if (!other) {
-    std::cerr << "mocap eval: " << other.error().to_string() << "\n";
-    return kBadInput;
+  Motion other;
+  if (is_clip_file_name(o.other)) {
+    auto decoded = decode_clip_file("eval", o.other, clip->skeleton, o.asf);
+    if (!decoded) return kBadInput;
+    other = std::move(*decoded);
+  } else {
+    auto read = read_amc(o.other, clip->skeleton, o.fps);
+    if (!read) {
+      std::cerr << "mocap eval: " << read.error().to_string() << "\n";
+      return kBadInput;
+    }
+    other = std::move(*read);
   }
-  auto error = measure_error(clip->skeleton, clip->motion, *other, o.error.options());
+  auto error = measure_error(clip->skeleton, clip->motion, other, o.error.options());
   if (!error) {
     std::cerr << "mocap eval: " << o.other << ": " << error.error().message << "\n";
     return kBadInput;
@@ -459,7 +485,9 @@ void add_compress_commands(CLI::App& app, int& exit_code) {
                   "Key file to write: .amc the key frames as text; .mkc a compressed clip (binary, docs/clip-format.md): "
                   "per-track keys under --max-error / --max-shell-error (default 1 cm on the worst joint), or the "
                   "whole-pose keys of --threshold / --keys / --ratio");
-    c->add_option("--rebuilt", o->rebuilt, "Also write the motion rebuilt from the keys");
+    c->add_option("--format", o->format, "Format of -o: amc or mkc (default: from its extension; amc on standard output)")
+        ->check(CLI::IsMember({"amc", "mkc"}));
+    c->add_option("--rebuilt", o->rebuilt, "Also write the motion rebuilt from the keys (.amc)");
     add_interp_option(*c, o->interp);
     c->add_flag("--json", o->json, "Print the report as one JSON object");
     add_error_flags(*c, o->error);
@@ -490,7 +518,7 @@ void add_compress_commands(CLI::App& app, int& exit_code) {
     CLI::App* c = app.add_subcommand("eval", "Measure a motion against an original of the same skeleton and frames");
     c->add_option("asf", o->asf, "ASF skeleton")->required();
     c->add_option("original", o->original, "Original AMC")->required();
-    c->add_option("other", o->other, "AMC to measure")->required();
+    c->add_option("other", o->other, "AMC or compressed clip (.mkc) to measure")->required();
     auto* max_error =
         c->add_option("--max-error", o->max_error,
                       "Exit with code 3 when any joint on any frame is more than E cm from the original")

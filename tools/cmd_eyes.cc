@@ -230,6 +230,7 @@ int run_eyes(EyesOptions o) {
   }
   const auto format = format_option("eyes", o.output, o.format, {"csv", "jsonl"}, "jsonl");
   if (!format) return kUsage;
+  if (const int code = check_outputs("eyes", {o.output}); code != kOk) return code;
   if (!o.pad.empty()) {
     const auto pad = parse_numbers(o.pad, 3);
     if (!pad) {

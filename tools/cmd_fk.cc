@@ -31,6 +31,7 @@ int run_fk(const FkOptions& options) {
   if (!range) return kUsage;
   const auto format = format_option("fk", options.output, options.format, {"csv", "json"}, "csv");
   if (!format) return kUsage;
+  if (const int code = check_outputs("fk", {options.output}); code != kOk) return code;
   const auto clip = load_clip(options.asf, options.amc, options.fps);
   if (!clip) return kBadInput;
   const Skeleton& skeleton = clip->skeleton;

@@ -113,6 +113,13 @@ std::optional<OutputPlan> plan_output(const SkinOptions& options) {
   return plan;
 }
 
+// Before any work: the output (for a frame pattern, the first frame's file
+// stands for its folder) and --save-weights can be written. kOk or kOutputError.
+int check_skin_outputs(const SkinOptions& options, const OutputPlan& plan) {
+  const std::string output = plan.glb ? options.output : plan.pattern.path(0);
+  return check_outputs("skin", {output, options.save_weights});
+}
+
 struct ObjFramesResult {
   int code = kOk;
   double skin_seconds = 0.0;
@@ -164,6 +171,7 @@ int run_skin(const SkinOptions& options) {
   }
   const auto plan = plan_output(options);
   if (!plan) return kUsage;
+  if (const int code = check_skin_outputs(options, *plan); code != kOk) return code;
   if (options.weights.empty() == !options.auto_weights) {
     std::cerr << "mocap skin: give exactly one of --weights FILE and --auto-weights\n";
     return kUsage;
@@ -250,6 +258,7 @@ int run_model(const SkinOptions& options) {
   }
   const auto plan = plan_output(options);
   if (!plan) return kUsage;
+  if (const int code = check_skin_outputs(options, *plan); code != kOk) return code;
   const double fps = options.fps_given ? options.fps : kModelFps;
   auto model = read_rigged_model(options.model);
   if (!model) {
