@@ -2,8 +2,10 @@
 # Renders a `mocap report` HTML page in headless Chromium (Debian package
 # `chromium`) and saves a screenshot, to check the page in a real browser.
 #
-#   scripts/report_screenshot.sh [report.html] [out.png]
+#   scripts/report_screenshot.sh [report.html] [out.png] [height]
 #
+# height: the window's height in pixels (default 2000; a report of many
+# budgets wants 3000 or more to show the tables and every plot).
 # Without a report, one is made from the clips bundled in data/ with
 # $MOCAP (default: build-report/tools/mocap, else build/tools/mocap).
 # The page is opened from a file:// URL with networking off, so the
@@ -13,6 +15,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 report="${1:-}"
 out="$(realpath -m "${2:-report.png}")"
+height="${3:-2000}"
 
 browser="$(command -v chromium || command -v chromium-browser || true)"
 if [[ -z "$browser" ]]; then
@@ -45,7 +48,7 @@ fi
 
 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync \
-  --hide-scrollbars --user-data-dir="$work/profile" --screenshot="$out" --window-size=1400,2000 \
+  --hide-scrollbars --user-data-dir="$work/profile" --screenshot="$out" --window-size=1400,"$height" \
   "file://$(realpath "$report")" >"$work/chromium.log" 2>&1 || {
   cat "$work/chromium.log" >&2
   exit 1

@@ -65,6 +65,7 @@ ReportOptions quick_options(int threads = 2) {
   o.under_cm = {0.5, 1.0};
   o.worst_clips = 2;
   o.threads = threads;
+  o.track_bounds_cm = {2.0};
   return o;
 }
 
@@ -99,6 +100,7 @@ std::string numbers_only(Report r) {
       b.file.encode_seconds = 0;
       b.uniform_file.encode_seconds = 0;
     }
+    for (ClipFileResult& t : c.track_files) t.encode_seconds = 0;
   }
   return format_json(r);
 }
@@ -408,11 +410,8 @@ struct WrittenFile {
   std::uintmax_t bytes = 0;
   CompressedClip clip;
 };
-WrittenFile write_keys(const Skeleton& skeleton, const Motion& motion, std::vector<int> keys, const ReportOptions& o,
+WrittenFile write_file(const Skeleton& skeleton, const Motion& motion, const ClipEncodeOptions& encode,
                        const fs::path& path) {
-  ClipEncodeOptions encode;
-  encode.max_joint_error_cm = o.clip_file_error_cm;
-  encode.pose_keys = std::move(keys);
   auto clip = encode_clip(skeleton, motion, encode);
   EXPECT_TRUE(clip) << clip.error().to_string();
   if (!clip) return {};
@@ -468,7 +467,10 @@ void expect_files_match(const fs::path& asf_path, const fs::path& amc_path) {
     for (const auto& [file, key_frames, label] :
          {std::tuple{&b.file, keys->keys, "selected"}, std::tuple{&b.uniform_file, uniform, "uniform"}}) {
       SCOPED_TRACE(c.name + " " + label + " at " + std::to_string(b.budget));
-      const WrittenFile written = write_keys(*skeleton, *motion, key_frames, o, dir.path() / "k.mkc");
+      ClipEncodeOptions encode;
+      encode.max_joint_error_cm = o.clip_file_error_cm;
+      encode.pose_keys = key_frames;
+      const WrittenFile written = write_file(*skeleton, *motion, encode, dir.path() / "k.mkc");
       EXPECT_EQ(static_cast<std::uintmax_t>(file->bytes), written.bytes);
       EXPECT_DOUBLE_EQ(file->bytes_per_second, static_cast<double>(written.bytes) / c.duration_seconds());
       EXPECT_DOUBLE_EQ(file->ratio, static_cast<double>(c.raw_bytes) / static_cast<double>(written.bytes));
@@ -479,6 +481,23 @@ void expect_files_match(const fs::path& asf_path, const fs::path& amc_path) {
       EXPECT_EQ(file->joint_max_frame, motion->frame_numbers[static_cast<std::size_t>(worst.frame)]);
       EXPECT_GT(file->encode_seconds, 0.0);
     }
+  }
+  // Per-track keys under each bound: the same checks, and the bound holds.
+  ASSERT_EQ(c.track_files.size(), o.track_bounds_cm.size());
+  for (std::size_t i = 0; i < o.track_bounds_cm.size(); ++i) {
+    SCOPED_TRACE(c.name + " per-track within " + std::to_string(o.track_bounds_cm[i]) + " cm");
+    ClipEncodeOptions encode;
+    encode.max_joint_error_cm = o.track_bounds_cm[i];
+    const WrittenFile written = write_file(*skeleton, *motion, encode, dir.path() / "t.mkc");
+    const ClipFileResult& t = c.track_files[i];
+    EXPECT_EQ(static_cast<std::uintmax_t>(t.bytes), written.bytes);
+    EXPECT_DOUBLE_EQ(t.bytes_per_second, static_cast<double>(written.bytes) / c.duration_seconds());
+    const Worst worst = brute_force_worst(*skeleton, *motion, written.clip);
+    EXPECT_NEAR(t.joint_max_cm, worst.cm, 1e-6 * std::max(1.0, worst.cm));
+    EXPECT_LE(t.joint_max_cm, o.track_bounds_cm[i]);
+    ASSERT_GE(worst.joint, 0);
+    EXPECT_EQ(t.joint_max_joint, skeleton->bones[static_cast<std::size_t>(worst.joint)].name);
+    EXPECT_EQ(t.joint_max_frame, motion->frame_numbers[static_cast<std::size_t>(worst.frame)]);
   }
 }
 
@@ -524,6 +543,12 @@ TEST(ReportClipFiles, SummaryKbPerSecondIsTotalBytesOverTotalSeconds) {
     EXPECT_EQ(b.file.joint_max_cm, worst);
     EXPECT_EQ(b.file.joint_max_clip, worst_clip);
   }
+  ASSERT_EQ(s.track_files.size(), 1u);
+  std::int64_t track_bytes = 0;
+  for (const ClipResult& c : report.clips) track_bytes += c.track_files[0].bytes;
+  EXPECT_EQ(s.track_files[0].bytes, track_bytes);
+  EXPECT_DOUBLE_EQ(s.track_files[0].kb_per_second, static_cast<double>(track_bytes) / 1000.0 / seconds);
+  EXPECT_LE(s.track_files[0].joint_max_cm, 2.0);
   // More keys, more bytes.
   ASSERT_EQ(s.budgets.size(), 2u);
   EXPECT_GT(s.budgets[1].file.bytes, s.budgets[0].file.bytes);
@@ -697,6 +722,8 @@ TEST(ReportWrite, HtmlHasTheBytesCurveTheRatioScatterTheRunAndEverySetting) {
   EXPECT_EQ(count_of(html, "class=\"bytes-ours\""), 3u);
   EXPECT_EQ(count_of(html, "class=\"bytes-uniform\""), 3u);
   EXPECT_EQ(count_of(html, "class=\"ratio-point\""), 3u * 3u);
+  EXPECT_EQ(count_of(html, "class=\"bytes-track\""), 1u);  // one per-track bound
+  EXPECT_EQ(count_of(html, "class=\"track-point\""), 3u);  // one per clip
   EXPECT_NE(html.find("KB per second of motion"), std::string::npos);
   // How it was made.
   EXPECT_NE(html.find("mocap 9.8.7"), std::string::npos);
@@ -706,7 +733,7 @@ TEST(ReportWrite, HtmlHasTheBytesCurveTheRatioScatterTheRunAndEverySetting) {
       << report.run.date_utc;
   for (const char* setting :
        {"budget kind", "frame rate", "selection passes", "velocity weight", "shell radius", "frames counted under",
-        "worst clips plotted", "threads", "shard", "quantised within 0.5 cm"}) {
+        "worst clips plotted", "threads", "shard", "quantised within 0.5 cm", "per-track .mkc bounds"}) {
     EXPECT_NE(html.find(setting), std::string::npos) << setting;
   }
   // The summary's KB/s per budget, as written.

@@ -22,17 +22,13 @@ ErrorSummary summary_of(const ErrorStats& s) {
   return {s.mean, s.p99, s.max};
 }
 
-// `keys` stored in whole-pose mode, as `mocap compress --ratio ... -o x.mkc`
-// stores them, and the decoded file's error.
-Result<ClipFileResult> encode_keys(const Skeleton& skeleton, const Motion& motion, std::vector<int> keys,
-                                   const ReportOptions& options, std::int64_t raw_bytes, const std::string& path) {
-  ClipEncodeOptions encode;
-  encode.max_joint_error_cm = options.clip_file_error_cm;
-  encode.shell_radius_m = options.error.shell_radius > 0.0 ? options.error.shell_radius : encode.shell_radius_m;
-  encode.pose_keys = std::move(keys);
+// The clip encoded as `encode` asks (as `mocap compress -o x.mkc` encodes
+// it) and the decoded file's error.
+Result<ClipFileResult> encode_file(const Skeleton& skeleton, const Motion& motion, const ClipEncodeOptions& encode,
+                                   std::int64_t raw_bytes, const std::string& path) {
   ClipEncodeStats stats;
   auto clip = encode_clip(skeleton, motion, encode, &stats);
-  if (!clip) return fail(path, 0, "cannot store the keys as a .mkc: " + clip.error().message);
+  if (!clip) return fail(path, 0, "cannot store it as a .mkc: " + clip.error().message);
   ClipFileResult r;
   r.bytes = static_cast<std::int64_t>(stats.bytes);
   r.bytes_per_second = static_cast<double>(stats.bytes) / motion.duration_seconds();
@@ -43,6 +39,15 @@ Result<ClipFileResult> encode_keys(const Skeleton& skeleton, const Motion& motio
   r.joint_mean_cm = stats.mean_joint_error_cm;
   r.encode_seconds = stats.encode_seconds;
   return r;
+}
+
+// `keys` in whole-pose mode, as `mocap compress --ratio ... -o x.mkc` stores them.
+Result<ClipFileResult> encode_keys(const Skeleton& skeleton, const Motion& motion, std::vector<int> keys,
+                                   const ReportOptions& options, std::int64_t raw_bytes, const std::string& path) {
+  ClipEncodeOptions encode;
+  encode.max_joint_error_cm = options.clip_file_error_cm;
+  encode.pose_keys = std::move(keys);
+  return encode_file(skeleton, motion, encode, raw_bytes, path);
 }
 
 }  // namespace
@@ -57,7 +62,10 @@ ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
   auto finish = [&](std::string error) {
     result.ok = error.empty();
     result.error = std::move(error);
-    if (!result.ok) result.budgets.clear();
+    if (!result.ok) {
+      result.budgets.clear();
+      result.track_files.clear();
+    }
     result.seconds = seconds_since(start);
     return std::move(result);
   };
@@ -117,6 +125,13 @@ ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
         b.uniform_file = std::move(*uniform_file);
       }
       result.budgets.push_back(std::move(b));
+    }
+    for (const double bound : options.track_bounds_cm) {
+      ClipEncodeOptions encode;
+      encode.max_joint_error_cm = bound;
+      auto file = encode_file(*skeleton, *motion, encode, result.raw_bytes, input.path);
+      if (!file) return finish(file.error().to_string());
+      result.track_files.push_back(std::move(*file));
     }
   } catch (const std::exception& e) {
     return finish(input.path + ": " + e.what());

@@ -114,7 +114,8 @@ Result<Report> merge_reports(std::span<const Report> parts) {
     if (q.kind != o.kind || q.budgets != o.budgets || q.fps != o.fps || q.under_cm != o.under_cm ||
         q.worst_clips != o.worst_clips || q.selection_passes != o.selection_passes ||
         q.error.velocity_weight != o.error.velocity_weight || q.error.shell_radius != o.error.shell_radius ||
-        q.clip_files != o.clip_files || q.clip_file_error_cm != o.clip_file_error_cm) {
+        q.clip_files != o.clip_files || q.clip_file_error_cm != o.clip_file_error_cm ||
+        q.track_bounds_cm != o.track_bounds_cm) {
       return fail(
           "", 0,
           "part " + std::to_string(p + 1) +

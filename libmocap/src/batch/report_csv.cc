@@ -50,11 +50,19 @@ std::string file_columns(const ClipFileResult& f) {
 }  // namespace
 
 std::string format_csv(const Report& report) {
+  // The per-track files belong to the clip, not a budget: their columns
+  // (named by bound) repeat on each of its rows.
+  std::string track_columns;
+  for (const double bound : report.options.track_bounds_cm) {
+    const std::string p = "track_mkc_" + number(bound) + "cm_";
+    track_columns += p + "bytes," + p + "bytes_per_s," + p + "ratio," + p + "joint_max_cm," + p + "joint_max_joint," +
+                     p + "joint_max_frame,";
+  }
   std::string out = std::string("path,name,asf,status,error,frames,fps,duration_s,raw_bytes,budget_kind,") +
-                    kBudgetColumns + "clip_seconds\n";
+                    kBudgetColumns + track_columns + "clip_seconds\n";
   const std::string kind(budget_kind_name(report.options.kind));
-  const auto empty_columns = static_cast<std::size_t>(
-      std::count(kBudgetColumns, kBudgetColumns + std::char_traits<char>::length(kBudgetColumns), ','));
+  const std::string columns = kBudgetColumns + track_columns;
+  const auto empty_columns = static_cast<std::size_t>(std::count(columns.begin(), columns.end(), ','));
   for (const ClipResult& c : report.clips) {
     const std::string head = csv_field(c.path) + "," + csv_field(c.name) + "," + csv_field(c.asf) + "," +
                              (c.ok ? "ok" : "failed") + "," + csv_field(c.error) + "," + std::to_string(c.frames) +
@@ -64,6 +72,8 @@ std::string format_csv(const Report& report) {
       out += head + std::string(empty_columns, ',') + number(c.seconds) + "\n";
       continue;
     }
+    std::string tracks;
+    for (const ClipFileResult& f : c.track_files) tracks += file_columns(f);
     for (const BudgetResult& b : c.budgets) {
       auto three = [](const ErrorSummary& e) { return number(e.mean) + "," + number(e.p99) + "," + number(e.max); };
       out += head + number(b.budget) + "," + std::to_string(b.keys) + "," + number(b.key_ratio) + "," +
@@ -72,7 +82,7 @@ std::string format_csv(const Report& report) {
              std::to_string(b.joint_max_frame) + "," + csv_field(b.shell_max_joint) + "," +
              std::to_string(b.shell_max_frame) + "," + three(b.uniform_position) + "," + three(b.uniform_shell) + "," +
              number(b.uniform_joint.max) + "," + file_columns(b.file) + file_columns(b.uniform_file) +
-             number(b.select_seconds) + "," + number(c.seconds) + "\n";
+             number(b.select_seconds) + "," + tracks + number(c.seconds) + "\n";
     }
   }
   return out;

@@ -16,6 +16,7 @@ namespace {
 
 constexpr const char* kSelectionColour = "#2563eb";
 constexpr const char* kUniformColour = "#ea580c";
+constexpr const char* kTrackColour = "#16a34a";
 constexpr const char* kPalette[] = {"#2563eb", "#ea580c", "#16a34a", "#dc2626", "#9333ea", "#0891b2", "#ca8a04"};
 const char* palette(std::size_t i) {
   return kPalette[i % (sizeof kPalette / sizeof kPalette[0])];
@@ -396,22 +397,48 @@ std::string plot_worst_curve(const ErrorCurve& c, double y_max, const char* colo
   return f.close();
 }
 
+// Log axes when the values span a decade or more, else linear from 0: a
+// log axis over 55..130 cm shows one tick.
+void set_domain(Frame& f, const std::vector<double>& xs, const std::vector<double>& ys) {
+  auto set = [](const std::vector<double>& values, double& lo, double& hi) {
+    log_domain(values, lo, hi);
+    double top = 0.0, bottom = std::numeric_limits<double>::infinity();
+    for (const double v : values) {
+      if (v > 0 && std::isfinite(v)) top = std::max(top, v), bottom = std::min(bottom, v);
+    }
+    if (top > 0 && top < 10 * bottom) {
+      lo = 0.0;
+      hi = top * 1.1;
+      return false;
+    }
+    return true;
+  };
+  double lo, hi;
+  const bool x_log = set(xs, lo, hi);
+  f.set_x(lo, hi, x_log);
+  const bool y_log = set(ys, lo, hi);
+  f.set_y(lo, hi, y_log);
+}
+
 // The .mkc files: for each budget one point per key set at (total KB per
 // second of motion, worst joint error of any decoded file), joined in order
 // of size, so that the curve reads as error against storage.
 std::string plot_error_vs_bytes(const Report& report, const ReportSummary& summary) {
   Frame f(660, 400);
   f.open("Worst joint error against bytes per second");
+  const ReportOptions& o = report.options;
   std::vector<double> xs, ys;
-  for (const BudgetSummary& b : summary.budgets) {
-    xs.insert(xs.end(), {b.file.kb_per_second, b.uniform_file.kb_per_second});
-    ys.insert(ys.end(), {b.file.joint_max_cm, b.uniform_file.joint_max_cm});
+  if (o.clip_files) {
+    for (const BudgetSummary& b : summary.budgets) {
+      xs.insert(xs.end(), {b.file.kb_per_second, b.uniform_file.kb_per_second});
+      ys.insert(ys.end(), {b.file.joint_max_cm, b.uniform_file.joint_max_cm});
+    }
   }
-  double x_lo, x_hi, y_lo, y_hi;
-  log_domain(xs, x_lo, x_hi);
-  log_domain(ys, y_lo, y_hi);
-  f.set_x(x_lo, x_hi, true);
-  f.set_y(y_lo, y_hi, true);
+  for (const FileSummary& t : summary.track_files) {
+    xs.push_back(t.kb_per_second);
+    ys.push_back(t.joint_max_cm);
+  }
+  set_domain(f, xs, ys);
   f.axes("KB per second of motion (all clips)", "worst joint error (cm)");
   auto line = [&](auto get, const char* colour, const char* cls, const char* name) {
     std::vector<std::pair<double, double>> points;
@@ -432,11 +459,32 @@ std::string plot_error_vs_bytes(const Report& report, const ReportSummary& summa
             cls);
     }
   };
-  line([](const BudgetSummary& b) -> const FileSummary& { return b.uniform_file; }, kUniformColour, "bytes-uniform",
-       "uniform keys");
-  line([](const BudgetSummary& b) -> const FileSummary& { return b.file; }, kSelectionColour, "bytes-ours",
-       "selected keys");
-  f.legend({{"selected keys (.mkc)", kSelectionColour, false}, {"uniform keys (.mkc)", kUniformColour, false}});
+  std::vector<std::tuple<std::string, const char*, bool>> legend;
+  if (o.clip_files) {
+    line([](const BudgetSummary& b) -> const FileSummary& { return b.uniform_file; }, kUniformColour, "bytes-uniform",
+         "uniform keys");
+    line([](const BudgetSummary& b) -> const FileSummary& { return b.file; }, kSelectionColour, "bytes-ours",
+         "selected keys");
+    legend = {{"selected keys (whole-pose .mkc)", kSelectionColour, false},
+              {"uniform keys (whole-pose .mkc)", kUniformColour, false}};
+  }
+  if (!summary.track_files.empty()) {
+    // Bounds in order of size, as the key sets.
+    std::vector<std::pair<double, double>> points;
+    for (const FileSummary& t : summary.track_files) points.emplace_back(t.kb_per_second, t.joint_max_cm);
+    std::sort(points.begin(), points.end());
+    f.polyline(points, kTrackColour, false, 2.5);
+    for (std::size_t i = 0; i < summary.track_files.size(); ++i) {
+      const FileSummary& t = summary.track_files[i];
+      f.dot(t.kb_per_second, t.joint_max_cm, 4.5, kTrackColour, 1.0,
+            "per-track keys within " + tick(o.track_bounds_cm[i]) + " cm: " + fmt(t.kb_per_second) +
+                " KB/s, worst joint " + fmt(t.joint_max_cm) + " cm (" + t.joint_max_clip + " " + t.joint_max_joint +
+                " frame " + std::to_string(t.joint_max_frame) + ")",
+            "bytes-track");
+    }
+    legend.emplace_back("per-track keys (.mkc, per bound)", kTrackColour, false);
+  }
+  f.legend(legend);
   return f.close();
 }
 
@@ -445,21 +493,23 @@ std::string plot_error_vs_bytes(const Report& report, const ReportSummary& summa
 std::string plot_ratio_scatter(const Report& report) {
   Frame f(660, 400);
   f.open("Compression ratio against worst joint error, per clip");
+  const ReportOptions& o = report.options;
   std::vector<double> xs, ys;
   for (const ClipResult& c : report.clips) {
     for (const BudgetResult& b : c.budgets) {
+      if (!o.clip_files) break;
       xs.push_back(b.file.ratio);
       ys.push_back(b.file.joint_max_cm);
     }
+    for (const ClipFileResult& t : c.track_files) {
+      xs.push_back(t.ratio);
+      ys.push_back(t.joint_max_cm);
+    }
   }
-  double x_lo, x_hi, y_lo, y_hi;
-  log_domain(xs, x_lo, x_hi);
-  log_domain(ys, y_lo, y_hi);
-  f.set_x(x_lo, x_hi, true);
-  f.set_y(y_lo, y_hi, true);
+  set_domain(f, xs, ys);
   f.axes("compression ratio (float32 channels / .mkc bytes)", "worst joint error of the clip (cm)");
   std::vector<std::tuple<std::string, const char*, bool>> legend;
-  for (std::size_t i = 0; i < report.options.budgets.size(); ++i) {
+  for (std::size_t i = 0; o.clip_files && i < o.budgets.size(); ++i) {
     for (const ClipResult& c : report.clips) {
       if (!c.ok || i >= c.budgets.size()) continue;
       const ClipFileResult& file = c.budgets[i].file;
@@ -470,6 +520,22 @@ std::string plot_ratio_scatter(const Report& report) {
             "ratio-point");
     }
     legend.emplace_back(budget_label(report.options.kind, report.options.budgets[i]), palette(i), false);
+  }
+  // Per-track files: squares, coloured after the budgets'.
+  for (std::size_t i = 0; i < o.track_bounds_cm.size(); ++i) {
+    const char* colour = palette(o.budgets.size() + i);
+    for (const ClipResult& c : report.clips) {
+      if (!c.ok || i >= c.track_files.size()) continue;
+      const ClipFileResult& t = c.track_files[i];
+      const double x = f.x(t.ratio), y = f.y(t.joint_max_cm);
+      f.svg += "<rect class=\"track-point\" x=\"" + px(x - 3.5) + "\" y=\"" + px(y - 3.5) +
+               "\" width=\"7\" height=\"7\" fill=\"" + colour + "\" fill-opacity=\"0.8\"><title>" +
+               escape(c.name + ", per-track within " + tick(o.track_bounds_cm[i]) + " cm: " + fmt(t.ratio) +
+                      ":1, worst joint " + fmt(t.joint_max_cm) + " cm (" + t.joint_max_joint + " frame " +
+                      std::to_string(t.joint_max_frame) + ")") +
+               "</title></rect>";
+    }
+    legend.emplace_back("per-track " + tick(o.track_bounds_cm[i]) + " cm", colour, false);
   }
   f.legend(legend);
   return f.close();
@@ -618,6 +684,8 @@ std::string format_html(const Report& report) {
   row("shard", std::to_string(report.shard_index) + " of " + std::to_string(report.shard_count));
   row(".mkc files", o.clip_files ? "whole-pose keys, values quantised within " + tick(o.clip_file_error_cm) + " cm"
                                  : "off (--no-mkc)");
+  row("per-track .mkc bounds",
+      o.track_bounds_cm.empty() ? std::string("none (--bounds)") : list(o.track_bounds_cm, " cm"));
   h += "</tbody></table></div>\n";
 
   // Summary per budget.
@@ -689,15 +757,31 @@ std::string format_html(const Report& report) {
          "every clip; where: clip, bone, AMC frame number.</p>\n";
   }
 
+  if (!o.track_bounds_cm.empty()) {
+    h += "<h2>Per-track keys (.mkc)</h2><div class=\"wrap\"><table class=\"mkc-track\"><thead><tr>"
+         "<th class=\"t\">bound</th><th>bytes</th><th>KB/s</th><th>ratio</th><th>worst joint (cm)</th>"
+         "<th class=\"t\">where</th><th>mean joint (cm)</th></tr></thead><tbody>";
+    for (std::size_t i = 0; i < s.track_files.size(); ++i) {
+      const FileSummary& f = s.track_files[i];
+      h += "<tr><td class=\"t\">" + tick(o.track_bounds_cm[i]) + " cm</td><td>" + std::to_string(f.bytes) + "</td>" +
+           cell(f.kb_per_second) + cell(f.ratio) + cell(f.joint_max_cm) + "<td class=\"t\">" +
+           escape(f.joint_max_clip + " " + f.joint_max_joint + " frame " + std::to_string(f.joint_max_frame)) +
+           "</td>" + cell(f.joint_mean_cm) + "</tr>";
+    }
+    h += "</tbody></table></div>\n<p class=\"notes\">Each clip encoded as <code>mocap compress --max-error B -o "
+         "clip.mkc</code> encodes it: every channel its own B-spline keys, refined until the decoded file holds every "
+         "joint on every frame within the bound. KB/s, ratio and worst joint as above.</p>\n";
+  }
+
   // Plots.
   h += "<h2>Plots</h2><div class=\"plots\">";
-  if (o.clip_files) {
+  if (o.clip_files || !o.track_bounds_cm.empty()) {
     h += "<div class=\"plot\"><h3>Error against bytes</h3>" + plot_error_vs_bytes(report, s) +
-         "<p>One point per budget: the .mkc files' KB per second of motion over all clips against the worst joint "
-         "error of any decoded file.</p></div>";
+         "<p>One point per budget (and per per-track bound): the .mkc files' KB per second of motion over all clips "
+         "against the worst joint error of any decoded file.</p></div>";
     h += "<div class=\"plot\"><h3>Compression ratio against error, per clip</h3>" + plot_ratio_scatter(report) +
-         "<p>One point per clip and budget (selected keys): float32 size / .mkc size against the clip's worst joint "
-         "error as decoded.</p></div>";
+         "<p>One point per clip and budget (selected keys; squares: per-track bounds): float32 size / .mkc size "
+         "against the clip's worst joint error as decoded.</p></div>";
   }
   h += "<div class=\"plot\"><h3>Error against key ratio</h3>" + plot_error_vs_ratio(report, s) +
        "<p>Lines: mean and p99 over all frames; dots: each clip's mean.</p></div>";
@@ -746,11 +830,13 @@ std::string format_html(const Report& report) {
   for (const double b : o.budgets) {
     h += "<th colspan=\"" + std::to_string(per_budget) + "\">" + escape(budget_label(o.kind, b)) + "</th>";
   }
+  for (const double bound : o.track_bounds_cm) h += "<th colspan=\"2\">per-track " + tick(bound) + " cm</th>";
   h += "<th></th></tr><tr><th class=\"t\">clip</th><th>frames</th><th>seconds</th>";
   for (std::size_t i = 0; i < o.budgets.size(); ++i) {
     h += "<th>keys</th><th>mean</th><th>p99</th><th>max</th><th>uniform max</th>";
     if (o.clip_files) h += "<th>.mkc B/s</th><th>.mkc worst joint</th>";
   }
+  for (std::size_t i = 0; i < o.track_bounds_cm.size(); ++i) h += "<th>B/s</th><th>worst joint</th>";
   h += "<th>time (s)</th></tr></thead><tbody>";
   for (const ClipResult& c : report.clips) {
     if (!c.ok) continue;
@@ -772,6 +858,11 @@ std::string format_html(const Report& report) {
              escape(b.file.joint_max_joint) + ", frame " + std::to_string(b.file.joint_max_frame) + "; ratio " +
              fmt(b.file.ratio) + ":1\">" + fmt(b.file.joint_max_cm) + "</td>";
       }
+    }
+    for (const ClipFileResult& t : c.track_files) {
+      h += cell(t.bytes_per_second) + "<td data-v=\"" + printf_string("%.17g", t.joint_max_cm) + "\" title=\"" +
+           escape(t.joint_max_joint) + ", frame " + std::to_string(t.joint_max_frame) + "; ratio " + fmt(t.ratio) +
+           ":1\">" + fmt(t.joint_max_cm) + "</td>";
     }
     h += cell(c.seconds) + "</tr>";
   }

@@ -59,7 +59,7 @@ template <class Io>
 void fields(Io& io, Is<ClipResult> auto& c) {
   io("path", c.path, "name", c.name, "asf", c.asf, "error", c.error);
   io("frames", c.frames, "fps", c.fps, "raw_bytes", c.raw_bytes, "seconds", c.seconds);
-  io("joints", c.joints, "budgets", c.budgets);
+  io("joints", c.joints, "budgets", c.budgets, "track_mkc", c.track_files);
 }
 
 template <class Io>
@@ -77,7 +77,7 @@ void fields(Io& io, Is<ReportOptions> auto& o) {
   io("budget_kind", o.kind, "budgets", o.budgets, "fps", o.fps, "selection_passes", o.selection_passes);
   io("velocity_weight", o.error.velocity_weight, "shell_radius_m", o.error.shell_radius);
   io("under_cm", o.under_cm, "worst_clips", o.worst_clips, "threads", o.threads);
-  io("clip_files", o.clip_files, "clip_file_error_cm", o.clip_file_error_cm);
+  io("clip_files", o.clip_files, "clip_file_error_cm", o.clip_file_error_cm, "track_bounds_cm", o.track_bounds_cm);
 }
 
 // The summary is written, never read back (it is computed from the rest).
@@ -109,6 +109,7 @@ template <class Io>
 void fields(Io& io, Is<ReportSummary> auto& s) {
   io("clips", s.clips, "ok", s.ok, "failed", s.failed, "frames", s.frames, "hours", s.hours);
   io("motion_seconds", s.motion_seconds, "raw_bytes", s.raw_bytes, "clip_seconds", s.clip_seconds);
+  io("track_mkc", s.track_files);
 }
 
 // ---------------------------------------------------------------------------
@@ -312,6 +313,9 @@ Result<Report> parse_report_json(std::string_view text, const std::string& name)
     for (const ClipResult& c : r.clips) {
       if (c.ok && c.budgets.size() != r.options.budgets.size()) {
         return fail(name, 0, c.path + ": expected one result per budget");
+      }
+      if (c.ok && c.track_files.size() != r.options.track_bounds_cm.size()) {
+        return fail(name, 0, c.path + ": expected one per-track file per bound");
       }
     }
     return r;

@@ -52,6 +52,9 @@ Result<void> validate(const ReportOptions& o) {
   if (!(o.clip_file_error_cm > 0.0) || !std::isfinite(o.clip_file_error_cm)) {
     return fail("", 0, "clip file bound: expected an error > 0 cm");
   }
+  for (const double b : o.track_bounds_cm) {
+    if (!(b > 0.0) || !std::isfinite(b)) return fail("", 0, "per-track bounds: expected errors > 0 cm");
+  }
   return {};
 }
 

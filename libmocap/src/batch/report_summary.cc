@@ -9,8 +9,7 @@ namespace mocap {
 
 namespace {
 
-// Adds one clip's file at one budget; `seconds` of motion and `raw` bytes
-// are the totals, known before (summarise counts clips first).
+// Adds one clip's file; finish_file divides by the totals.
 void add_file(FileSummary& s, const ClipFileResult& f, const ClipResult& c) {
   s.bytes += f.bytes;
   s.joint_mean_cm += f.joint_mean_cm * c.frames;
@@ -120,6 +119,14 @@ ReportSummary summarise(const Report& report) {
     b.worst.assign(ranks.rbegin(), ranks.rbegin() + static_cast<std::ptrdiff_t>(shown));
     s.budgets.push_back(std::move(b));
   }
+  s.track_files.resize(o.track_bounds_cm.size());
+  for (const ClipResult& c : report.clips) {
+    if (!c.ok) continue;
+    for (std::size_t i = 0; i < s.track_files.size() && i < c.track_files.size(); ++i) {
+      add_file(s.track_files[i], c.track_files[i], c);
+    }
+  }
+  for (FileSummary& f : s.track_files) finish_file(f, s);
   return s;
 }
 

@@ -3,7 +3,8 @@
 // (compress/motion_error.h), and do the same for uniformly spaced keys of the
 // same count, the baseline. Then store each key set as a compressed clip
 // file (.mkc, compress/clip_file.h) in whole-pose mode, count its bytes and
-// measure the file as decoded.
+// measure the file as decoded; and, when asked, the clip as per-track keys
+// under each bound of ReportOptions::track_bounds_cm.
 //
 // Errors are in cm, times in seconds, sizes in bytes; frames are AMC frame
 // numbers where named (worst_frame, *_max_frame).
@@ -25,10 +26,11 @@ struct ErrorSummary {
   double max = 0.0;
 };
 
-// One key set of a clip stored as a .mkc file: encode_clip with pose_keys
-// set to the keys (whole-pose mode: every channel keyed at those frames,
-// values quantised within ReportOptions::clip_file_error_cm, Hermite between
-// keys) and measured as decoded, every joint on every frame.
+// A clip stored as a .mkc file and measured as decoded, every joint on every
+// frame. For a key set: encode_clip with pose_keys set to the keys
+// (whole-pose mode: every channel keyed at those frames, values quantised
+// within ReportOptions::clip_file_error_cm, Hermite between keys). For a
+// per-track bound: encode_clip with max_joint_error_cm set to it.
 struct ClipFileResult {
   std::int64_t bytes = 0;         // the file, as write_compressed_clip writes it
   double bytes_per_second = 0.0;  // bytes / the clip's duration (frames / fps)
@@ -80,10 +82,11 @@ struct ClipResult {
   std::string error;  // "file:line: message" when !ok
   int frames = 0;
   double fps = 120.0;
-  std::int64_t raw_bytes = 0;         // frames * channels * 4: every AMC value as a float32
-  double seconds = 0.0;               // wall time of the whole job: load, every budget, measure, encode
-  std::vector<std::string> joints;    // bone names, bone order
-  std::vector<BudgetResult> budgets;  // one per ReportOptions::budgets when ok
+  std::int64_t raw_bytes = 0;               // frames * channels * 4: every AMC value as a float32
+  double seconds = 0.0;                     // wall time of the whole job: load, every budget, measure, encode
+  std::vector<std::string> joints;          // bone names, bone order
+  std::vector<BudgetResult> budgets;        // one per ReportOptions::budgets when ok
+  std::vector<ClipFileResult> track_files;  // one per ReportOptions::track_bounds_cm when ok
 
   double duration_seconds() const { return fps > 0.0 ? frames / fps : 0.0; }
 };

@@ -73,7 +73,8 @@ Report run_report(std::span<const ClipInput> clips, const ReportOptions& options
 std::string utc_now_iso8601();
 
 // Joins reports of the same options (kind, budgets, fps, error options,
-// selection_passes, under_cm, worst_clips, clip files and their bound) into
+// selection_passes, under_cm, worst_clips, clip files, their bound and the
+// per-track bounds) into
 // one, as if run at once; `run` is the first part's (the caller sets the
 // merge's command line and date). Fails when options differ or a clip
 // appears twice (the same shard given twice).

@@ -17,8 +17,8 @@ struct ClipRank {
   double max_cm = 0.0;
 };
 
-// The .mkc files of one key set (selected or uniform) at one budget, over
-// every clip that ran.
+// The .mkc files of one key set (selected or uniform) at one budget, or of
+// one per-track bound, over every clip that ran.
 struct FileSummary {
   std::int64_t bytes = 0;      // the files' bytes summed
   double kb_per_second = 0.0;  // bytes / 1000 / ReportSummary::motion_seconds (KB = 1000 bytes)
@@ -59,6 +59,7 @@ struct ReportSummary {
   std::int64_t raw_bytes = 0;   // frames * channels * 4 summed over the clips that ran
   double clip_seconds = 0.0;    // the jobs' wall times summed
   std::vector<BudgetSummary> budgets;
+  std::vector<FileSummary> track_files;  // per-track .mkc, one per ReportOptions::track_bounds_cm
 };
 
 ReportSummary summarise(const Report& report);
