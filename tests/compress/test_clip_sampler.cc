@@ -210,6 +210,7 @@ TEST(ClipSampler, ClampsOutlivesItsClipAndFillsShortSpans) {
   sample_clip(*clip, end, cursor, last, root_last);
   ClipSampler sampler = make_sampler(*clip);
   clip.reset();  // the sampler keeps what it needs
+  cursor = make_cursor(sampler);
   const auto near = [&](const std::vector<Eigen::Quaternionf>& want, const Eigen::Vector3f& want_root, double t) {
     sample_clip(sampler, t, cursor, q, root);
     for (std::size_t b = 0; b < bones; ++b)

@@ -260,6 +260,10 @@ ClipSampler make_sampler(const CompressedClip& clip, ClipKernel kernel) {
   return ClipSampler{std::move(plan)};
 }
 
+ClipCursor make_cursor(const ClipSampler&) {
+  return {};
+}
+
 ClipKernel sampler_kernel(const ClipSampler& sampler) {
   return sampler.plan ? sampler.plan->kernel : ClipKernel::kPortable;
 }

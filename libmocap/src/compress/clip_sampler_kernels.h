@@ -25,7 +25,7 @@ inline V load(const float* p) {
   __builtin_memcpy(&v, p, sizeof v);
   return v;
 }
-inline void store(float* p, V v) {
+inline void store(float* p, const V& v) {
   __builtin_memcpy(p, &v, sizeof v);
 }
 inline V splat(float x) {

@@ -74,6 +74,8 @@ struct ClipSampler {
 // Allocates (once). The clip must be valid, as parse_compressed_clip or
 // encode_clip give it.
 ClipSampler make_sampler(const CompressedClip& clip, ClipKernel kernel = ClipKernel::kAuto);
+// A cursor for the sampler's clip, where the clip itself is gone.
+ClipCursor make_cursor(const ClipSampler& sampler);
 // The kernels the sampler runs: kPortable or kAvx2, never kAuto.
 ClipKernel sampler_kernel(const ClipSampler& sampler);
 
