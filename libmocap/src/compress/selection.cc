@@ -21,7 +21,7 @@ using detail::make_rig;
 
 namespace {
 constexpr double kCm = 100.0;  // metres -> cm
-constexpr int kExhaustiveGap = 24;  // frames: best_split tries every inner frame up to this gap
+constexpr int kExhaustiveGap = 12;  // frames: best_split tries every inner frame up to this gap
 // Past kExhaustiveGap, best_split ranks its candidates by estimates from at
 // most kSamples frames a side, then sums the kFinalists best exactly.
 constexpr int kSamples = 12;
@@ -412,6 +412,11 @@ class KeySearch {
     // every frame within a stride of the best, stride = sqrt(gap / 2), all
     // ranked by estimate() (at most 2 kSamples frames each); then the
     // kFinalists best estimated are summed exactly and the best kept.
+    // Measured on the 18 shared clips against the exact stride search this
+    // replaced: mean position error at 5/10/20 % keys 1.4669 -> 1.4540,
+    // 0.46686 -> 0.46570, 0.15455 -> 0.15449 cm, and 1.8, 1.4, 1.1 times
+    // less time (12 frames here rather than 24: the same errors, faster; 6
+    // samples rather than 12 lost at 20 %).
     const int inner = b - a - 1;
     if (inner <= kExhaustiveGap) {
       for (int p = a + 1; p < b; ++p) consider(p);
