@@ -10,6 +10,7 @@
 #include <mocap/compress/motion_error.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -162,5 +163,65 @@ void select_tenth(benchmark::State& state) {
   state.SetItemsProcessed(frames);
 }
 BENCHMARK(select_tenth)->Name("KeyframeSelectTenPercent")->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// Issue 13: every whole-pose budget on the longest clip (14_02 with the
+// shared clips, 5,423 frames) under 1 s. The baseline row, run beside them,
+// is the fixed-threshold pipeline (pose track, extraction, rebuild, error) on
+// the same clip: report each budget as a ratio to it. Arguments: the budget
+// (ratio in percent, or max error in cm when negative) and the rebuild (0
+// slerp, 1 cubic).
+Clip* longest() {
+  Clip* best = nullptr;
+  for (Clip& c : clips()) {
+    if (!best || c.motion.frame_count() > best->motion.frame_count()) best = &c;
+  }
+  return best;
+}
+
+void select_longest_baseline(benchmark::State& state) {
+  Clip* c = longest();
+  if (!c) {
+    state.SkipWithError("no clips found");
+    return;
+  }
+  for (auto _ : state) {
+    pipeline(*c);
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * c->motion.frame_count());
+}
+BENCHMARK(select_longest_baseline)->Name("KeyframeSelectLongestBaseline")->Unit(benchmark::kMillisecond);
+
+void select_longest(benchmark::State& state) {
+  Clip* c = longest();
+  if (!c) {
+    state.SkipWithError("no clips found");
+    return;
+  }
+  const int budget = static_cast<int>(state.range(0));
+  const Interpolation interpolation = state.range(1) ? Interpolation::kCubic : Interpolation::kSlerp;
+  const int frames = c->motion.frame_count();
+  KeySelection selection;
+  for (auto _ : state) {
+    if (budget > 0) {
+      SelectionOptions options;
+      options.interpolation = interpolation;
+      const int count = std::max(2, static_cast<int>(std::lround(budget * frames / 100.0)));
+      selection = select_keys_for_count(c->skeleton, c->motion, c->weights, count, options);
+    } else {
+      selection = select_keys_for_max_error(c->skeleton, c->motion, -budget, ErrorBound::kJoint, 0.03, interpolation);
+    }
+    benchmark::DoNotOptimize(selection);
+  }
+  state.counters["keys"] = static_cast<double>(selection.keys.size());
+  state.counters["mean_cm"] = selection.mean_error_cm;
+  state.SetItemsProcessed(state.iterations() * frames);
+}
+BENCHMARK(select_longest)
+    ->Name("KeyframeSelectLongest")
+    ->ArgNames({"budget", "cubic"})
+    ->ArgsProduct({{1, 5, 10, 20, -1, -2}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(2);
 
 }  // namespace

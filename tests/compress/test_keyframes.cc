@@ -5,6 +5,7 @@
 #include <mocap/compress/keyframes.h>
 #include <mocap/compress/motion_error.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -264,6 +265,47 @@ TEST(KeyframeSelection, BeatsUniformAtTenPercentOnEverySharedClip) {
   const auto clips = test::shared_clips();
   EXPECT_EQ(clips.size(), 18u);
   expect_beats_uniform(clips);
+}
+
+// Sparse budgets leave gaps of tens to hundreds of frames, where the search
+// ranks key positions by estimates from a few frames: the errors it reports
+// must still be the exact ones of its keys (as key_error and the rebuilt AMC
+// measure them), below the threshold's start and below uniform keys.
+void expect_exact_errors_on_long_gaps(const test::ClipFiles& clip, double ratio) {
+  Skeleton s;
+  Motion m;
+  ASSERT_TRUE(test::load(clip, s, m));
+  const int count = std::max(2, static_cast<int>(std::lround(ratio * m.frame_count())));
+  const KeySelection selection = select_keys_for_count(s, m, default_joint_weights(s), count);
+  ASSERT_EQ(static_cast<int>(selection.keys.size()), count) << clip.name;
+  EXPECT_TRUE(std::is_sorted(selection.keys.begin(), selection.keys.end())) << clip.name;
+  EXPECT_EQ(selection.keys.front(), 0) << clip.name;
+  EXPECT_EQ(selection.keys.back(), m.frame_count() - 1) << clip.name;
+  const KeyError exact = key_error(s, m, selection.keys);
+  EXPECT_NEAR(selection.mean_error_cm, exact.mean_cm, 1e-9 * exact.mean_cm) << clip.name;
+  EXPECT_NEAR(selection.max_error_cm, exact.max_cm, 1e-9 * exact.max_cm) << clip.name;
+  EXPECT_NEAR(selection.worst_joint_cm, exact.worst_joint_cm, 1e-9 * exact.worst_joint_cm) << clip.name;
+  EXPECT_LE(selection.mean_error_cm, selection.start_mean_error_cm) << clip.name;
+  auto rebuilt = rebuild_motion(s, key_motion(m, selection.keys));
+  auto uniform = rebuild_motion(s, key_motion(m, uniform_keys(m.frame_count(), count)));
+  ASSERT_TRUE(rebuilt && uniform);
+  const auto ours = measure_error(s, m, *rebuilt);
+  const auto theirs = measure_error(s, m, *uniform);
+  ASSERT_TRUE(ours && theirs);
+  EXPECT_NEAR(ours->position.mean, selection.mean_error_cm, 1e-6) << clip.name;
+  EXPECT_LT(ours->position.mean, theirs->position.mean) << clip.name;
+}
+
+TEST(KeyframeSelection, SparseBudgetsReportExactErrorsOnBundledClips) {
+  for (const auto& clip : test::bundled_clips()) expect_exact_errors_on_long_gaps(clip, 0.02);
+}
+
+TEST(KeyframeSelection, OnePercentOnTheLongestSharedClipReportsExactErrors) {
+  MOCAP_REQUIRE_SHARED_DATA();
+  const auto clips = test::shared_clips();
+  const auto longest = std::find_if(clips.begin(), clips.end(), [](const auto& c) { return c.name == "14_02"; });
+  ASSERT_NE(longest, clips.end()) << "14_02 is the longest shared clip (5,423 frames)";
+  expect_exact_errors_on_long_gaps(*longest, 0.01);
 }
 
 TEST(KeyframeSelection, MaxErrorHoldsTheBoundWithFewerKeysWhenLooser) {
