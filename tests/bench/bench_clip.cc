@@ -17,6 +17,7 @@
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -34,6 +35,11 @@ struct Data {
   std::vector<double> random_times;
 };
 
+[[noreturn]] void fail(const std::string& why) {
+  std::fprintf(stderr, "bench_clip: %s\n", why.c_str());
+  std::abort();
+}
+
 const Data& data() {
   static const Data d = [] {
     Data d;
@@ -42,19 +48,19 @@ const Data& data() {
     const auto dir = have_shared ? shared : std::filesystem::path(MOCAP_BENCH_BUNDLED_DATA_DIR);
     const std::string subject = have_shared ? "14" : "09", clip = have_shared ? "14_02" : "09_06";
     auto s = read_asf((dir / (subject + ".asf")).string());
-    if (!s) std::abort();
+    if (!s) fail(s.error().to_string());
     auto m = read_amc((dir / (clip + ".amc")).string(), *s);
-    if (!m) std::abort();
+    if (!m) fail(m.error().to_string());
     d.skeleton = std::move(*s);
     d.motion = std::move(*m);
     auto c = encode_clip(d.skeleton, d.motion, {});
-    if (!c) std::abort();
+    if (!c) fail(c.error().to_string());
     d.clip = std::move(*c);
     ClipEncodeOptions pose;
     for (int f = 0; f < d.motion.frame_count() - 1; f += 12) pose.pose_keys.push_back(f);
     pose.pose_keys.push_back(d.motion.frame_count() - 1);
     auto p = encode_clip(d.skeleton, d.motion, pose);
-    if (!p) std::abort();
+    if (!p) fail(p.error().to_string());
     d.pose_clip = std::move(*p);
     std::mt19937 rng(7);
     std::uniform_real_distribution<double> t(0.0, d.motion.duration_seconds());
