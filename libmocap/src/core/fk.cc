@@ -71,7 +71,9 @@ void forward_kinematics(const Skeleton& skeleton, std::span<const Eigen::Quatern
       positions[b] = offset[b];
     } else {
       rotations[b] = rotations[parent] * local_rotation[b];
-      positions[b] = positions[parent] + rotations[b] * offset[b];
+      // BVH: the offset hangs from the parent joint, which carries the turn.
+      const Eigen::Quaterniond& frame = skeleton.offsets_in_parent_frame ? rotations[parent] : rotations[b];
+      positions[b] = positions[parent] + frame * offset[b];
     }
   }
 }

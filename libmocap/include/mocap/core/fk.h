@@ -10,6 +10,13 @@
 // first) and offset[b] is (length + l) * direction + C * (tx, ty, tz) in the
 // rest-pose world frame. For the root, rotation[0] is O * M (O from
 // `orientation` in `axis` order) and offset[0] is `position` + (TX, TY, TZ).
+//
+// A BVH skeleton (Skeleton::offsets_in_parent_frame, io/bvh.h) differs in one
+// place: a joint's offset turns with its parent's world rotation,
+//   p_b = p_parent + R_parent * offset[b]    (R_b = R_parent * rotation[b] as above)
+// so p_b is the BVH joint's position and R_b the rotation it gives its
+// children. Its bones have identity axes, so rotation[b] is the product of
+// the channel turns, and offset[b] is the BVH OFFSET (metres).
 #pragma once
 
 #include <mocap/core/motion.h>

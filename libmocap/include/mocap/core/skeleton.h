@@ -66,6 +66,14 @@ struct Skeleton {
   std::vector<int> eval_order;                              // every bone index, parents first
   int channel_count = 0;                                    // values in one Motion frame
   MotionUnits units;
+  // Which frame a bone's offset is given in (core/fk.h). false (Acclaim,
+  // ASF): a bone is a segment from its parent's end point to its own, and its
+  // offset turns with its OWN world rotation. true (BVH, io/bvh.h): a bone is
+  // a BVH joint (or End Site) at its end point; its offset (the BVH OFFSET)
+  // turns with its PARENT's world rotation, and its own rotation turns its
+  // children. Channels, poses and compression are the same either way; only
+  // forward kinematics reads this.
+  bool offsets_in_parent_frame = false;
 
   // Metres per file length unit (units.metres_per_length).
   double metres_per_unit() const { return units.metres_per_length; }

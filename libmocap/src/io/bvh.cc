@@ -1,0 +1,637 @@
+#include <mocap/core/fk.h>
+#include <mocap/io/atomic_write.h>
+#include <mocap/io/bvh.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <numbers>
+#include <utility>
+#include <vector>
+
+#include "io/text.h"
+
+namespace mocap {
+namespace {
+
+using text::quote;
+
+constexpr double kDegrees = std::numbers::pi / 180.0;
+// Deeper than any real skeleton; keeps the recursive parser's stack bounded.
+constexpr int kMaxDepth = 256;
+constexpr std::array<std::string_view, 6> kChannelNames = {"Xposition", "Yposition", "Zposition",
+                                                           "Xrotation", "Yrotation", "Zrotation"};
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t';
+}
+
+bool equal_nocase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return (x | 0x20) == (y | 0x20);
+         });
+}
+
+// 0..2 Xposition..Zposition, 3..5 Xrotation..Zrotation.
+std::optional<int> parse_bvh_channel(std::string_view word) {
+  for (int i = 0; i < 6; ++i) {
+    if (equal_nocase(word, kChannelNames[static_cast<std::size_t>(i)])) return i;
+  }
+  return std::nullopt;
+}
+
+struct RawJoint {
+  std::string name;
+  int parent = -1;
+  Eigen::Vector3d offset = Eigen::Vector3d::Zero();  // file units
+  std::vector<int> channels;                         // file order, parse_bvh_channel codes
+  bool end_site = false;
+};
+
+class BvhParser {
+ public:
+  BvhParser(text::LineReader& in, double metres_per_unit) : in_(in), scale_(metres_per_unit) {}
+
+  Result<BvhFile> run() {
+    if (!(std::isfinite(scale_) && scale_ > 0.0))
+      return fail(in_.name(), 0, "length unit " + std::to_string(scale_) + " m: expected a positive number");
+    std::string_view word;
+    if (!next(word)) return end_error("empty file: expected HIERARCHY");
+    if (word != "HIERARCHY") return here("found " + quote(word) + ": expected HIERARCHY");
+    if (!next(word)) return end_error("end of file: expected ROOT");
+    if (word != "ROOT") return here("found " + quote(word) + ": expected ROOT");
+    if (auto e = joint(-1, 0)) return *e;
+    if (!next(word)) return end_error("end of file after the hierarchy: expected MOTION");
+    if (word == "ROOT")
+      return here("a second ROOT: mocap reads one skeleton per file (one hierarchy, one root)");
+    if (word != "MOTION") return here("found " + quote(word) + " after the hierarchy: expected MOTION");
+    if (!rest_.empty()) return here("found " + quote(text::trim(rest_)) + " after MOTION: expected a line end");
+    if (auto e = motion()) return *e;
+    return build();
+  }
+
+ private:
+  std::unexpected<Error> here(std::string message) const {
+    return fail(in_.name(), in_.line_number(), std::move(message));
+  }
+  // At the end of input: the reader's own error (binary file, long line) first.
+  std::unexpected<Error> end_error(std::string message) const {
+    if (in_.error()) return std::unexpected(*in_.error());
+    return here(std::move(message));
+  }
+
+  // The next word of the hierarchy, across lines.
+  bool next(std::string_view& word) {
+    for (;;) {
+      word = text::next_word(rest_);
+      if (!word.empty()) return true;
+      if (!in_.next(rest_)) return false;
+    }
+  }
+
+  std::optional<std::unexpected<Error>> number(double& v, std::string_view what) {
+    std::string_view word;
+    if (!next(word)) return end_error("end of file: expected " + std::string(what));
+    const auto n = text::parse_number(word);
+    if (!n) return here("found " + quote(word) + ": expected " + std::string(what) + " (a finite number)");
+    v = *n;
+    return std::nullopt;
+  }
+
+  std::optional<std::unexpected<Error>> offset(Eigen::Vector3d& o, const std::string& joint_name) {
+    for (int k = 0; k < 3; ++k) {
+      if (auto e = number(o[k], "a number of the OFFSET of " + quote(joint_name))) return e;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<std::unexpected<Error>> joint(int parent, int depth) {
+    if (depth > kMaxDepth) return here("joints nested deeper than " + std::to_string(kMaxDepth));
+    std::string_view word;
+    if (!next(word)) return end_error("end of file: expected a joint name");
+    if (word == "{" || word == "}") return here("found " + quote(word) + ": expected a joint name");
+    const int index = static_cast<int>(joints_.size());
+    joints_.push_back({std::string(word), parent, Eigen::Vector3d::Zero(), {}, false});
+    const std::string name(word);
+    const int opened = in_.line_number();
+    if (!next(word)) return end_error("end of file: expected '{' after joint " + quote(name));
+    if (word != "{") return here("found " + quote(word) + ": expected '{' after joint " + quote(name));
+    bool has_offset = false, has_channels = false;
+    for (;;) {
+      if (!next(word))
+        return end_error("end of file inside joint " + quote(name) + " (opened at line " + std::to_string(opened) +
+                         "): expected '}'");
+      if (word == "}") break;
+      if (word == "OFFSET") {
+        if (has_offset) return here("a second OFFSET in joint " + quote(name));
+        has_offset = true;
+        Eigen::Vector3d o;
+        if (auto e = offset(o, name)) return e;
+        joints_[static_cast<std::size_t>(index)].offset = o;
+      } else if (word == "CHANNELS") {
+        if (has_channels) return here("a second CHANNELS in joint " + quote(name));
+        has_channels = true;
+        if (auto e = channels(index, name)) return e;
+      } else if (word == "JOINT") {
+        if (auto e = joint(index, depth + 1)) return e;
+      } else if (word == "End") {
+        if (!next(word) || word != "Site") return here("expected 'End Site' in joint " + quote(name));
+        if (auto e = end_site(index, name)) return e;
+      } else {
+        return here("found " + quote(word) + " in joint " + quote(name) +
+                    ": expected OFFSET, CHANNELS, JOINT, End Site or '}'");
+      }
+    }
+    if (!has_offset) return here("joint " + quote(name) + " has no OFFSET");
+    return std::nullopt;
+  }
+
+  std::optional<std::unexpected<Error>> channels(int index, const std::string& name) {
+    std::string_view word;
+    if (!next(word)) return end_error("end of file: expected the channel count of " + quote(name));
+    const auto count = text::parse_int(word);
+    if (!count || *count < 0 || *count > 6)
+      return here("found " + quote(word) + ": expected the channel count of " + quote(name) + " (0 to 6)");
+    std::vector<int>& list = joints_[static_cast<std::size_t>(index)].channels;
+    for (int k = 0; k < *count; ++k) {
+      if (!next(word)) return end_error("end of file: expected " + std::to_string(*count) + " channel names");
+      const auto c = parse_bvh_channel(word);
+      if (!c)
+        return here("unknown channel " + quote(word) + " in joint " + quote(name) +
+                    ": expected Xposition, Yposition, Zposition, Xrotation, Yrotation or Zrotation");
+      if (std::find(list.begin(), list.end(), *c) != list.end())
+        return here("channel " + quote(word) + " twice in joint " + quote(name));
+      list.push_back(*c);
+    }
+    channel_count_ += *count;
+    return std::nullopt;
+  }
+
+  std::optional<std::unexpected<Error>> end_site(int parent, const std::string& parent_name) {
+    std::string_view word;
+    const int opened = in_.line_number();
+    if (!next(word) || word != "{") return end_error("expected '{' after End Site in " + quote(parent_name));
+    if (!next(word) || word != "OFFSET") return end_error("expected OFFSET in the End Site of " + quote(parent_name));
+    RawJoint site{parent_name + "_end", parent, Eigen::Vector3d::Zero(), {}, true};
+    if (auto e = offset(site.offset, site.name)) return e;
+    if (!next(word))
+      return end_error("end of file inside the End Site of " + quote(parent_name) + " (opened at line " +
+                       std::to_string(opened) + "): expected '}'");
+    if (word != "}") return here("found " + quote(word) + " in an End Site: expected '}'");
+    joints_.push_back(std::move(site));
+    return std::nullopt;
+  }
+
+  // A line's words after `MOTION`, skipping blank lines; false at the end.
+  bool next_line(std::string_view& line) {
+    while (in_.next(line)) {
+      if (!text::trim(line).empty()) return true;
+    }
+    return false;
+  }
+
+  std::optional<std::unexpected<Error>> motion() {
+    if (channel_count_ == 0) return here("the hierarchy has no channels: expected a motion of some");
+    std::string_view line;
+    if (!next_line(line)) return end_error("end of file: expected 'Frames: <count>'");
+    std::string_view rest = line;
+    std::string_view word = text::next_word(rest);
+    if (word != "Frames:") return here("found " + quote(text::trim(line)) + ": expected 'Frames: <count>'");
+    word = text::next_word(rest);
+    const auto frames = text::parse_int(word);
+    if (!frames || *frames < 0 || !text::trim(rest).empty())
+      return here("found " + quote(text::trim(line)) + ": expected 'Frames: <count>' (a count >= 0)");
+    if (!next_line(line)) return end_error("end of file: expected 'Frame Time: <seconds>'");
+    rest = line;
+    const std::string_view w1 = text::next_word(rest), w2 = text::next_word(rest);
+    const std::string_view w3 = text::next_word(rest);
+    const auto seconds = text::parse_number(w3);
+    if (w1 != "Frame" || w2 != "Time:" || !seconds || *seconds <= 0.0 || !text::trim(rest).empty())
+      return here("found " + quote(text::trim(line)) + ": expected 'Frame Time: <seconds>' (> 0)");
+    double fps = 1.0 / *seconds;
+    if (!std::isfinite(fps)) return here("Frame Time " + std::string(w3) + " is too small");
+    if (const double whole = std::round(fps); whole > 0.0 && std::abs(fps - whole) <= 1e-4 * whole) fps = whole;
+    motion_.fps = fps;
+    build_columns();
+    motion_.channel_count = channel_count_;
+    const std::size_t n = static_cast<std::size_t>(channel_count_);
+    // Frames: may lie; reserve no more than the rest of the file could hold.
+    std::size_t expected = static_cast<std::size_t>(*frames);
+    if (in_.size_hint() > 0) expected = std::min(expected, in_.size_hint() / (2 * n) + 1);
+    motion_.values.reserve(expected * n);
+    motion_.frame_numbers.reserve(expected);
+    while (next_line(line)) {
+      if (motion_.frame_count() == *frames)
+        return here("more rows than 'Frames: " + std::to_string(*frames) + "': expected the end of the file");
+      if (auto e = row(line, n)) return e;
+    }
+    if (in_.error()) return std::unexpected(*in_.error());
+    if (motion_.frame_count() < *frames)
+      return here("truncated motion: 'Frames: " + std::to_string(*frames) + "' but " +
+                  std::to_string(motion_.frame_count()) + " rows");
+    return std::nullopt;
+  }
+
+  // Where each file column goes in a Motion frame and its scale.
+  void build_columns() {
+    int channel = 0;
+    for (const RawJoint& j : joints_) {
+      std::vector<int> order;  // file column offsets within the joint, in dof order
+      for (std::size_t k = 0; k < j.channels.size(); ++k) {
+        if (j.channels[k] < 3) order.push_back(static_cast<int>(k));
+      }
+      for (std::size_t k = j.channels.size(); k-- > 0;) {
+        if (j.channels[k] >= 3) order.push_back(static_cast<int>(k));
+      }
+      const int first_column = static_cast<int>(column_to_channel_.size());
+      column_to_channel_.resize(column_to_channel_.size() + j.channels.size());
+      column_scale_.resize(column_to_channel_.size());
+      for (std::size_t d = 0; d < order.size(); ++d) {
+        const int column = first_column + order[d];
+        column_to_channel_[static_cast<std::size_t>(column)] = channel + static_cast<int>(d);
+        column_scale_[static_cast<std::size_t>(column)] =
+            j.channels[static_cast<std::size_t>(order[d])] < 3 ? scale_ : kDegrees;
+      }
+      channel += static_cast<int>(j.channels.size());
+    }
+  }
+
+  std::optional<std::unexpected<Error>> row(std::string_view line, std::size_t n) {
+    const std::size_t base = motion_.values.size();
+    motion_.values.resize(base + n);
+    double* out = motion_.values.data() + base;
+    const char* p = line.data();
+    const char* const end = p + line.size();
+    std::size_t k = 0;
+    for (;;) {
+      while (p < end && (is_space(*p) || *p == '\f')) ++p;
+      if (p == end) break;
+      const char* word_end = p;
+      while (word_end < end && !is_space(*word_end)) ++word_end;
+      if (k == n) {
+        std::size_t count = k;
+        for (std::string_view rest(p, static_cast<std::size_t>(end - p)); !text::next_word(rest).empty();) ++count;
+        return here("frame " + std::to_string(motion_.frame_count()) + " has " + std::to_string(count) +
+                    " values: expected " + std::to_string(n) + " (one per channel of the hierarchy)");
+      }
+      double v = 0.0;
+      const char* q = text::parse_number_at(p, word_end, v);
+      if (q != word_end || !std::isfinite(v))
+        return here("found " + quote(std::string_view(p, static_cast<std::size_t>(word_end - p))) + " in frame " +
+                    std::to_string(motion_.frame_count()) + ": expected a finite number");
+      out[column_to_channel_[k]] = v * column_scale_[k];
+      ++k;
+      p = word_end;
+    }
+    if (k != n)
+      return here("frame " + std::to_string(motion_.frame_count()) + " has " + std::to_string(k) +
+                  " values: expected " + std::to_string(n) + " (one per channel of the hierarchy)");
+    motion_.frame_numbers.push_back(motion_.frame_count());
+    return std::nullopt;
+  }
+
+  Result<BvhFile> build() {
+    BvhFile out;
+    Skeleton& s = out.skeleton;
+    s.name = joints_.front().name;
+    s.offsets_in_parent_frame = true;
+    s.units.metres_per_length = scale_;
+    s.units.degrees = true;
+    for (const RawJoint& j : joints_) {
+      Bone bone;
+      bone.name = j.name;
+      bone.parent = j.parent;
+      Eigen::Vector3d o = j.offset * scale_;
+      for (const int c : j.channels) {
+        if (c < 3) {
+          o[c] = 0.0;  // the position channel replaces it
+          bone.dofs.push_back(static_cast<Channel>(static_cast<int>(Channel::TX) + c));
+        }
+      }
+      for (std::size_t k = j.channels.size(); k-- > 0;) {
+        if (j.channels[k] >= 3) bone.dofs.push_back(static_cast<Channel>(j.channels[k] - 3));
+      }
+      if (j.parent < 0) {
+        s.root_position = o;
+      } else {
+        bone.length = o.norm();
+        if (bone.length > 0.0) bone.direction = o / bone.length;
+      }
+      s.bones.push_back(std::move(bone));
+    }
+    if (auto e = finalize(s)) return fail(in_.name(), 0, *e);
+    out.motion = std::move(motion_);
+    return out;
+  }
+
+  text::LineReader& in_;
+  double scale_;
+  std::string_view rest_;
+  std::vector<RawJoint> joints_;
+  int channel_count_ = 0;
+  std::vector<int> column_to_channel_;
+  std::vector<double> column_scale_;
+  Motion motion_;
+};
+
+// Euler angles (a, b, c) with R = R_i(a) * R_j(b) * R_k(c) for distinct axes
+// i, j, k: b in [-pi/2, pi/2], a and c in [-pi, pi]; c = 0 at gimbal lock.
+Eigen::Vector3d euler_angles(const Eigen::Matrix3d& r, int i, int j, int k) {
+  // Even permutations of (0, 1, 2) have sign +1.
+  const double sign = ((j - i + 3) % 3 == 1) ? 1.0 : -1.0;
+  const double sb = std::clamp(sign * r(i, k), -1.0, 1.0);
+  const double b = std::asin(sb);
+  if (std::abs(sb) > 1.0 - 1e-12) {
+    const Eigen::Matrix3d a_only = r * Eigen::AngleAxisd(-b, Eigen::Vector3d::Unit(j)).toRotationMatrix();
+    const int p = (i + 1) % 3, q = (i + 2) % 3;
+    return {std::atan2(a_only(q, p), a_only(p, p)), b, 0.0};
+  }
+  return {std::atan2(-sign * r(j, k), r(k, k)), b, std::atan2(-sign * r(i, j), r(i, i))};
+}
+
+bool is_identity(const Eigen::Quaterniond& q) {
+  return std::abs(std::abs(q.w()) - 1.0) < 1e-12;
+}
+
+// The BVH rotation channels of a bone, in dof order (first applied first):
+// its own rotation dofs when its axis is identity and they are distinct (its
+// AMC values are then the angles), else three: its own axes, then the ones
+// it lacks.
+std::vector<Channel> rotation_order(const Bone& bone) {
+  std::vector<Channel> dofs;
+  bool distinct = true;
+  for (const Channel c : bone.dofs) {
+    if (!is_rotation(c)) continue;
+    if (std::find(dofs.begin(), dofs.end(), c) == dofs.end()) {
+      dofs.push_back(c);
+    } else {
+      distinct = false;
+    }
+  }
+  if (distinct && is_identity(bone.axis_rotation)) return dofs;
+  for (const Channel c : {Channel::RX, Channel::RY, Channel::RZ}) {
+    if (std::find(dofs.begin(), dofs.end(), c) == dofs.end()) dofs.push_back(c);
+  }
+  return dofs;
+}
+
+void append_fixed(std::string& out, double v) {
+  std::array<char, 64> buf;
+  auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed, 6);
+  if (ec != std::errc()) return text::append_number(out, v);
+  char* end = ptr;
+  while (end[-1] == '0') --end;
+  if (end[-1] == '.') --end;
+  const std::string_view s(buf.data(), static_cast<std::size_t>(end - buf.data()));
+  out += s == "-0" ? "0" : s;
+}
+
+void append_vector(std::string& out, const Eigen::Vector3d& v) {
+  for (int k = 0; k < 3; ++k) {
+    out += ' ';
+    append_fixed(out, v[k]);
+  }
+}
+
+struct Writer {
+  const Skeleton& s;
+  double scale;
+  std::vector<std::vector<int>> children;
+  std::vector<std::vector<int>> file_order;  // per bone: dof indices in file order
+  std::string out;
+
+  void joint(int b, int depth) {
+    const Bone& bone = s.bones[static_cast<std::size_t>(b)];
+    const std::string indent(static_cast<std::size_t>(depth), '\t');
+    const Eigen::Vector3d o = bone.parent < 0 ? s.root_position : Eigen::Vector3d(bone.length * bone.direction);
+    if (bone.parent >= 0 && bone.dofs.empty() && children[static_cast<std::size_t>(b)].empty()) {
+      out += indent + "End Site\n" + indent + "{\n" + indent + "\tOFFSET";
+      append_vector(out, o / scale);
+      out += "\n" + indent + "}\n";
+      return;
+    }
+    out += indent + (bone.parent < 0 ? "ROOT " : "JOINT ") + bone.name + "\n" + indent + "{\n" + indent + "\tOFFSET";
+    append_vector(out, o / scale);
+    out += "\n" + indent + "\tCHANNELS " + std::to_string(bone.dofs.size());
+    for (const int d : file_order[static_cast<std::size_t>(b)]) {
+      const Channel c = bone.dofs[static_cast<std::size_t>(d)];
+      out += ' ';
+      out += kChannelNames[static_cast<std::size_t>(is_rotation(c) ? static_cast<int>(c) + 3
+                                                                      : static_cast<int>(c) - 3)];
+    }
+    out += '\n';
+    for (const int c : children[static_cast<std::size_t>(b)]) joint(c, depth + 1);
+    out += indent + "}\n";
+  }
+};
+
+Result<void> check_bvh_skeleton(const Skeleton& s) {
+  if (s.bones.empty()) return fail("", 0, "the skeleton has no bones");
+  for (const Bone& bone : s.bones) {
+    if (!is_identity(bone.axis_rotation))
+      return fail("", 0, "bone " + quote(bone.name) + " has an axis rotation: a BVH skeleton has none");
+    for (std::size_t d = 0; d < bone.dofs.size(); ++d) {
+      if (bone.dofs[d] == Channel::L)
+        return fail("", 0, "bone " + quote(bone.name) + " has a length dof, which BVH cannot hold");
+      if (std::find(bone.dofs.begin() + static_cast<std::ptrdiff_t>(d) + 1, bone.dofs.end(), bone.dofs[d]) !=
+          bone.dofs.end())
+        return fail("", 0, "bone " + quote(bone.name) + " has dof " + std::string(channel_name(bone.dofs[d])) +
+                               " twice, which BVH cannot hold");
+    }
+    if (bone.name.empty() || std::any_of(bone.name.begin(), bone.name.end(), [](char c) {
+          return is_space(c) || c == '{' || c == '}';
+        }))
+      return fail("", 0, "bone name " + quote(bone.name) + " cannot be a BVH joint name (empty, a space or a brace)");
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<BvhFile> parse_bvh(std::string_view text, const std::string& name, double metres_per_unit) {
+  text::LineReader in(text, name);
+  return BvhParser(in, metres_per_unit).run();
+}
+
+Result<BvhFile> read_bvh(const std::string& path, double metres_per_unit) {
+  auto in = text::LineReader::open(path);
+  if (!in) return std::unexpected(in.error());
+  return BvhParser(*in, metres_per_unit).run();
+}
+
+Result<BvhFile> to_bvh(const Skeleton& skeleton, const Motion& motion) {
+  if (skeleton.offsets_in_parent_frame) {
+    if (auto ok = check_bvh_skeleton(skeleton); !ok) return std::unexpected(ok.error());
+    return BvhFile{skeleton, motion};
+  }
+  if (motion.channel_count != skeleton.channel_count)
+    return fail("", 0, "the motion has " + std::to_string(motion.channel_count) + " channels, the skeleton " +
+                           std::to_string(skeleton.channel_count));
+  BvhFile out;
+  Skeleton& s = out.skeleton;
+  s.name = skeleton.name;
+  s.offsets_in_parent_frame = true;
+  s.units = skeleton.units;
+  const std::size_t n = skeleton.bones.size();
+  std::vector<int> joint_of(n, -1);  // skeleton bone -> BVH bone
+  std::vector<int> child_count(n, 0);
+  for (std::size_t b = 1; b < n; ++b) ++child_count[static_cast<std::size_t>(skeleton.bones[b].parent)];
+  std::vector<std::vector<Channel>> rotations(n);
+  for (std::size_t b = 0; b < n; ++b) {
+    const Bone& bone = skeleton.bones[b];
+    const bool root = bone.parent < 0;
+    bool has_rotation = false;
+    for (const Channel c : bone.dofs) {
+      if (is_rotation(c)) {
+        has_rotation = true;
+      } else if (!root) {
+        return fail("", 0, "bone " + quote(bone.name) + " has a " + std::string(channel_name(c)) +
+                               " dof: BVH output holds translations and lengths only at the root");
+      }
+    }
+    Bone joint;
+    joint.name = bone.name;
+    if (!root) {
+      const Bone& parent = skeleton.bones[static_cast<std::size_t>(bone.parent)];
+      joint.parent = joint_of[static_cast<std::size_t>(bone.parent)];
+      joint.direction = parent.direction;
+      joint.length = parent.parent < 0 ? 0.0 : parent.length;
+    }
+    if (root) {
+      joint.dofs = {Channel::TX, Channel::TY, Channel::TZ};
+      if (has_rotation || !is_identity(bone.axis_rotation)) rotations[b] = rotation_order(bone);
+    } else if (has_rotation) {
+      rotations[b] = rotation_order(bone);
+    }
+    joint.dofs.insert(joint.dofs.end(), rotations[b].begin(), rotations[b].end());
+    joint_of[b] = static_cast<int>(s.bones.size());
+    s.bones.push_back(std::move(joint));
+    if (child_count[b] == 0) {
+      Bone site;
+      site.name = bone.name + "_end";
+      site.parent = joint_of[b];
+      site.direction = bone.direction;
+      site.length = root ? 0.0 : bone.length;
+      s.bones.push_back(std::move(site));
+    }
+  }
+  if (auto e = finalize(s)) return fail("", 0, *e);
+  if (auto ok = check_bvh_skeleton(s); !ok) return std::unexpected(ok.error());
+
+  Motion& m = out.motion;
+  m.fps = motion.fps;
+  m.channel_count = s.channel_count;
+  m.frame_numbers = motion.frame_numbers;
+  m.values.resize(static_cast<std::size_t>(motion.frame_count()) * static_cast<std::size_t>(s.channel_count));
+  Pose pose = make_pose(skeleton);
+  for (int f = 0; f < motion.frame_count(); ++f) {
+    pose_from_channels(skeleton, motion.frame(f), pose);
+    std::span<double> row = m.frame(f);
+    for (std::size_t b = 0; b < n; ++b) {
+      const Bone& joint = s.bones[static_cast<std::size_t>(joint_of[b])];
+      double* values = row.data() + joint.first_channel;
+      std::size_t k = 0;
+      if (b == 0) {
+        for (int a = 0; a < 3; ++a) values[k++] = pose.offset[0][a];
+      }
+      const std::vector<Channel>& order = rotations[b];
+      if (order.empty()) continue;
+      // Dof order (first applied first) is reversed in R = R_i * R_j * R_k.
+      if (order.size() == 3) {
+        const int i = static_cast<int>(order[2]), j = static_cast<int>(order[1]), l = static_cast<int>(order[0]);
+        const Eigen::Vector3d e = euler_angles(pose.rotation[b].toRotationMatrix(), i, j, l);
+        values[k++] = e[2];
+        values[k++] = e[1];
+        values[k++] = e[0];
+      } else {
+        // An identity axis and fewer than three dofs: the AMC values are the angles.
+        const Bone& bone = skeleton.bones[b];
+        const std::span<const double> source = motion.frame(f).subspan(static_cast<std::size_t>(bone.first_channel));
+        for (std::size_t d = 0; d < bone.dofs.size(); ++d) {
+          if (is_rotation(bone.dofs[d])) values[k++] = source[d];
+        }
+      }
+    }
+  }
+  return out;
+}
+
+Result<std::string> format_bvh(const Skeleton& skeleton, const Motion& motion, double metres_per_unit) {
+  if (!(std::isfinite(metres_per_unit) && metres_per_unit > 0.0))
+    return fail("", 0, "length unit " + std::to_string(metres_per_unit) + " m: expected a positive number");
+  if (!(std::isfinite(motion.fps) && motion.fps > 0.0)) return fail("", 0, "the motion has no positive frame rate");
+  Result<BvhFile> converted = to_bvh(skeleton, motion);
+  if (!converted) return std::unexpected(converted.error());
+  const Skeleton& s = converted->skeleton;
+  const Motion& m = converted->motion;
+  Writer w{s, metres_per_unit, {}, {}, {}};
+  w.children.resize(s.bones.size());
+  for (std::size_t b = 1; b < s.bones.size(); ++b) {
+    w.children[static_cast<std::size_t>(s.bones[b].parent)].push_back(static_cast<int>(b));
+  }
+  w.file_order.resize(s.bones.size());
+  for (std::size_t b = 0; b < s.bones.size(); ++b) {
+    const std::vector<Channel>& dofs = s.bones[b].dofs;
+    for (std::size_t d = 0; d < dofs.size(); ++d) {
+      if (!is_rotation(dofs[d])) w.file_order[b].push_back(static_cast<int>(d));
+    }
+    for (std::size_t d = dofs.size(); d-- > 0;) {
+      if (is_rotation(dofs[d])) w.file_order[b].push_back(static_cast<int>(d));
+    }
+  }
+  w.out.reserve(static_cast<std::size_t>(m.frame_count()) * static_cast<std::size_t>(m.channel_count) * 10 + 4096);
+  w.out += "HIERARCHY\n";
+  w.joint(0, 0);
+  w.out += "MOTION\nFrames: " + std::to_string(m.frame_count()) + "\nFrame Time: ";
+  {
+    std::array<char, 64> buf;
+    const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), 1.0 / m.fps,
+                                         std::chars_format::general, 10);
+    w.out.append(buf.data(), ptr);
+  }
+  w.out += '\n';
+  // The file's columns: per bone, its dofs in file order, each with its scale.
+  std::vector<int> columns;
+  std::vector<double> scales;
+  for (std::size_t b = 0; b < s.bones.size(); ++b) {
+    for (const int d : w.file_order[b]) {
+      columns.push_back(s.bones[b].first_channel + d);
+      scales.push_back(is_rotation(s.bones[b].dofs[static_cast<std::size_t>(d)]) ? 1.0 / kDegrees
+                                                                                 : 1.0 / metres_per_unit);
+    }
+  }
+  for (int f = 0; f < m.frame_count(); ++f) {
+    const std::span<const double> row = m.frame(f);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (c > 0) w.out += ' ';
+      append_fixed(w.out, row[static_cast<std::size_t>(columns[c])] * scales[c]);
+    }
+    w.out += '\n';
+  }
+  return std::move(w.out);
+}
+
+Result<void> write_bvh(const Skeleton& skeleton, const Motion& motion, const std::string& path,
+                       double metres_per_unit) {
+  Result<std::string> content = format_bvh(skeleton, motion, metres_per_unit);
+  if (!content) return std::unexpected(Error{path, 0, content.error().message});
+  return write_file_atomically(path, *content);
+}
+
+std::optional<double> parse_length_unit(std::string_view text) {
+  static constexpr std::pair<std::string_view, double> kNames[] = {
+      {"m", 1.0}, {"cm", 0.01}, {"mm", 0.001}, {"in", 0.0254}, {"ft", 0.3048}};
+  for (const auto& [name, metres] : kNames) {
+    if (text == name) return metres;
+  }
+  const auto v = text::parse_number(text);
+  if (!v || *v <= 0.0) return std::nullopt;
+  return v;
+}
+
+bool is_bvh_path(std::string_view path) {
+  return path.size() > 4 && equal_nocase(path.substr(path.size() - 4), ".bvh");
+}
+
+}  // namespace mocap
