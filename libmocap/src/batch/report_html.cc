@@ -398,7 +398,8 @@ std::string plot_worst_curve(const ErrorCurve& c, double y_max, const char* colo
 }
 
 // Log axes when the values span a decade or more, else linear from 0: a
-// log axis over 55..130 cm shows one tick.
+// log axis over 55..130 cm shows one tick. The y axis leaves room above the
+// points for the legend.
 void set_domain(Frame& f, const std::vector<double>& xs, const std::vector<double>& ys) {
   auto set = [](const std::vector<double>& values, double& lo, double& hi) {
     log_domain(values, lo, hi);
@@ -417,7 +418,7 @@ void set_domain(Frame& f, const std::vector<double>& xs, const std::vector<doubl
   const bool x_log = set(xs, lo, hi);
   f.set_x(lo, hi, x_log);
   const bool y_log = set(ys, lo, hi);
-  f.set_y(lo, hi, y_log);
+  f.set_y(lo, y_log ? hi * 3.0 : hi * 1.2, y_log);
 }
 
 // The .mkc files: for each budget one point per key set at (total KB per
