@@ -68,5 +68,15 @@ void add_skin_command(CLI::App& app, int& exit_code);
 void add_eyes_command(CLI::App& app, int& exit_code);
 void add_compress_commands(CLI::App& app, int& exit_code);
 void add_report_command(CLI::App& app, int& exit_code);
+void add_convert_command(CLI::App& app, int& exit_code);
+
+// BVH input for every verb that reads a clip (cmd_convert.cc): --bvh-units,
+// and the clip of `first` `second`: a .bvh alone (lengths in `bvh_units`, its
+// own rate) or ASF + AMC (load_clip). kOk with `clip` set, kUsage (a .bvh
+// with a second file, an ASF without one, a bad unit) or kBadInput, the
+// reason on stderr.
+void add_bvh_units_option(CLI::App& command, std::string& bvh_units);
+int load_clip_or_bvh(std::string_view verb, const std::string& first, const std::string& second, double fps,
+                     const std::string& bvh_units, std::optional<Clip>& clip);
 
 }  // namespace mocap::cli

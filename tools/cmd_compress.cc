@@ -130,6 +130,7 @@ struct CompressOptions {
   double max_shell_error = 0.0;
   bool json = false;
   double fps = 120.0;
+  std::string bvh_units = "cm";
   ErrorFlags error;
 };
 
@@ -217,8 +218,8 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
   if (!format) return kUsage;
   if (!o.rebuilt.empty() && !format_option("compress", o.rebuilt, "", {"amc"}, "amc")) return kUsage;
   if (const int code = check_outputs("compress", {o.output, o.rebuilt}); code != kOk) return code;
-  auto clip = load_clip(o.asf, o.amc, o.fps);
-  if (!clip) return kBadInput;
+  std::optional<Clip> clip;
+  if (const int code = load_clip_or_bvh("compress", o.asf, o.amc, o.fps, o.bvh_units, clip); code) return code;
   const Skeleton& skeleton = clip->skeleton;
   const Motion& motion = clip->motion;
   const int frames = motion.frame_count();
@@ -460,8 +461,9 @@ void add_compress_commands(CLI::App& app, int& exit_code) {
     auto o = std::make_shared<CompressOptions>();
     CLI::App* c = app.add_subcommand(
         "compress", "Choose key frames, write them as an AMC and report the error of rebuilding from them");
-    c->add_option("asf", o->asf, "ASF skeleton")->required();
-    c->add_option("amc", o->amc, "AMC motion")->required();
+    c->add_option("asf", o->asf, "ASF skeleton, or a BVH clip (.bvh) alone")->required();
+    c->add_option("amc", o->amc, "AMC motion");
+    add_bvh_units_option(*c, o->bvh_units);
     auto* threshold =
         c->add_option("--threshold", o->threshold, "Keys by the distance threshold (weighted radians, root metres)")
             ->check(CLI::NonNegativeNumber);

@@ -18,6 +18,7 @@ struct FkOptions {
   std::string format;  // csv or json; empty: from the output's extension (csv on standard output)
   std::string output;
   double fps = 120.0;
+  std::string bvh_units = "cm";
 };
 
 void append_fixed(std::string& out, double v) {
@@ -32,8 +33,9 @@ int run_fk(const FkOptions& options) {
   const auto format = format_option("fk", options.output, options.format, {"csv", "json"}, "csv");
   if (!format) return kUsage;
   if (const int code = check_outputs("fk", {options.output}); code != kOk) return code;
-  const auto clip = load_clip(options.asf, options.amc, options.fps);
-  if (!clip) return kBadInput;
+  std::optional<Clip> clip;
+  if (const int code = load_clip_or_bvh("fk", options.asf, options.amc, options.fps, options.bvh_units, clip); code)
+    return code;
   const Skeleton& skeleton = clip->skeleton;
   const Motion& motion = clip->motion;
   const std::size_t bones = skeleton.bones.size();
@@ -77,13 +79,14 @@ void add_fk_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<FkOptions>();
   CLI::App* command = app.add_subcommand(
       "fk", "World positions in metres: the root, then every bone's end point (where its children start)");
-  command->add_option("asf", options->asf, "ASF skeleton")->required();
-  command->add_option("amc", options->amc, "AMC motion")->required();
+  command->add_option("asf", options->asf, "ASF skeleton, or a BVH clip (.bvh) alone")->required();
+  command->add_option("amc", options->amc, "AMC motion");
   add_frames_option(*command, options->frames);
   command->add_option("--format", options->format,
                       "csv (frame,bone,x,y,z) or json (default: from the extension of -o, csv on standard output)");
   command->add_option("-o,--output", options->output, "Output file, .csv or .json (default: standard output)");
   add_fps_option(*command, options->fps);
+  add_bvh_units_option(*command, options->bvh_units);
   command->callback([options, &exit_code] { exit_code = run_fk(*options); });
 }
 

@@ -1,11 +1,12 @@
 // A clip as the front ends load it: an ASF skeleton and an AMC motion of it,
-// read in one call.
+// or a BVH file alone (io/bvh.h), read in one call.
 #pragma once
 
 #include <mocap/core/error.h>
 #include <mocap/core/motion.h>
 #include <mocap/core/skeleton.h>
 #include <mocap/io/amc.h>
+#include <mocap/io/bvh.h>
 
 #include <string>
 #include <vector>
@@ -24,6 +25,13 @@ struct ClipFile {
 // Reads `asf_path`, then `amc_path` against its skeleton, at `fps` frames
 // per second (> 0; AMC files store no rate). The error is the parser's: the
 // file, the line and what was expected (asf.h, amc.h); the ASF's comes first.
+// A BVH path (is_bvh_path) with an empty `amc_path` is read_bvh_clip's in
+// centimetres, `fps` unused.
 Result<ClipFile> read_clip(const std::string& asf_path, const std::string& amc_path, double fps = 120.0);
+
+// A BVH file alone: its skeleton (offsets_in_parent_frame set) and motion at
+// the file's own rate (Frame Time), lengths times `metres_per_unit` (> 0),
+// an empty layout; asf_path and amc_path both hold `bvh_path`.
+Result<ClipFile> read_bvh_clip(const std::string& bvh_path, double metres_per_unit = kBvhCentimetres);
 
 }  // namespace mocap

@@ -1,0 +1,104 @@
+// mocap convert: a clip (ASF + AMC, or BVH) written as BVH (io/bvh.h); and
+// the BVH input every verb that reads a clip shares.
+#include <mocap/io/bvh.h>
+
+#include <iostream>
+#include <memory>
+
+#include "cli_util.h"
+
+namespace mocap::cli {
+
+void add_bvh_units_option(CLI::App& command, std::string& bvh_units) {
+  command
+      .add_option("--bvh-units", bvh_units,
+                  "Length unit of BVH files read or written: m, cm, mm, in, ft, or metres per unit (CMU's cgspeed "
+                  "BVH: 0.0564444, its ASF's unit)")
+      ->default_val("cm");
+}
+
+int load_clip_or_bvh(std::string_view verb, const std::string& first, const std::string& second, double fps,
+                     const std::string& bvh_units, std::optional<Clip>& clip) {
+  if (!is_bvh_path(first)) {
+    if (second.empty()) {
+      std::cerr << "mocap " << verb << ": expected an AMC motion after the ASF skeleton " << first
+                << " (or a .bvh file alone)\n";
+      return kUsage;
+    }
+    clip = load_clip(first, second, fps);
+    return clip ? kOk : kBadInput;
+  }
+  if (!second.empty()) {
+    std::cerr << "mocap " << verb << ": " << first << " is a whole clip (skeleton and motion): expected it alone, found "
+              << second << " too\n";
+    return kUsage;
+  }
+  const auto units = parse_length_unit(bvh_units);
+  if (!units) {
+    std::cerr << "mocap " << verb << ": --bvh-units " << bvh_units
+              << ": expected m, cm, mm, in, ft or a positive number of metres\n";
+    return kUsage;
+  }
+  auto bvh = read_bvh_clip(first, *units);
+  if (!bvh) {
+    std::cerr << "mocap: " << bvh.error().to_string() << "\n";
+    return kBadInput;
+  }
+  clip = std::move(*bvh);
+  return kOk;
+}
+
+namespace {
+
+struct ConvertOptions {
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  std::string bvh_units = "cm";
+  double fps = 120.0;
+};
+
+int run_convert(const ConvertOptions& o) {
+  if (o.inputs.size() > 2) {
+    std::cerr << "mocap convert: expected a .bvh or an ASF and an AMC, found " << o.inputs.size() << " inputs\n";
+    return kUsage;
+  }
+  if (o.outputs.size() != 1 || !(is_bvh_path(o.outputs[0]) || o.outputs[0] == "-")) {
+    std::cerr << "mocap convert: -o takes one .bvh file (or - for standard output); writing ASF/AMC from BVH is not "
+                 "supported yet\n";
+    return kUsage;
+  }
+  const std::string& output = o.outputs[0];
+  const auto units = parse_length_unit(o.bvh_units);
+  if (!units) {
+    std::cerr << "mocap convert: --bvh-units " << o.bvh_units
+              << ": expected m, cm, mm, in, ft or a positive number of metres\n";
+    return kUsage;
+  }
+  if (const int code = check_outputs("convert", {output}); code != kOk) return code;
+  std::optional<Clip> clip;
+  if (const int code = load_clip_or_bvh("convert", o.inputs[0], o.inputs.size() > 1 ? o.inputs[1] : "", o.fps,
+                                        o.bvh_units, clip);
+      code != kOk)
+    return code;
+  auto text = format_bvh(clip->skeleton, clip->motion, *units);
+  if (!text) {
+    std::cerr << "mocap convert: " << clip->amc_path << ": " << text.error().message << "\n";
+    return kBadInput;
+  }
+  return emit(output, *text);
+}
+
+}  // namespace
+
+void add_convert_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<ConvertOptions>();
+  CLI::App* c = app.add_subcommand(
+      "convert", "Write a clip (ASF + AMC, or BVH) as BVH: a joint per bone, same world positions on every frame");
+  c->add_option("inputs", o->inputs, "A .bvh file, or an ASF skeleton and an AMC motion")->required()->expected(1, 2);
+  c->add_option("-o,--output", o->outputs, "Output .bvh (- for standard output)")->required()->expected(1, 2);
+  add_bvh_units_option(*c, o->bvh_units);
+  add_fps_option(*c, o->fps);
+  c->callback([o, &exit_code] { exit_code = run_convert(*o); });
+}
+
+}  // namespace mocap::cli
