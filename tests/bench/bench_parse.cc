@@ -9,6 +9,7 @@
 // Clips come from ../shared/data/cmu when present, else from data/.
 #include <benchmark/benchmark.h>
 #include <mocap/io/amc.h>
+#include <mocap/io/bvh.h>
 #include <mocap/io/asf.h>
 #include <mocap/core/fk.h>
 
@@ -140,6 +141,23 @@ void bm_parse_amc(benchmark::State& state, const Loaded* clip) {
     benchmark::DoNotOptimize(motion);
   }
   set_counters(state, *clip);
+}
+
+// The same clip as BVH text (format_bvh, centimetres), parsed from memory:
+// the reader of io/bvh.h beside the AMC parser.
+struct BvhText {
+  std::string text;
+  int frames = 0;
+};
+
+void bm_parse_bvh(benchmark::State& state, const BvhText* bvh) {
+  for (auto _ : state) {
+    auto file = mocap::parse_bvh(bvh->text, "bench.bvh");
+    if (!file) state.SkipWithError(file.error().to_string().c_str());
+    benchmark::DoNotOptimize(file);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bvh->text.size()));
+  state.counters["frames"] = bvh->frames;
 }
 
 void bm_read_amc(benchmark::State& state, const Loaded* clip) {
@@ -302,11 +320,22 @@ int main(int argc, char** argv) {
     if (!clip) return 1;
     clips.push_back(std::make_unique<Loaded>(std::move(*clip)));
   }
+  std::vector<std::unique_ptr<BvhText>> bvh_texts;
   for (const auto& clip : clips) {
-    const Loaded* c = clip.get();
+    auto text = mocap::format_bvh(clip->skeleton, clip->motion);
+    if (!text) {
+      std::cerr << "bench_parse: " << clip->files.name << ": " << text.error().to_string() << "\n";
+      return 1;
+    }
+    bvh_texts.push_back(std::make_unique<BvhText>(BvhText{std::move(*text), clip->motion.frame_count()}));
+  }
+  for (std::size_t i = 0; i < clips.size(); ++i) {
+    const Loaded* c = clips[i].get();
     const std::string& n = c->files.name;
     benchmark::RegisterBenchmark(("ParseAmc/" + n).c_str(), bm_parse_amc, c)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("ReadAmc/" + n).c_str(), bm_read_amc, c)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("ParseBvh/" + n).c_str(), bm_parse_bvh, bvh_texts[i].get())
+        ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("NaiveParse/" + n).c_str(), bm_naive_parse, c)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("Fk/" + n).c_str(), bm_fk, c)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("LoadFk/" + n).c_str(), bm_load_fk, c)->Unit(benchmark::kMillisecond);
