@@ -30,20 +30,17 @@ concept Is = std::same_as<std::remove_const_t<S>, T>;
 // The tables. `io(key, member, key, member, ...)`; members may be const
 // (writing) or not (reading).
 
-template <class Io>
-void fields(Io& io, Is<ErrorSummary> auto& e) {
+void fields(auto& io, Is<ErrorSummary> auto& e) {
   io("mean", e.mean, "p99", e.p99, "max", e.max);
 }
 
-template <class Io>
-void fields(Io& io, Is<ClipFileResult> auto& f) {
+void fields(auto& io, Is<ClipFileResult> auto& f) {
   io("bytes", f.bytes, "bytes_per_s", f.bytes_per_second, "ratio", f.ratio, "joint_max_cm", f.joint_max_cm,
      "joint_max_joint", f.joint_max_joint, "joint_max_frame", f.joint_max_frame, "joint_mean_cm", f.joint_mean_cm,
      "encode_seconds", f.encode_seconds);
 }
 
-template <class Io>
-void fields(Io& io, Is<BudgetResult> auto& b) {
+void fields(auto& io, Is<BudgetResult> auto& b) {
   io("budget", b.budget, "keys", b.keys, "key_ratio", b.key_ratio);
   io("pos_cm", b.position, "vel_cm_per_frame", b.velocity, "shell_cm", b.shell);
   io("worst_joint", b.worst_joint, "worst_frame", b.worst_frame);
@@ -55,25 +52,21 @@ void fields(Io& io, Is<BudgetResult> auto& b) {
 }
 
 // `status` ("ok" / "failed") and `duration_s` are written beside these.
-template <class Io>
-void fields(Io& io, Is<ClipResult> auto& c) {
+void fields(auto& io, Is<ClipResult> auto& c) {
   io("path", c.path, "name", c.name, "asf", c.asf, "error", c.error);
   io("frames", c.frames, "fps", c.fps, "raw_bytes", c.raw_bytes, "seconds", c.seconds);
   io("joints", c.joints, "budgets", c.budgets, "track_mkc", c.track_files);
 }
 
-template <class Io>
-void fields(Io& io, Is<ErrorCurve> auto& c) {
+void fields(auto& io, Is<ErrorCurve> auto& c) {
   io("path", c.path, "name", c.name, "pos_max_cm", c.max_cm, "fps", c.fps, "stride", c.stride, "error_cm", c.error_cm);
 }
 
-template <class Io>
-void fields(Io& io, Is<ReportRun> auto& r) {
+void fields(auto& io, Is<ReportRun> auto& r) {
   io("tool_version", r.tool_version, "date_utc", r.date_utc, "command_line", r.command_line);
 }
 
-template <class Io>
-void fields(Io& io, Is<ReportOptions> auto& o) {
+void fields(auto& io, Is<ReportOptions> auto& o) {
   io("budget_kind", o.kind, "budgets", o.budgets, "fps", o.fps, "selection_passes", o.selection_passes);
   io("velocity_weight", o.error.velocity_weight, "shell_radius_m", o.error.shell_radius);
   io("under_cm", o.under_cm, "worst_clips", o.worst_clips, "threads", o.threads);
@@ -81,21 +74,18 @@ void fields(Io& io, Is<ReportOptions> auto& o) {
 }
 
 // The summary is written, never read back (it is computed from the rest).
-template <class Io>
-void fields(Io& io, Is<ClipRank> auto& r) {
+void fields(auto& io, Is<ClipRank> auto& r) {
   io("name", r.name, "path", r.path, "pos_max_cm", r.max_cm);
 }
 
-template <class Io>
-void fields(Io& io, Is<FileSummary> auto& f) {
+void fields(auto& io, Is<FileSummary> auto& f) {
   io("bytes", f.bytes, "kb_per_s", f.kb_per_second, "ratio", f.ratio, "joint_max_cm", f.joint_max_cm);
   io("joint_max_clip", f.joint_max_clip, "joint_max_joint", f.joint_max_joint, "joint_max_frame", f.joint_max_frame);
   io("joint_mean_cm", f.joint_mean_cm);
 }
 
 // `joint_error_cm` (bone name -> cm) is written beside these.
-template <class Io>
-void fields(Io& io, Is<BudgetSummary> auto& b) {
+void fields(auto& io, Is<BudgetSummary> auto& b) {
   io("budget", b.budget, "keys", b.keys, "key_ratio", b.key_ratio, "pos_cm", b.position, "uniform_pos_cm",
      b.uniform_position);
   io("shell_max_cm", b.shell_max, "uniform_shell_max_cm", b.uniform_shell_max);
@@ -105,8 +95,7 @@ void fields(Io& io, Is<BudgetSummary> auto& b) {
   io("mkc", b.file, "uniform_mkc", b.uniform_file);
 }
 
-template <class Io>
-void fields(Io& io, Is<ReportSummary> auto& s) {
+void fields(auto& io, Is<ReportSummary> auto& s) {
   io("clips", s.clips, "ok", s.ok, "failed", s.failed, "frames", s.frames, "hours", s.hours);
   io("motion_seconds", s.motion_seconds, "raw_bytes", s.raw_bytes, "clip_seconds", s.clip_seconds);
   io("track_mkc", s.track_files);
