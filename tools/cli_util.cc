@@ -5,6 +5,7 @@
 #include <mocap/io/output_format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 namespace mocap::cli {
@@ -18,11 +19,36 @@ std::optional<Skeleton> load_skeleton(const std::string& asf_path) {
   return std::move(*skeleton);
 }
 
+namespace {
+
+// "09" of ".../09_06.amc" or ".../09.asf": the CMU subject a file's name
+// gives, or "" when the name is not CMU's (digits, then `_digits` for a motion).
+std::string cmu_subject(const std::string& path, bool motion) {
+  const std::string stem = std::filesystem::path(path).stem().string();
+  const std::size_t digits = stem.find_first_not_of("0123456789");
+  if (digits == 0 || stem.empty()) return "";
+  if (!motion) return digits == std::string::npos ? stem : "";
+  if (digits == std::string::npos || stem[digits] != '_' || digits + 1 == stem.size() ||
+      stem.find_first_not_of("0123456789", digits + 1) != std::string::npos) {
+    return "";
+  }
+  return stem.substr(0, digits);
+}
+
+}  // namespace
+
 std::optional<Clip> load_clip(const std::string& asf_path, const std::string& amc_path, double fps) {
   auto clip = read_clip(asf_path, amc_path, fps);
   if (!clip) {
     std::cerr << "mocap: " << clip.error().to_string() << "\n";
     return std::nullopt;
+  }
+  // A motion of another CMU subject parses (the bones are the same) and is
+  // silently wrong: the bone lengths are not the ones it was captured with.
+  const std::string skeleton_subject = cmu_subject(asf_path, false), motion_subject = cmu_subject(amc_path, true);
+  if (!skeleton_subject.empty() && !motion_subject.empty() && skeleton_subject != motion_subject) {
+    std::cerr << "mocap: warning: " << amc_path << " is named as a motion of CMU subject " << motion_subject
+              << ", the skeleton " << asf_path << " as subject " << skeleton_subject << "\n";
   }
   return std::move(*clip);
 }

@@ -255,6 +255,11 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
   } else if (by_keys) {
     options.budget = KeyBudget::kCount;
     options.value = o.keys;
+    const int kept = std::clamp(o.keys, std::min(2, frames), frames);
+    if (kept != o.keys) {
+      std::cerr << "mocap compress: warning: --keys " << o.keys << " with " << frames << " frames: " << kept
+                << " keys (the first and last frame are always keys)\n";
+    }
   } else {
     options.budget = KeyBudget::kRatio;
     options.value = o.ratio;

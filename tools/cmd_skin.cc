@@ -113,6 +113,19 @@ std::optional<OutputPlan> plan_output(const SkinOptions& options) {
   return plan;
 }
 
+// Warnings that never change a result: a mesh whose size in the given units
+// is no person's points at a wrong --mesh-units (a MakeHuman body read in
+// metres is 17 m tall).
+void warn_if_implausible_mesh(const Mesh& mesh, const std::string& units) {
+  const double size = mesh.size();
+  if (size > 0.0 && (size < 0.3 || size > 3.0)) {
+    std::fprintf(stderr,
+                 "mocap skin: warning: the mesh is %.3g m tall in --mesh-units %s, a person is 0.3-3 m: "
+                 "check --mesh-units\n",
+                 size, units.c_str());
+  }
+}
+
 // Before any work: the output (for a frame pattern, the first frame's file
 // stands for its folder) and --save-weights can be written. kOk or kOutputError.
 int check_skin_outputs(const SkinOptions& options, const OutputPlan& plan) {
@@ -172,6 +185,10 @@ int run_skin(const SkinOptions& options) {
   const auto plan = plan_output(options);
   if (!plan) return kUsage;
   if (const int code = check_skin_outputs(options, *plan); code != kOk) return code;
+  if (plan->glb && options.method == "dqs") {
+    std::cerr << "mocap skin: warning: --method dqs has no effect on a .glb: glTF skins are blended linearly by "
+                 "the programs that load them\n";
+  }
   if (options.weights.empty() == !options.auto_weights) {
     std::cerr << "mocap skin: give exactly one of --weights FILE and --auto-weights\n";
     return kUsage;
@@ -206,6 +223,7 @@ int run_skin(const SkinOptions& options) {
     std::cerr << "mocap: " << bound.error().to_string() << "\n";
     return kBadInput;
   }
+  warn_if_implausible_mesh(bound->mesh, options.mesh_units);
   if (bound->automatic_weights && !options.save_weights.empty()) {
     if (auto saved = write_skin_weights(options.save_weights, bound->weights, clip->bone_names); !saved) {
       std::cerr << "mocap: " << saved.error().to_string() << "\n";

@@ -18,6 +18,13 @@ int Mesh::find_group(std::string_view name) const {
   return -1;
 }
 
+double Mesh::size() const {
+  if (positions.empty()) return 0.0;
+  Eigen::AlignedBox3f box;
+  for (const Eigen::Vector3f& p : positions) box.extend(p);
+  return box.sizes().maxCoeff();
+}
+
 namespace {
 
 // tinyobjloader's messages end in newlines and may hold several lines.

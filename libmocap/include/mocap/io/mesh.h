@@ -37,6 +37,9 @@ struct Mesh {
   int vertex_count() const { return static_cast<int>(positions.size()); }
   // Index of group `name`, or -1.
   int find_group(std::string_view name) const;
+  // The largest extent of the positions' bounding box, metres (0 for no
+  // vertex): a person's height, whichever axis is up.
+  double size() const;
 };
 
 struct ObjReadOptions {
