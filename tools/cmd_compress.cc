@@ -155,14 +155,16 @@ int write_clip_file(const CompressOptions& o, const Skeleton& skeleton, const Mo
     outputs.push_back({o.rebuilt, format_amc(*decoded, skeleton)});
   }
   if (const int code = emit_all(std::move(outputs)); code != kOk) return code;
-  // Decode time: every frame in order through one cursor, best of three passes.
-  ClipCursor cursor = make_cursor(*clip);
+  // Decode time: every frame in order through one cursor of the runtime
+  // sampler (made once, as a player would), best of three passes.
+  const ClipSampler sampler = make_sampler(*clip);
+  ClipCursor cursor = make_cursor(sampler);
   std::vector<Eigen::Quaternionf> rotations(skeleton.bones.size());
   Eigen::Vector3f root = Eigen::Vector3f::Zero();
   double best_ns = 0.0;
   for (int pass = 0; pass < 3; ++pass) {
     const auto start = std::chrono::steady_clock::now();
-    for (int f = 0; f < clip->frame_count; ++f) sample_clip(*clip, f / clip->fps, cursor, rotations, root);
+    for (int f = 0; f < clip->frame_count; ++f) sample_clip(sampler, f / clip->fps, cursor, rotations, root);
     const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() /
                       std::max(1, clip->frame_count);
     if (pass == 0 || ns < best_ns) best_ns = ns;
