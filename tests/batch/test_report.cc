@@ -780,6 +780,24 @@ TEST(ReportWrite, ReadingJsonRejectsWhatIsNotAReport) {
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().file, "a.json");
   EXPECT_FALSE(read_report_json("/nonexistent/part.json"));
+  // A report of the previous format, and one missing a field: the error names what was expected.
+  auto old = parse_report_json(R"({"format":"mocap-report","version":2})", "old.json");
+  ASSERT_FALSE(old);
+  EXPECT_NE(old.error().message.find("version 2, expected 3"), std::string::npos) << old.error().message;
+  const Report report = run_report(
+      find_clips(std::vector<std::string>{(test::bundled_data_dir() / "09_06.amc").string()}), quick_options());
+  nlohmann::json j = nlohmann::json::parse(format_json(report));
+  j["clips"][0]["budgets"][1].erase("uniform_mkc");
+  auto missing_field = parse_report_json(j.dump(), "cut.json");
+  ASSERT_FALSE(missing_field);
+  EXPECT_EQ(missing_field.error().file, "cut.json");
+  EXPECT_NE(missing_field.error().message.find("uniform_mkc"), std::string::npos) << missing_field.error().message;
+  j = nlohmann::json::parse(format_json(report));
+  j["options"]["budget_kind"] = "bytes";
+  auto bad_kind = parse_report_json(j.dump(), "kind.json");
+  ASSERT_FALSE(bad_kind);
+  EXPECT_NE(bad_kind.error().message.find("unknown budget kind \"bytes\""), std::string::npos)
+      << bad_kind.error().message;
 }
 
 }  // namespace
