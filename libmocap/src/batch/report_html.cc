@@ -778,7 +778,7 @@ std::string format_html(const Report& report) {
   h += "<h2>Plots</h2><div class=\"plots\">";
   if (o.clip_files || !o.track_bounds_cm.empty()) {
     h += "<div class=\"plot\"><h3>Error against bytes</h3>" + plot_error_vs_bytes(report, s) +
-         "<p>One point per budget (and per per-track bound): the .mkc files' KB per second of motion over all clips "
+         "<p>One point per budget (and one per --bounds bound): the .mkc files' KB per second of motion over all clips "
          "against the worst joint error of any decoded file.</p></div>";
     h += "<div class=\"plot\"><h3>Compression ratio against error, per clip</h3>" + plot_ratio_scatter(report) +
          "<p>One point per clip and budget (selected keys; squares: per-track bounds): float32 size / .mkc size "
