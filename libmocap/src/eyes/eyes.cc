@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 namespace mocap {
@@ -35,10 +36,13 @@ double uniform(EyeRig& rig, double lo, double hi) {
   return lo + (hi - lo) * uniform(rig);
 }
 
+// Approximately standard normal: the sum of four uniforms (Irwin-Hall),
+// centred and scaled to unit variance, bounded at +-3.46. Box-Muller's log,
+// sqrt and cos cost more than the rest of an event, and no track is long
+// enough for the missing far tail to show.
 double standard_normal(EyeRig& rig) {
-  const double u = 1.0 - uniform(rig);  // (0, 1]
-  const double v = uniform(rig);
-  return std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * std::numbers::pi * v);
+  const double sum = uniform(rig) + uniform(rig) + uniform(rig) + uniform(rig);
+  return (sum - 2.0) * 1.7320508075688772;
 }
 
 bool in_conversation(ConversationMode mode) {
@@ -61,28 +65,71 @@ double pupil_target(const EyeParams& p) {
   return pupil_target(p.ambient_light, p.emotion.arousal);
 }
 
+constexpr double kPeakVelocityCapDegS = 700.0;
+constexpr double kMinClosingS = 0.030;
+constexpr double kMinOpeningS = 0.060;
+constexpr double kMaxBlinksPerMinute = 60.0;
+constexpr double kMinMeanFixationS = 0.18;
+constexpr double kMaxMeanFixationS = 3.0;
+// Microsaccades: 0.12 s refractory after any move, then exponential with
+// this mean, while they fit in the fixation.
+constexpr double kMicroMeanS = 0.28;
+
+double lognormal(EyeRig& rig, double mean, double sigma) {
+  // mu = ln(mean) - sigma^2 / 2 gives the mean asked for.
+  return std::exp(std::log(mean) - 0.5 * sigma * sigma + sigma * standard_normal(rig));
+}
+
 double move_duration(const EyeParams& p, EyeRig& rig, double amplitude, bool micro) {
+  const double degrees = amplitude * p.range_rad * kDegPerRad;
   double seconds;
   if (p.model == EyeModel::kPhysiological) {
-    seconds = 0.021 + 0.0022 * amplitude * p.range_rad * kDegPerRad;
+    seconds = 0.021 + 0.0022 * degrees;
   } else {
     seconds = micro ? uniform(rig, 0.007, 0.025) : uniform(rig, 0.083, 0.166);
   }
-  return seconds / (p.factors.move_speed * arousal_speed(p));
+  // Smoothstep peaks at 1.5 amplitude / duration; no eye turns faster than
+  // about 700 deg/s, whatever the factors ask.
+  return std::max(seconds / (p.factors.move_speed * arousal_speed(p)), 1.5 * degrees / kPeakVelocityCapDegS);
+}
+
+// Mean blinks per minute of a model before factors.
+double base_blink_rate(const EyeParams& p) {
+  if (p.model == EyeModel::kPhysiological) return in_conversation(p.mode) ? 26.0 : 17.0;
+  return 15.0;  // uniform 2-6 s: mean 4 s
+}
+double blink_rate_factor(const EyeParams& p) {
+  return std::min(p.factors.blink_freq * arousal_blink_rate(p), kMaxBlinksPerMinute / base_blink_rate(p));
 }
 
 double blink_interval(const EyeParams& p, EyeRig& rig) {
-  const double rate = p.factors.blink_freq * arousal_blink_rate(p);
-  double seconds;
-  if (p.model == EyeModel::kPhysiological) {
-    // Log-normal with the given mean: mu = ln(mean) - sigma^2 / 2.
-    const double mean = 60.0 / (in_conversation(p.mode) ? 26.0 : 17.0);
-    constexpr double kSigma = 0.7;
-    seconds = std::exp(std::log(mean) - 0.5 * kSigma * kSigma + kSigma * standard_normal(rig));
-  } else {
-    seconds = uniform(rig, 2.0, 6.0);
+  const double seconds =
+      p.model == EyeModel::kPhysiological ? lognormal(rig, 60.0 / base_blink_rate(p), 0.7) : uniform(rig, 2.0, 6.0);
+  return seconds / blink_rate_factor(p);
+}
+
+double mean_fixation_s(const EyeParams& p) {
+  double mean = 0.30;
+  switch (p.mode) {
+    case ConversationMode::kFree: break;
+    case ConversationMode::kListening: mean = 0.45; break;
+    case ConversationMode::kSpeaking: mean = 0.35; break;
+    case ConversationMode::kThinking: mean = 0.50; break;
   }
-  return seconds / rate;
+  return std::clamp(mean * p.factors.gaze_scale, kMinMeanFixationS, kMaxMeanFixationS);
+}
+
+// A sine-like wave of period 1 in `cycles`, in [-1, 1] and smooth (C1): a
+// triangle through t (1.5 - 0.5 t^2), a few times cheaper than std::sin,
+// which would take a third of a rig-frame's budget.
+double slow_wave(double cycles) {
+  const double u = cycles - std::floor(cycles);
+  const double t = 4.0 * std::abs(u - 0.5) - 1.0;
+  return t * (1.5 - 0.5 * t * t);
+}
+
+double degrees_to_gaze(const EyeParams& p, double degrees) {
+  return degrees / (p.range_rad * kDegPerRad);
 }
 
 void start_blink(EyeRig& rig, const EyeParams& p, double now, bool evoked, EyeStats* stats) {
@@ -97,15 +144,21 @@ void start_blink(EyeRig& rig, const EyeParams& p, double now, bool evoked, EyeSt
   }
   rig.blink = BlinkPhase::kClosing;
   rig.blink_start = now;
-  rig.blink_close = close / p.factors.blink_speed;
-  rig.blink_open = open / p.factors.blink_speed;
+  rig.blink_close = std::max(close / p.factors.blink_speed, kMinClosingS);
+  rig.blink_open = std::max(open / p.factors.blink_speed, kMinOpeningS);
   rig.blink_depth = depth;
   rig.saccade_evoked_blink = evoked;
   // The next spontaneous blink is counted from this one's start, and never
-  // comes before it ends. Evoked blinks come on top of the spontaneous rhythm
-  // and leave it alone, so the spontaneous rate stays what the model says.
+  // comes before it ends. An evoked blink leaves the spontaneous rhythm alone
+  // but takes the place of its next blink (the credit), so all blinks
+  // together keep the model's rate.
   const double earliest = now + rig.blink_close + rig.blink_open + 0.05;
-  rig.next_blink = evoked ? std::max(rig.next_blink, earliest) : std::max(now + blink_interval(p, rig), earliest);
+  if (evoked) {
+    rig.blink_credit = 1;
+    rig.next_blink = std::max(rig.next_blink, earliest);
+  } else {
+    rig.next_blink = std::max(now + blink_interval(p, rig), earliest);
+  }
   if (stats) {
     ++stats->blinks;
     stats->closing_sum_s += rig.blink_close;
@@ -150,8 +203,26 @@ void start_move(EyeRig& rig, const EyeParams& p, double now, bool saccade, EyeSt
     auto t = saccade_target(rig, p);
     tx = t[0];
     ty = t[1] - 0.3 * std::max(0.0, -p.emotion.dominance);
+  } else if (p.model == EyeModel::kPhysiological) {
+    // A lab's microsaccade: under 1 degree, median 0.4, heading back toward
+    // the fixation point (within 60 degrees of it), so the eye stays within
+    // about 1 degree of it and the amplitude is the one drawn.
+    const double amplitude =
+        degrees_to_gaze(p, std::clamp(lognormal(rig, 0.4 * std::exp(0.5 * 0.5 * 0.5), 0.5), 0.1, 0.95));
+    // Back toward the fixation point, turned by atan(1.73 w) for w uniform
+    // in [-1, 1]: within 60 degrees, without atan2, cos and sin.
+    double bx = rig.fix_x - gx, by = rig.fix_y - gy;
+    double norm = std::hypot(bx, by);
+    if (norm == 0.0) bx = 1.0, by = 0.0, norm = 1.0;
+    bx /= norm, by /= norm;
+    const double w = 1.7320508075688772 * uniform(rig, -1.0, 1.0);
+    const double dx = bx - w * by, dy = by + w * bx;
+    const double scale = amplitude / std::hypot(dx, dy);
+    tx = gx + dx * scale;
+    ty = gy + dy * scale;
   } else {
-    const auto d = disc_point(p.saccade_radius * p.microsaccade_radius, uniform(rig), uniform(rig));
+    // Within R/2 of the fixation point: no jump exceeds R.
+    const auto d = disc_point(0.5 * p.saccade_radius * p.microsaccade_radius, uniform(rig), uniform(rig));
     tx = rig.fix_x + d[0];
     ty = rig.fix_y + d[1];
   }
@@ -170,7 +241,12 @@ void start_move(EyeRig& rig, const EyeParams& p, double now, bool saccade, EyeSt
     rig.fix_x = tx;
     rig.fix_y = ty;
     const double longest = p.max_gaze_s * p.factors.gaze_scale;
-    rig.next_saccade = now + std::max(rig.move_duration, uniform(rig, rig.move_duration, longest));
+    if (p.model == EyeModel::kPhysiological) {
+      const double fixation = std::clamp(lognormal(rig, mean_fixation_s(p), 0.5), 0.08, std::max(longest, 0.08));
+      rig.next_saccade = now + rig.move_duration + fixation;
+    } else {
+      rig.next_saccade = now + std::max(rig.move_duration, uniform(rig, rig.move_duration, longest));
+    }
   }
   const double degrees = amplitude * p.range_rad * kDegPerRad;
   if (stats) {
@@ -187,16 +263,20 @@ void start_move(EyeRig& rig, const EyeParams& p, double now, bool saccade, EyeSt
     }
   }
   // Gaze-evoked blinks accompany large saccades.
-  if (saccade && p.model == EyeModel::kPhysiological && rig.blink == BlinkPhase::kOpen && degrees > 15.0) {
-    const double probability = std::min(0.8, 0.8 * (degrees - 15.0) / 30.0);
+  // Only while no evoked blink holds the next spontaneous one's place: they
+  // share the rate, never add to it.
+  if (saccade && p.model == EyeModel::kPhysiological && rig.blink == BlinkPhase::kOpen && rig.blink_credit == 0 &&
+      degrees > 15.0) {
+    const double probability = std::min(1.0, std::min(0.8, 0.8 * (degrees - 15.0) / 30.0) * p.factors.blink_freq);
     if (uniform(rig) < probability) start_blink(rig, p, now, true, stats);
   }
 }
 
 // After a move ends at `now`: a microsaccade if one fits before the next saccade.
-void schedule_next_move(EyeRig& rig, double now) {
+void schedule_next_move(EyeRig& rig, const EyeParams& p, double now) {
   constexpr double kMicroLongest = 0.025;
-  const double micro = now + uniform(rig, 0.25, 1.0);
+  const double micro = p.model == EyeModel::kPhysiological ? now + 0.12 - kMicroMeanS * std::log(1.0 - uniform(rig))
+                                                           : now + uniform(rig, 0.25, 1.0);
   if (micro + kMicroLongest < rig.next_saccade) {
     rig.next_move = micro;
     rig.next_is_saccade = false;
@@ -231,7 +311,51 @@ EyeParams clamped(const EyeParams& in) {
   p.vergence = clamp_or(in.vergence, 0.0, 0.5, d.vergence);
   p.pupil_constrict_s = clamp_or(in.pupil_constrict_s, 0.01, 10.0, d.pupil_constrict_s);
   p.pupil_dilate_s = clamp_or(in.pupil_dilate_s, 0.01, 10.0, d.pupil_dilate_s);
+  p.pupil_latency_s = clamp_or(in.pupil_latency_s, 0.0, 2.0, d.pupil_latency_s);
+  p.hippus = clamp_or(in.hippus, 0.0, 0.2, d.hippus);
+  p.interocular_m = clamp_or(in.interocular_m, 0.03, 0.1, d.interocular_m);
+  p.distance_m = clamp_or(in.distance_m, 0.1, kInf, d.distance_m);
   return p;
+}
+
+double vergence_angle_rad(double interocular_m, double distance_m) {
+  if (!(distance_m > 0.0) || std::isinf(distance_m)) return 0.0;
+  return std::atan(0.5 * interocular_m / distance_m);
+}
+
+std::vector<std::string> eye_caps(const EyeParams& in) {
+  const EyeParams p = clamped(in);
+  std::vector<std::string> out;
+  auto number = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return std::string(buf);
+  };
+  // The largest saccade crosses the saccade disc; its peak is 1.5 A / D.
+  const double degrees = 2.0 * p.saccade_radius * p.range_rad * kDegPerRad;
+  const double speed = p.factors.move_speed * arousal_speed(p);
+  const double shortest = p.model == EyeModel::kPhysiological ? 0.021 + 0.0022 * degrees : 0.083;
+  // The design's own 83 ms for the largest saccades is already past the cap
+  // (813 deg/s at 45 degrees): only a factor that makes it bind is worth a warning.
+  if (speed > 1.0 && degrees > 0 && 1.5 * degrees * speed / shortest > kPeakVelocityCapDegS) {
+    out.push_back("move speed x" + number(speed) + ": saccades capped at a peak of 700 deg/s");
+  }
+  const double blink_speed = p.factors.blink_speed;
+  if ((p.model == EyeModel::kPhysiological ? 0.072 : 0.050) / blink_speed < kMinClosingS) {
+    out.push_back("blink speed x" + number(blink_speed) + ": blinks capped at 30 ms closing and 60 ms opening");
+  }
+  const double rate = p.factors.blink_freq * arousal_blink_rate(p);
+  if (rate > kMaxBlinksPerMinute / base_blink_rate(p)) {
+    out.push_back("blink frequency x" + number(rate) + ": capped at 60 blinks per minute");
+  }
+  if (p.model == EyeModel::kPhysiological) {
+    const double mean = mean_fixation_s(p);
+    if (mean == kMinMeanFixationS || mean == kMaxMeanFixationS) {
+      out.push_back("gaze scale x" + number(p.factors.gaze_scale) + ": mean fixation capped at " +
+                    number(1000.0 * mean) + " ms (0.18-3 s)");
+    }
+  }
+  return out;
 }
 
 double smoothstep(double e) {
@@ -256,6 +380,9 @@ EyeRig make_eye_rig(const EyeParams& in, std::uint64_t seed, double start_s) {
   rig.think_x = std::cos(a);
   rig.think_y = std::sin(a);
   rig.pupil = pupil_target(p);
+  rig.light = rig.light_next = p.ambient_light;
+  rig.light_at = start_s;
+  rig.hippus_phase = uniform(rig);
   // The first saccade and blink come a random while in, so that rigs started
   // together do not move together.
   rig.next_saccade = start_s + uniform(rig, 0.0, p.max_gaze_s * p.factors.gaze_scale);
@@ -288,10 +415,17 @@ void advance(EyeRig& rig, const EyeParams& in, double time_s, EyeStats* stats, s
     // times only, never on when the caller samples.
     if (move_end == now) {
       rig.moving = false;
-      schedule_next_move(rig, now);
+      schedule_next_move(rig, params(), now);
     } else if (blink == now) {
       switch (rig.blink) {
-        case BlinkPhase::kOpen: start_blink(rig, params(), now, false, stats); break;
+        case BlinkPhase::kOpen:
+          if (rig.blink_credit > 0) {  // an evoked blink took this one's place
+            --rig.blink_credit;
+            rig.next_blink = now + blink_interval(params(), rig);
+          } else {
+            start_blink(rig, params(), now, false, stats);
+          }
+          break;
         case BlinkPhase::kClosing: rig.blink = BlinkPhase::kOpening; break;
         case BlinkPhase::kOpening: rig.blink = BlinkPhase::kOpen; break;
       }
@@ -303,13 +437,31 @@ void advance(EyeRig& rig, const EyeParams& in, double time_s, EyeStats* stats, s
     }
   }
   // The pupil follows its target with a time constant, not a per-frame rate:
-  // exp(-a) exp(-b) = exp(-(a + b)), so any sampling gives the same curve.
-  const double target = pupil_target(clamp_or(in.ambient_light, 0.0, 1.0, kDefaults.ambient_light),
-                                     clamp_or(in.emotion.arousal, -1.0, 1.0, 0.0));
-  if (rig.pupil != target) {
-    const double tau = target < rig.pupil ? clamp_or(in.pupil_constrict_s, 0.01, 10.0, kDefaults.pupil_constrict_s)
-                                          : clamp_or(in.pupil_dilate_s, 0.01, 10.0, kDefaults.pupil_dilate_s);
-    rig.pupil = target + (rig.pupil - target) * std::exp(-(time_s - rig.last_time) / tau);
+  // exp(-a) exp(-b) = exp(-(a + b)), so any sampling gives the same curve. A
+  // new light acts `pupil_latency_s` after the first advance that sees it.
+  const double light = clamp_or(in.ambient_light, 0.0, 1.0, kDefaults.ambient_light);
+  if (light != rig.light_next) {
+    rig.light_next = light;
+    rig.light_at = rig.last_time + clamp_or(in.pupil_latency_s, 0.0, 2.0, kDefaults.pupil_latency_s);
+  }
+  const double arousal = clamp_or(in.emotion.arousal, -1.0, 1.0, 0.0);
+  double from = rig.last_time;
+  while (from < time_s) {
+    double to = time_s;
+    if (rig.light != rig.light_next) {
+      if (rig.light_at <= from) {
+        rig.light = rig.light_next;
+      } else {
+        to = std::min(to, rig.light_at);
+      }
+    }
+    const double target = pupil_target(rig.light, arousal);
+    if (rig.pupil != target) {
+      const double tau = target < rig.pupil ? clamp_or(in.pupil_constrict_s, 0.01, 10.0, kDefaults.pupil_constrict_s)
+                                            : clamp_or(in.pupil_dilate_s, 0.01, 10.0, kDefaults.pupil_dilate_s);
+      rig.pupil = target + (rig.pupil - target) * std::exp(-(to - from) / tau);
+    }
+    from = to;
   }
   if (stats) stats->time_s += time_s - rig.last_time;
   rig.last_time = time_s;
@@ -317,7 +469,11 @@ void advance(EyeRig& rig, const EyeParams& in, double time_s, EyeStats* stats, s
 
 EyeFrame sample(const EyeRig& rig, const EyeParams& in, double time_s) {
   // Only these parameters matter here; each is clamped on its own.
-  const double vergence = clamp_or(in.vergence, 0.0, 0.5, 0.0);
+  const double range = clamp_or(in.range_rad, 0.05, 1.5, kDefaults.range_rad);
+  const double vergence = clamp_or(in.vergence, 0.0, 0.5, 0.0) +
+                          vergence_angle_rad(clamp_or(in.interocular_m, 0.03, 0.1, kDefaults.interocular_m),
+                                             clamp_or(in.distance_m, 0.1, kInf, kDefaults.distance_m)) /
+                              range;
   const double pleasure = clamp_or(in.emotion.pleasure, -1.0, 1.0, 0.0);
   const double arousal = clamp_or(in.emotion.arousal, -1.0, 1.0, 0.0);
   double x = rig.to_x, y = rig.to_y;
@@ -336,8 +492,15 @@ EyeFrame sample(const EyeRig& rig, const EyeParams& in, double time_s) {
   EyeFrame f;
   f.time_s = time_s;
   const double max_openness = 1.0 + 0.15 * std::min(arousal, 0.0);  // drooping lids when calm
-  f.left = {x + vergence, y, max_openness * (1.0 - closed), rig.pupil};
-  f.right = {x - vergence, y, f.left.openness, rig.pupil};
+  // Hippus: two incommensurate slow waves, weights 0.6 and 0.4.
+  const double hippus = clamp_or(in.hippus, 0.0, 0.2, kDefaults.hippus);
+  double pupil = rig.pupil;
+  if (hippus > 0.0) {
+    pupil += hippus * (0.6 * slow_wave(0.07 * time_s + rig.hippus_phase) +
+                       0.4 * slow_wave(0.19 * time_s + 2.0 * rig.hippus_phase + 0.3));
+  }
+  f.left = {x + vergence, y, max_openness * (1.0 - closed), pupil};
+  f.right = {x - vergence, y, f.left.openness, pupil};
   f.brow = 0.5 * pleasure + 0.5 * arousal;
   return clamped(f);
 }

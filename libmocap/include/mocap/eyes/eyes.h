@@ -19,32 +19,72 @@
 //
 // Two models (EyeModel):
 //   kDesign         the numbers of the design this follows: saccades 83-166 ms
-//                   whatever their size, blinks every 2-6 s (uniform), closing
+//                   whatever their size, the next saccade uniformly up to
+//                   `max_gaze_s` after one starts, microsaccades of 7-25 ms
+//                   every 0.25-1 s, blinks every 2-6 s (uniform), closing
 //                   50-100 ms and opening twice as long, always complete.
 //   kPhysiological  where those numbers disagree with measurements of people:
 //                   saccade duration 21 ms + 2.2 ms per degree of amplitude
-//                   (the "main sequence"), blink intervals log-normal with a
-//                   mean spontaneous rate of 17 per minute at rest and 26 in
-//                   conversation (sigma 0.7 of the logarithm: skewed right),
-//                   closing ~90 ms and opening ~240 ms (jittered +-20 %), one
-//                   blink in five partial, and gaze-evoked blinks: a saccade
-//                   larger than 15 degrees brings a blink with a probability
-//                   rising to 0.8 at 45 degrees. Evoked blinks (also those of
-//                   head turns, eye_body.h) come on top of the spontaneous ones.
+//                   (the "main sequence"); fixations log-normal (sigma 0.5 of
+//                   the logarithm: skewed right) with a mean of 0.30 s in free
+//                   viewing, 0.45 s listening, 0.35 s speaking, 0.5 s thinking
+//                   (times gaze_scale), at least 80 ms, so saccades of 1 degree
+//                   or more come at about 2-3 per second; microsaccades during
+//                   fixations at about 1.5 per second (0.12 s refractory after
+//                   any move, then exponential), amplitude log-normal with a
+//                   median of 0.4 degrees, 0.1-0.95 degrees, by the main
+//                   sequence (21-23 ms); blink intervals log-normal (sigma 0.7)
+//                   for all blinks together at 17 per minute at rest and 26 in
+//                   conversation, closing ~90 ms and opening ~240 ms (jittered
+//                   +-20 %), one blink in five partial, and gaze-evoked blinks:
+//                   a saccade larger than 15 degrees brings a blink with a
+//                   probability rising to 0.8 at 45 degrees (times blink_freq,
+//                   at most 1).
+//
+// Blink rate in both models: an evoked blink (gaze-evoked, or a head turn's,
+// eye_body.h) takes the place of the next spontaneous one, and a saccade
+// evokes no blink while one already holds that place, so evoked blinks change
+// when blinks come, not how many: blink_freq scales the rate of all blinks
+// and gaze_scale leaves it alone. (A head turn's blink comes regardless, so
+// a clip full of large turns can add a few.)
 //
 // Gaze in both models: a saccade picks a target uniformly over a disc of
-// radius `saccade_radius` (area-uniform: r = R sqrt(u)), moves there with
-// smoothstep easing 3e^2 - 2e^3, and the next saccade starts a random time
-// between the move's duration and `max_gaze_s * gaze_scale` after this one
-// started. Between saccades, microsaccades jump to a point within
-// `microsaccade_radius * saccade_radius` of the fixation point (the last
-// saccade's target, so fixations do not drift) in 7-25 ms, every 0.25-1 s.
+// radius `saccade_radius` (area-uniform: r = R sqrt(u)) and moves there with
+// smoothstep easing 3e^2 - 2e^3 (peak velocity 1.5 amplitude / duration). The
+// target is the fixation point; microsaccades stay around it, never drift:
+// in the design model each lands within R/2 of it, R = microsaccade_radius *
+// saccade_radius, so no jump exceeds R (1.6 degrees by default); in the
+// physiological model each goes the drawn amplitude in a direction within 60
+// degrees of the way back to the fixation point.
+//
+// Vergence: each eye looks at the partner `distance_m` away with its own line
+// of sight, the eyes `interocular_m` apart: each turns inward by
+// atan(interocular_m / 2 / distance_m) (parallel at infinity), plus the
+// constant `vergence`. With a world target on a clip, eye_body.h aims each
+// eye from its own position instead.
+//
+// Pupil: the level is set by light (darker: larger) and arousal (larger). A
+// change of light acts after `pupil_latency_s` (the light reflex latency, from
+// the first advance() that sees it), then the pupil follows with time constant
+// `pupil_constrict_s` when shrinking and `pupil_dilate_s` (slower) when
+// growing. Hippus adds a slow fluctuation of at most +-`hippus` (two smooth
+// sine-like waves at 0.07 and 0.19 Hz with per-rig phases); set hippus 0 for
+// a constant pupil.
+//
+// Physiological caps (both models, whatever the factors and emotion; see
+// eye_caps() for the ones that factors make bind): peak saccade velocity at
+// most 700 deg/s (a move is lengthened to 1.5 amplitude / 700 deg/s; this
+// already lengthens the design's largest saccades, up to 96 ms at 45
+// degrees), blink closing at least 30 ms and opening at least 60 ms, at most
+// 60 blinks per minute on average, a mean physiological fixation between
+// 0.18 and 3 s.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace mocap {
@@ -92,10 +132,23 @@ struct EyeParams {
   double max_gaze_s = 3.0;                   // longest gaze before gaze_scale, seconds, [0.05, 60]
   double partner_radius = 0.15;              // gaze within this of the partner counts as on it, [0.01, 1]
   double think_aversion_rad = 0.2617993878;  // thinking: gaze averted this far, radians; 15 degrees
-  double vergence = 0.0;                     // each eye turned inward by this (normalised x), [0, 0.5]
+  double vergence = 0.0;                     // extra inward turn of each eye (normalised x), [0, 0.5]
   double pupil_constrict_s = 0.3;            // pupil time constant toward smaller, seconds, [0.01, 10]
   double pupil_dilate_s = 1.0;               // pupil time constant toward larger, seconds, [0.01, 10]
+  double pupil_latency_s = 0.2;              // light reflex latency, seconds, [0, 2]
+  double hippus = 0.03;                      // pupil fluctuation amplitude (pupil units), [0, 0.2]; 0: none
+  double interocular_m = 0.063;              // distance between the eyes' centres, metres, [0.03, 0.1]
+  double distance_m = std::numeric_limits<double>::infinity();  // to the partner, metres, [0.1, inf]; inf: parallel
 };
+
+// The caps of the file comment that bind for `params` (after clamping), one
+// sentence each naming the cap and the parameter it limits; empty when none.
+std::vector<std::string> eye_caps(const EyeParams& params);
+
+// Inward turn of each eye, radians, looking at a point `distance_m` ahead
+// with eyes `interocular_m` apart: atan(interocular_m / 2 / distance_m); 0 at
+// infinity.
+double vergence_angle_rad(double interocular_m, double distance_m);
 
 // `params` with every field clamped to its documented range (NaN: default).
 EyeParams clamped(const EyeParams& params);
@@ -128,8 +181,13 @@ struct EyeRig {
   double blink_open = 0.0;          // opening duration, s
   double blink_depth = 1.0;         // 1 complete, < 1 partial
   double next_blink = 0.0;          // s
-  double pupil = 0.5;               // smoothed pupil, [0, 1]
+  double pupil = 0.5;               // smoothed pupil, [0, 1], before hippus
+  double light = 0.5;               // ambient light the pupil is reacting to
+  double light_next = 0.5;          // the latest light seen, acting from light_at
+  double light_at = 0.0;            // s
+  double hippus_phase = 0.0;        // cycles, [0, 1)
   std::uint32_t cue = 0;            // index of the next blink cue
+  std::uint8_t blink_credit = 0;    // spontaneous blinks to skip (evoked ones took their place)
   BlinkPhase blink = BlinkPhase::kOpen;
   bool moving = false;
   bool next_is_saccade = true;
