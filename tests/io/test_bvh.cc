@@ -271,6 +271,8 @@ TEST(Bvh, MalformedInputNamesTheLine) {
       {"nan value", motion + "1 nan 3\n", 14, "'nan' in frame 0"},
       {"inf value", motion + "1 2 3\n4 inf 6\n", 15, "'inf' in frame 1"},
       {"overflow value", motion + "1 2 1e999\n", 14, "'1e999'"},
+      {"huge offset", "HIERARCHY\nROOT r\n{\nOFFSET 0 -15.0E0244 0\n", 4, "within +-1e8"},
+      {"huge value", motion + "1 2 3\n4 5 2e8\n", 15, "within +-1e8"},
       {"binary", tree + std::string("MOTION\n\x01\x02\x00\x03", 11), 12, ""},
       {"megabyte line", motion + std::string(2 << 20, '1') + "\n", 14, ""},
   };

@@ -20,6 +20,10 @@ using text::quote;
 constexpr double kDegrees = std::numbers::pi / 180.0;
 // Deeper than any real skeleton; keeps the recursive parser's stack bounded.
 constexpr int kMaxDepth = 256;
+// Largest magnitude read (file units or degrees): 1000 km in centimetres.
+// Beyond it the writer's 6 decimals would exceed a double's precision and
+// a written file would no longer read back to the same text.
+constexpr double kMaxMagnitude = 1e8;
 constexpr std::array<std::string_view, 6> kChannelNames = {"Xposition", "Yposition", "Zposition",
                                                            "Xrotation", "Yrotation", "Zrotation"};
 
@@ -94,7 +98,8 @@ class BvhParser {
     std::string_view word;
     if (!next(word)) return end_error("end of file: expected " + std::string(what));
     const auto n = text::parse_number(word);
-    if (!n) return here("found " + quote(word) + ": expected " + std::string(what) + " (a finite number)");
+    if (!n || std::abs(*n) > kMaxMagnitude)
+      return here("found " + quote(word) + ": expected " + std::string(what) + " (a finite number within +-1e8)");
     v = *n;
     return std::nullopt;
   }
@@ -277,9 +282,9 @@ class BvhParser {
       }
       double v = 0.0;
       const char* q = text::parse_number_at(p, word_end, v);
-      if (q != word_end || !std::isfinite(v))
+      if (q != word_end || !(std::abs(v) <= kMaxMagnitude))
         return here("found " + quote(std::string_view(p, static_cast<std::size_t>(word_end - p))) + " in frame " +
-                    std::to_string(motion_.frame_count()) + ": expected a finite number");
+                    std::to_string(motion_.frame_count()) + ": expected a finite number within +-1e8");
       out[column_to_channel_[k]] = v * column_scale_[k];
       ++k;
       p = word_end;

@@ -57,7 +57,8 @@ struct BvhFile {
 // angles become radians. One ROOT only. The error names the file, the line
 // and what was expected (an unclosed brace, an unknown channel, a row with
 // the wrong number of values, Frames: disagreeing with the rows, a number
-// that is not finite, a binary file or a line over 64 KiB).
+// that is not finite or beyond +-1e8 (file units or degrees), a binary file
+// or a line over 64 KiB).
 Result<BvhFile> read_bvh(const std::string& path, double metres_per_unit = kBvhCentimetres);
 // The same from text in memory; `name` stands for the file in errors.
 Result<BvhFile> parse_bvh(std::string_view text, const std::string& name, double metres_per_unit = kBvhCentimetres);
