@@ -507,7 +507,9 @@ TEST(EyesBody, EyesLeadAFastHeadTurnAndALargeTurnBringsABlink) {
 double world_error(const HeadTrack& head, const EyeFrame& f, const Eigen::Vector3d& target, double range) {
   const Eigen::Quaterniond r = head.rotation_at(f.time_s);
   const Eigen::Vector3d gaze = gaze_direction(head, r, {f.left.x, f.left.y}, range);
-  const Eigen::Vector3d want = (target - head.eye_position_at(f.time_s)).normalized();
+  // The left eye's own line of sight, from its own centre.
+  const Eigen::Vector3d eye = eye_center(head, r, head.eye_position_at(f.time_s), EyeParams{}.interocular_m, true);
+  const Eigen::Vector3d want = (target - eye).normalized();
   return std::acos(std::clamp(gaze.dot(want), -1.0, 1.0));
 }
 

@@ -12,6 +12,7 @@
 #include <numbers>
 
 #include "eye_lab.h"
+#include "test_data.h"
 
 namespace mocap {
 namespace {
@@ -174,6 +175,112 @@ TEST(EyesLab, CapsKeepEveryOutputPhysiologicalAndSayWhichBind) {
   EXPECT_TRUE(eye_caps(design).empty());
   EXPECT_EQ(eye_caps(fast).size(), 1u);
   EXPECT_LE(measure(fast, 4, 120.0).peak_velocity_deg_s, 700.0 * 1.02);
+}
+
+// A still head at the origin, eyes 1.6 m up, or one turning about the
+// vertical by yaw(t); Acclaim axes (face +Z, up +Y).
+HeadTrack head_of(double seconds, auto yaw) {
+  HeadTrack head;
+  head.fps = 120.0;
+  for (int f = 0; f < static_cast<int>(seconds * head.fps); ++f) {
+    head.rotation.emplace_back(Eigen::AngleAxisd(yaw(f / head.fps), Eigen::Vector3d::UnitY()));
+    head.eye_position.push_back({0.0, 1.6, 0.0});
+  }
+  return head;
+}
+
+// On a clip: inside the disc, no jump, eye-in-head speed within 700 deg/s.
+void expect_physiological_on_clip(const lab::Analysis& a, const char* what) {
+  EXPECT_LE(a.largest_radius, 1.0 + 1e-12) << what;
+  EXPECT_LE(a.largest_step_deg, kMaxEyeInHeadDegS / kFps * (1.0 + 1e-9)) << what;
+  EXPECT_LE(a.peak_velocity_deg_s, kMaxEyeInHeadDegS * (1.0 + 1e-9)) << what;
+}
+
+TEST(EyesLab, ATargetPassingBehindTheHeadNeitherWrapsNorJumps) {
+  // The head turns a full circle to the left in 3 s, twice: the target 2 m
+  // ahead passes behind it and comes back on the other side.
+  const HeadTrack head =
+      head_of(7.0, [](double t) { return 2.0 * std::numbers::pi * smoothstep((t - 0.5) / 3.0) * 2.0; });
+  for (EyeModel model : {EyeModel::kDesign, EyeModel::kPhysiological}) {
+    EyeTimelineOptions o;
+    o.params.model = model;
+    o.head = &head;
+    o.world_target = Eigen::Vector3d(0.0, 1.6, 2.0);
+    EyeTimeline timeline(o);
+    const auto frames = eye_track(timeline, kFps, 7.0);
+    const lab::Analysis a = lab::analyse(frames, kFps, o.params.range_rad);
+    expect_physiological_on_clip(a, "behind");
+    // While the target is behind, the eyes stay at the edge on the side it
+    // went: the head turns left (yaw > 0), so the target drifts to the
+    // character's right (x > 0) and stays there until it reappears at the left.
+    int right_edge = 0, wraps = 0;
+    for (std::size_t i = 1; i < frames.size(); ++i) {
+      const double x = 0.5 * (frames[i].left.x + frames[i].right.x);
+      const double before = 0.5 * (frames[i - 1].left.x + frames[i - 1].right.x);
+      if (x > 0.95) ++right_edge;
+      if (std::abs(x - before) > 1.0) ++wraps;
+    }
+    EXPECT_EQ(wraps, 0);
+    EXPECT_GT(right_edge, 500);
+  }
+}
+
+TEST(EyesLab, OnTheBundledClipsGazeStaysInTheDiscWithoutJumpsAndUnder700DegS) {
+  for (const auto& clip : test::bundled_clips()) {
+    Skeleton skeleton;
+    Motion motion;
+    ASSERT_TRUE(test::load(clip, skeleton, motion));
+    const auto head = head_track(skeleton, motion);
+    ASSERT_TRUE(head) << head.error().to_string();
+    // Behind the head at the start, and fast head turns led by the eyes.
+    const Eigen::Vector3d behind = head->eye_position[0] - 2.0 * (head->rotation[0] * head->forward);
+    for (bool with_target : {false, true}) {
+      EyeTimelineOptions o;
+      o.params.model = EyeModel::kPhysiological;
+      o.params.factors.move_speed = 10.0;  // the cap must hold whatever the factors
+      o.head = &*head;
+      if (with_target) o.world_target = behind;
+      o.turns.speed_threshold_rad_s = 0.6;  // more turns to lead
+      EyeTimeline timeline(o);
+      const lab::Analysis a = lab::analyse(eye_track(timeline, kFps, head->duration_s()), kFps, o.params.range_rad);
+      std::printf("%s %s: %zu head turns, peak eye-in-head %.0f deg/s, largest radius %.3f\n", clip.name.c_str(),
+                  with_target ? "target behind" : "leads", timeline.head_turns().size(), a.peak_velocity_deg_s,
+                  a.largest_radius);
+      expect_physiological_on_clip(a, clip.name.c_str());
+    }
+  }
+}
+
+TEST(EyesLab, EachEyeAimsWithItsOwnLineOfSight) {
+  const double ipd = EyeParams{}.interocular_m;
+  const double expected_deg = 2.0 * std::atan(0.5 * ipd / 0.6) * 180.0 / std::numbers::pi;  // 6.0 degrees
+  const double range_deg = EyeParams{}.range_rad * 180.0 / std::numbers::pi;
+  auto vergence_deg = [&](const std::vector<EyeFrame>& frames) {
+    double sum = 0.0;
+    for (const EyeFrame& f : frames) sum += (f.left.x - f.right.x) * range_deg;
+    return sum / frames.size();
+  };
+  // A world target 0.6 m ahead of a turning head.
+  const HeadTrack head = head_of(6.0, [](double t) { return 0.3 * std::sin(t); });
+  EyeTimelineOptions o;
+  o.params.model = EyeModel::kPhysiological;
+  o.params.mode = ConversationMode::kListening;
+  o.head = &head;
+  o.world_target = Eigen::Vector3d(0.0, 1.6, 0.6);
+  EyeTimeline near(o);
+  const auto on_clip = eye_track(near, kFps, 6.0);
+  EXPECT_NEAR(vergence_deg(on_clip), expected_deg, 0.1 * expected_deg);
+  for (const EyeFrame& f : on_clip) ASSERT_GT(f.left.x, f.right.x);  // inward: left eye toward the right
+  // The partner at 0.6 m without a clip (--distance 0.6).
+  EyeTimelineOptions free;
+  free.params = o.params;
+  free.params.distance_m = 0.6;
+  EyeTimeline alone(free);
+  EXPECT_NEAR(vergence_deg(eye_track(alone, kFps, 60.0)), expected_deg, 0.1 * expected_deg);
+  // Parallel at infinity.
+  free.params.distance_m = std::numeric_limits<double>::infinity();
+  EyeTimeline far(free);
+  for (const EyeFrame& f : eye_track(far, 100.0, 10.0)) ASSERT_EQ(f.left.x, f.right.x);
 }
 
 }  // namespace

@@ -141,6 +141,12 @@ Eigen::Vector3d gaze_direction(const HeadTrack& head, const Eigen::Quaterniond& 
   return rotation * local;
 }
 
+Eigen::Vector3d eye_center(const HeadTrack& head, const Eigen::Quaterniond& rotation, const Eigen::Vector3d& mid,
+                           double interocular_m, bool left_eye) {
+  const Eigen::Vector3d right = head.forward.cross(head.up);
+  return mid + rotation * ((left_eye ? -0.5 : 0.5) * interocular_m * right);
+}
+
 LookAtRotations split_look_at(const Eigen::Quaterniond& total, const LookAtSplit& split) {
   const double sum = split.neck + split.head + split.eyes;
   const double neck = sum > 0 ? split.neck / sum : 0.0, head = sum > 0 ? split.head / sum : 0.0;
@@ -163,11 +169,23 @@ EyeTimeline::EyeTimeline(const EyeTimelineOptions& options)
   }
 }
 
-Eigen::Vector2d EyeTimeline::partner(double time_s) const {
+Eigen::Vector2d EyeTimeline::partner(double time_s, bool left_eye, double& last_x) const {
   if (!options_.head || !options_.world_target || options_.head->frame_count() == 0) return Eigen::Vector2d::Zero();
   const HeadTrack& head = *options_.head;
-  return gaze_toward(head, head.rotation_at(time_s), head.eye_position_at(time_s), *options_.world_target,
-                     clamped(options_.params).range_rad);
+  const EyeParams p = clamped(options_.params);
+  const Eigen::Quaterniond rotation = head.rotation_at(time_s);
+  const Eigen::Vector3d eye = eye_center(head, rotation, head.eye_position_at(time_s), p.interocular_m, left_eye);
+  Eigen::Vector2d g = gaze_toward(head, rotation, eye, *options_.world_target, p.range_rad);
+  // atan2 wraps at the back of the head; follow the target's yaw
+  // continuously instead, so it stays on the side where it went, and take
+  // the wrapped value again once it is within reach.
+  const double period = 2.0 * std::numbers::pi / p.range_rad;
+  double x = g.x();
+  if (have_last_) x -= period * std::round((x - last_x) / period);
+  if (std::abs(g.x()) <= 1.0) x = g.x();
+  last_x = x;
+  g.x() = x;
+  return g;
 }
 
 Eigen::Vector2d EyeTimeline::lead(double time_s) const {
@@ -177,33 +195,73 @@ Eigen::Vector2d EyeTimeline::lead(double time_s) const {
   for (const HeadTurn& turn : turns_) {
     if (time_s < turn.start_s) break;
     if (time_s >= turn.end_s) continue;
-    // The eyes go to where the head is going, and hold it in the world while
-    // the head follows.
-    const Eigen::Quaterniond now = head.rotation_at(time_s);
+    // The eyes go to where the head is going, as far as they reach, and hold
+    // it in the world while the head follows.
     const Eigen::Vector3d goal = head.rotation_at(turn.end_s) * head.forward;
-    const Eigen::Vector3d eye = head.eye_position_at(time_s);
-    const Eigen::Vector2d g = gaze_toward(head, now, eye, eye + goal, p.range_rad);
-    const double degrees = std::min(std::abs(turn.yaw_rad), p.range_rad) * 180.0 / std::numbers::pi;
-    const double duration = (0.021 + 0.0022 * degrees) / p.factors.move_speed;
-    return smoothstep((time_s - turn.start_s) / duration) * g;
+    auto toward_goal = [&](double t) {
+      const Eigen::Vector3d eye = head.eye_position_at(t);
+      Eigen::Vector2d g = gaze_toward(head, head.rotation_at(t), eye, eye + goal, p.range_rad);
+      if (g.norm() > 1.0) g.normalize();
+      return g;
+    };
+    // One saccade on the main sequence, sized at the turn's onset.
+    const double degrees = toward_goal(turn.start_s).norm() * p.range_rad * 180.0 / std::numbers::pi;
+    const double duration =
+        std::max((0.021 + 0.0022 * degrees) / p.factors.move_speed, 1.5 * degrees / kMaxEyeInHeadDegS);
+    return smoothstep((time_s - turn.start_s) / duration) * toward_goal(time_s);
   }
   return Eigen::Vector2d::Zero();
 }
 
+namespace {
+
+// Radially into the unit disc.
+void clamp_to_disc(EyeSample& e) {
+  const double r2 = e.x * e.x + e.y * e.y;
+  if (r2 > 1.0) {
+    const double r = std::sqrt(r2);
+    e.x /= r, e.y /= r;
+  }
+}
+
+}  // namespace
+
 EyeFrame EyeTimeline::at(double time_s) {
   time_s = std::max(time_s, last_time_);
   last_time_ = time_s;
-  advance(rig_, options_.params, time_s, &stats_, blink_cues_);
-  EyeFrame f = sample(rig_, options_.params, time_s);
+  EyeParams params = options_.params;
+  // A world target sets each eye's line of sight itself.
+  if (options_.world_target) params.distance_m = std::numeric_limits<double>::infinity();
+  advance(rig_, params, time_s, &stats_, blink_cues_);
+  EyeFrame f = sample(rig_, params, time_s);
   const double own_x = 0.5 * (f.left.x + f.right.x), own_y = f.left.y;
   ++stats_.samples;
   if (std::hypot(own_x, own_y) <= clamped(options_.params).partner_radius) ++stats_.samples_on_partner;
-  const Eigen::Vector2d offset = partner(time_s) + lead(time_s);
+  if (!options_.head) return f;
+  const Eigen::Vector2d lead_offset = lead(time_s);
+  int index = 0;
   for (EyeSample* e : {&f.left, &f.right}) {
+    const Eigen::Vector2d offset = partner(time_s, index == 0, partner_x_[index]) + lead_offset;
     e->x += offset.x();
     e->y += offset.y();
+    clamp_to_disc(*e);
+    ++index;
   }
-  return clamped(f);
+  if (have_last_ && time_s > last_.time_s) {
+    const double range = clamped(options_.params).range_rad;
+    const double step = kMaxEyeInHeadDegS * std::numbers::pi / 180.0 / range * (time_s - last_.time_s);
+    for (auto [e, before] : {std::pair{&f.left, &last_.left}, std::pair{&f.right, &last_.right}}) {
+      const double dx = e->x - before->x, dy = e->y - before->y, d = std::hypot(dx, dy);
+      if (d > step) {
+        e->x = before->x + dx * step / d;
+        e->y = before->y + dy * step / d;
+      }
+    }
+  }
+  f = clamped(f);
+  last_ = f;
+  have_last_ = true;
+  return f;
 }
 
 std::vector<EyeFrame> eye_track(EyeTimeline& timeline, double fps, double duration_s) {

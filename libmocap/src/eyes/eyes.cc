@@ -510,6 +510,13 @@ EyeFrame clamped(const EyeFrame& in) {
   for (EyeSample* e : {&f.left, &f.right}) {
     e->x = clamp_or(e->x, -1.0, 1.0, 0.0);
     e->y = clamp_or(e->y, -1.0, 1.0, 0.0);
+    // Radially into the unit disc, the usable range (a per-component clamp
+    // would leave the corners).
+    const double r2 = e->x * e->x + e->y * e->y;
+    if (r2 > 1.0) {
+      const double r = std::sqrt(r2);
+      e->x /= r, e->y /= r;
+    }
     e->openness = clamp_or(e->openness, 0.0, 1.0, 1.0);
     e->pupil = clamp_or(e->pupil, 0.0, 1.0, 0.5);
   }

@@ -11,10 +11,21 @@
 //         where the head is going, then counter-rotate as the head catches up
 //         (the gaze stays on the turn's goal in the world);
 //       * a turn larger than `large_turn_rad` brings a blink at its onset;
+//       * the lead is a saccade on the main sequence toward the turn's goal,
+//         clamped to the edge of the eyes' range (the head does the rest);
 //       * with a world target, the partner of conversation modes is that
 //         point, and the eyes counter-rotate against every head motion to keep
 //         it (vestibulo-ocular reflex); head-turn leads are then off, since the
-//         eyes hold the target instead.
+//         eyes hold the target instead. Each eye aims from its own centre
+//         (EyeParams::interocular_m apart), so a near target makes them
+//         converge. A target behind the head does not wrap: the eyes stay at
+//         the edge of their range on the side where it went until it is
+//         within reach again on either side;
+//       * every frame's gaze is clamped radially to the unit disc and its
+//         eye-in-head velocity limited to 700 deg/s (kMaxEyeInHeadDegS) with
+//         respect to the previous frame. Only that limiter depends on the
+//         sampling, and only while it acts (a target reappearing on the other
+//         side), since every motion of its own stays under 700 deg/s.
 //   - split_look_at() shares a look-at rotation between neck, head and eyes for
 //     callers that pose a skeleton.
 //
@@ -24,9 +35,9 @@
 #pragma once
 
 #include <mocap/core/error.h>
-#include <mocap/eyes/eyes.h>
 #include <mocap/core/motion.h>
 #include <mocap/core/skeleton.h>
+#include <mocap/eyes/eyes.h>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -88,6 +99,15 @@ Eigen::Vector2d gaze_toward(const HeadTrack& head, const Eigen::Quaterniond& rot
 Eigen::Vector3d gaze_direction(const HeadTrack& head, const Eigen::Quaterniond& rotation, const Eigen::Vector2d& gaze,
                                double range_rad);
 
+// The world centre of one eye: `mid` (the midpoint between the eyes) plus
+// half of `interocular_m` toward the character's left (left eye) or right.
+Eigen::Vector3d eye_center(const HeadTrack& head, const Eigen::Quaterniond& rotation, const Eigen::Vector3d& mid,
+                           double interocular_m, bool left_eye);
+
+// Fastest eye-in-head rotation the timeline outputs on a clip, deg/s (people
+// top out near 700).
+inline constexpr double kMaxEyeInHeadDegS = 700.0;
+
 // How a look-at is shared between neck, head and eyes (fractions of the
 // rotation, summing to 1; 60/30/10 by default).
 struct LookAtSplit {
@@ -136,7 +156,7 @@ class EyeTimeline {
   void record_events(std::vector<EyeEvent>* events) { stats_.events = events; }
 
  private:
-  Eigen::Vector2d partner(double time_s) const;
+  Eigen::Vector2d partner(double time_s, bool left_eye, double& last_x) const;
   Eigen::Vector2d lead(double time_s) const;
 
   EyeTimelineOptions options_;
@@ -145,6 +165,11 @@ class EyeTimeline {
   std::vector<HeadTurn> turns_;
   std::vector<double> blink_cues_;
   double last_time_ = 0.0;
+  // The target's unwrapped yaw per eye (normalised), and the last output
+  // gaze for the velocity limit.
+  double partner_x_[2] = {0.0, 0.0};
+  bool have_last_ = false;
+  EyeFrame last_;
 };
 
 // Frames at 0, 1/fps, 2/fps, ... up to `duration_s` (exclusive) of one timeline.

@@ -13,8 +13,8 @@
 //   openness  lid opening in [0, 1]: 1 open, 0 closed.
 //   pupil     diameter in [0, 1]: 0 fully constricted, 1 fully dilated.
 //   brow      [-1, 1]: -1 lowered, 0 neutral, 1 raised.
-// Every value is clamped to its range (NaN becomes the neutral value) before
-// it leaves the library, and every parameter is clamped to its documented
+// Every value is clamped to its range (NaN becomes the neutral value; the gaze
+// radially into the unit disc) before it leaves the library, and every parameter is clamped to its documented
 // range before it is used.
 //
 // Two models (EyeModel):
@@ -268,8 +268,9 @@ void advance(EyeRig& rig, const EyeParams& params, double time_s, EyeStats* stat
 // is the rig's own (partner at the origin); see eye_body.h to add a head.
 EyeFrame sample(const EyeRig& rig, const EyeParams& params, double time_s);
 
-// Clamps a frame's values to their ranges (NaN: neutral). Everything the
-// library returns has been through this.
+// Clamps a frame's values to their ranges (NaN: neutral; each eye's gaze
+// first to [-1, 1] per component, then radially into the unit disc).
+// Everything the library returns has been through this.
 EyeFrame clamped(const EyeFrame& frame);
 
 // The neutral frame: centred, open, pupil 0.5, brow 0.
