@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <csignal>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <limits>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 #include "cli_util.h"
 
@@ -41,7 +43,10 @@ struct EyesOptions {
   std::string keys;
   std::string x_range, y_range, l_range;
   std::string pupil_key;
+  std::string sequence_key;
   int decimals = 3;
+  double open_timeout = 3.0;
+  double open_wait = 0.0;
 };
 
 // "a,b,c" into exactly `n` finite numbers.
@@ -105,9 +110,9 @@ std::string jsonl_of(const std::vector<EyeFrame>& frames) {
       append_number(out, e->x);
       out += ",\"y\":";
       append_number(out, e->y);
-      out += ",\"l\":";
+      out += ",\"openness\":";
       append_number(out, e->openness);
-      out += ",\"p\":";
+      out += ",\"pupil\":";
       append_number(out, e->pupil);
       out += '}';
     }
@@ -157,6 +162,8 @@ int run_stream(const EyesOptions& o, EyeTimeline& timeline, double fps, double d
   so.baud = o.baud;
   so.swap = o.swap;
   so.format.pupil_key = o.pupil_key;
+  so.format.sequence_key = o.sequence_key;
+  so.settle_s = o.open_wait;
   so.format.decimals = o.decimals;
   if (!o.keys.empty()) {
     const auto keys = split_commas(o.keys);
@@ -177,11 +184,23 @@ int run_stream(const EyesOptions& o, EyeTimeline& timeline, double fps, double d
     std::cerr << "mocap eyes: " << valid.error().message << "\n";
     return kUsage;
   }
+  // Both devices must open before the stream starts (later losses are
+  // retried while it runs); a device that does not appear within
+  // --open-timeout is an output error.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.open_timeout);
   for (const std::string& path : {o.left, o.right}) {
-    if (auto fd = open_serial(path, o.baud); !fd) {
-      std::cerr << "mocap eyes: " << fd.error().to_string() << "; retrying until it appears\n";
-    } else {
-      ::close(*fd);
+    for (;;) {
+      auto fd = open_serial(path, o.baud);
+      if (fd) {
+        ::close(*fd);
+        break;
+      }
+      if (std::chrono::steady_clock::now() >= give_up) {
+        std::cerr << "mocap eyes: " << fd.error().to_string() << " (gave up after --open-timeout " << o.open_timeout
+                  << " s)\n";
+        return kOutputError;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
   }
 
@@ -231,9 +250,16 @@ int run_eyes(EyesOptions o) {
   const auto format = format_option("eyes", o.output, o.format, {"csv", "jsonl"}, "jsonl");
   if (!format) return kUsage;
   if (const int code = check_outputs("eyes", {o.output}); code != kOk) return code;
+  if (!is_standard_baud(o.baud)) {
+    std::cerr << "mocap eyes: --baud " << o.baud
+              << ": expected a standard rate (9600, 19200, 38400, 57600, 115200, 230400, 460800, 500000, 921600, "
+                 "1000000, 2000000, 3000000, 4000000)\n";
+    return kUsage;
+  }
   if (!o.pad.empty()) {
     const auto pad = parse_numbers(o.pad, 3);
-    if (!pad) {
+    const auto inside = [](double v) { return v >= -1.0 && v <= 1.0; };
+    if (!pad || !std::all_of(pad->begin(), pad->end(), inside)) {
       std::cerr << "mocap eyes: --pad " << o.pad << ": expected three numbers p,a,d in [-1, 1]\n";
       return kUsage;
     }
@@ -287,6 +313,7 @@ int run_eyes(EyesOptions o) {
   const double fps = o.rate > 0 ? o.rate : (clip && !streaming ? clip->motion.fps : 40.0);
   double duration = o.duration;
   if (duration <= 0) duration = clip ? clip->motion.duration_seconds() : (streaming ? 0.0 : 10.0);
+  for (const std::string& cap : eye_caps(to.params)) std::cerr << "mocap eyes: warning: " << cap << "\n";
   EyeTimeline timeline(to);
   if (streaming) return run_stream(o, timeline, fps, duration);
 
@@ -304,8 +331,14 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<EyesOptions>();
   CLI::App* c = app.add_subcommand(
       "eyes",
-      "Procedural eye and blink tracks (gaze x,y in [-1,1], openness and pupil in [0,1]), on a clip's timeline "
-      "when given; written to a file or streamed to two serial eye displays");
+      "Procedural eye and blink tracks (gaze x,y in the unit disc, x > 0 toward the character's right, y > 0 up; "
+      "openness and pupil in [0,1]), on a clip's timeline when given; written to a file (CSV columns "
+      "left_x,left_y,left_openness,left_pupil,..., JSONL keys x,y,openness,pupil) or streamed to two serial eye "
+      "displays. Serial protocol (docs/eyes.md): one JSON object per eye per frame ending in LF, "
+      "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"openness\":0.95}}, at most 57 bytes with the defaults, "
+      "8N1 without flow control, nothing to reply, the newest frame wins (a slow port drops frames), a neutral frame "
+      "(0,0,1) on exit; --open-wait for boards that reset when the port opens, --seq-key to count drops. "
+      "Exit 1: bad options (--baud not standard, --pad outside [-1,1]); 4: a device not open within --open-timeout");
   c->add_option("--asf", o->asf, "ASF skeleton of the clip whose head drives the eyes");
   c->add_option("--amc", o->amc, "AMC motion: the tracks cover its duration, sampled on its frames");
   add_fps_option(*c, o->fps);
@@ -321,26 +354,50 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
                 "Seconds (default: the clip's; without one, 10 for a file and until SIGINT for displays)")
       ->check(CLI::NonNegativeNumber);
   c->add_option("--seed", o->seed, "Seed: the same seed gives the same track at any rate")->default_val(1);
-  c->add_option("--pad", o->pad, "Emotion as pleasure,arousal,dominance, each in [-1,1]");
+  c->add_option("--pad", o->pad, "Emotion as pleasure,arousal,dominance, each in [-1,1] (outside: exit 1)");
   c->add_option("--mode", o->mode, "Conversation mode")->check(CLI::IsMember({"free", "listen", "speak", "think"}));
   c->add_option("--model", o->model, "design (the design's numbers) or physio (physiological timing)")
       ->check(CLI::IsMember({"design", "physio"}));
   c->add_option("--gazescale", o->params.factors.gaze_scale, "Longer (>1) or shorter gazes")
       ->check(CLI::Range(0.1, 10.0));
-  c->add_option("--movespeed", o->params.factors.move_speed, "Faster (>1) or slower eye moves")
+  c->add_option("--movespeed", o->params.factors.move_speed,
+                "Faster (>1) or slower eye moves (saccades capped at 700 deg/s peak, with a warning)")
       ->check(CLI::Range(0.1, 10.0));
-  c->add_option("--blinkfreq", o->params.factors.blink_freq, "More (>1) or fewer blinks")->check(CLI::Range(0.1, 10.0));
-  c->add_option("--blinkspeed", o->params.factors.blink_speed, "Faster (>1) or slower blinks")
+  c->add_option("--blinkfreq", o->params.factors.blink_freq,
+                "More (>1) or fewer blinks, evoked ones included (capped at 60 per minute, with a warning)")
+      ->check(CLI::Range(0.1, 10.0));
+  c->add_option("--blinkspeed", o->params.factors.blink_speed,
+                "Faster (>1) or slower blinks (capped at 30 ms closing, 60 ms opening, with a warning)")
       ->check(CLI::Range(0.1, 10.0));
   c->add_option("--light", o->params.ambient_light, "Ambient light, 0 dark to 1 bright")->check(CLI::Range(0.0, 1.0));
-  c->add_option("--target", o->target, "Fixed gaze target in the world, x,y,z metres (needs a clip)");
+  c->add_option("--target", o->target,
+                "Fixed gaze target in the world, x,y,z metres (needs a clip); each eye aims at it from its own centre");
+  c->add_option("--distance", o->params.distance_m,
+                "Metres to the partner without a --target: the eyes converge on it (default: infinity, parallel)")
+      ->check(CLI::Range(0.1, 1e9));
+  c->add_option("--interocular", o->params.interocular_m, "Distance between the eyes, metres (default 0.063)")
+      ->check(CLI::Range(0.03, 0.1));
+  c->add_option("--hippus", o->params.hippus,
+                "Pupil fluctuation amplitude, 0 to 0.2 (default 0.03; 0: the pupil is constant unless light changes)")
+      ->check(CLI::Range(0.0, 0.2));
   c->add_flag("--swap", o->swap, "Send the left eye's data to --right and the right's to --left");
-  c->add_option("--baud", o->baud, "Serial rate")->default_val(115200);
-  c->add_option("--keys", o->keys, "Key names for x, y and openness in the serial lines (default x,y,l)");
+  c->add_option("--baud", o->baud, "Serial rate, a standard one (9600 ... 4000000); 8N1, no flow control")
+      ->default_val(115200);
+  c->add_option("--open-timeout", o->open_timeout,
+                "Seconds to wait for both devices to open before giving up with exit 4 (default 3)")
+      ->check(CLI::Range(0.0, 3600.0));
+  c->add_option("--open-wait", o->open_wait,
+                "Seconds to send nothing after each open, while an Arduino-class board resets on DTR (default 0)")
+      ->check(CLI::Range(0.0, 10.0));
+  c->add_option("--seq-key", o->sequence_key,
+                "Also send the frame number under this key, so a display can count dropped frames");
+  c->add_option("--keys", o->keys,
+                "Key names for x, y and openness in the serial lines (default x,y,openness; x,y,l for displays made "
+                "for the design's lines)");
   c->add_option("--x-range", o->x_range, "Serial x mapped to lo,hi (default -1,1; 1,-1 mirrors)");
   c->add_option("--y-range", o->y_range, "Serial y mapped to lo,hi (default -1,1)");
   c->add_option("--l-range", o->l_range, "Serial openness mapped to lo,hi (default 0,1)");
-  c->add_option("--pupil-key", o->pupil_key, "Also send the pupil under this key");
+  c->add_option("--pupil-key", o->pupil_key, "Also send the pupil under this key (pupil, as in the exports)");
   c->add_option("--decimals", o->decimals, "Decimal places in serial lines")->check(CLI::Range(0, 9));
   c->add_flag("--stats", o->stats,
               "Print a JSON summary on stderr: blinks per minute, closing/opening ms, saccades and microsaccades "

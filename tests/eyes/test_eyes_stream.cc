@@ -6,6 +6,7 @@
 // with a neutral frame. Never real hardware.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+
 #include <mocap/eyes/eye_body.h>
 #include <mocap/eyes/eye_stream.h>
 #include <poll.h>
@@ -14,6 +15,7 @@
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
+#include <random>
 
 #include <algorithm>
 #include <atomic>
@@ -29,7 +31,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-const std::string kNeutral = "{\"req\":\"c\",\"d\":{\"x\":0,\"y\":0,\"l\":1}}";
+const std::string kNeutral = "{\"req\":\"c\",\"d\":{\"x\":0,\"y\":0,\"openness\":1}}";
 
 // The device side of a pty pair is its master: closing it is unplugging.
 struct Pty {
@@ -108,7 +110,7 @@ void expect_valid(const std::vector<std::string>& lines) {
     ASSERT_FALSE(j.is_discarded()) << line;
     ASSERT_EQ(j.value("req", ""), "c") << line;
     const auto& d = j.at("d");
-    const double x = d.at("x"), y = d.at("y"), l = d.at("l");
+    const double x = d.at("x"), y = d.at("y"), l = d.at("openness");
     EXPECT_TRUE(x >= -1 && x <= 1 && y >= -1 && y <= 1 && l >= 0 && l <= 1) << line;
   }
 }
@@ -153,10 +155,12 @@ TEST(EyeStream, LinesAreTheDocumentedJsonWhateverTheLocale) {
       std::locale::global(std::locale(std::locale::classic(), new std::numpunct_byname<char>("C")));
   EyeLineFormat f;
   EXPECT_EQ(format_eye_line(f, {0.25, -0.33, 0.95, 0.5}),
-            "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"l\":0.95}}\n");
-  EXPECT_EQ(format_eye_line(f, {std::nan(""), 4.0, -1.0, 0.5}), "{\"req\":\"c\",\"d\":{\"x\":0,\"y\":1,\"l\":0}}\n");
+            "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"openness\":0.95}}\n");
+  EXPECT_EQ(format_eye_line(f, {std::nan(""), 4.0, -1.0, 0.5}),
+            "{\"req\":\"c\",\"d\":{\"x\":0,\"y\":1,\"openness\":0}}\n");
   EXPECT_EQ(format_eye_line(f, {-0.00001, 0.0, 1.0, 0.5}), kNeutral + "\n");
-  EXPECT_EQ(format_eye_line(f, {0.1234567, 0.0, 1.0, 0.5}), "{\"req\":\"c\",\"d\":{\"x\":0.123,\"y\":0,\"l\":1}}\n");
+  EXPECT_EQ(format_eye_line(f, {0.1234567, 0.0, 1.0, 0.5}),
+            "{\"req\":\"c\",\"d\":{\"x\":0.123,\"y\":0,\"openness\":1}}\n");
   f.x_key = "h\"x";
   f.request_value = "set";
   f.x_min = 1.0, f.x_max = -1.0;  // mirrored
@@ -164,8 +168,31 @@ TEST(EyeStream, LinesAreTheDocumentedJsonWhateverTheLocale) {
   f.pupil_key = "p";
   f.decimals = 1;
   EXPECT_EQ(format_eye_line(f, {0.26, 0.5, 0.96, 0.5}),
-            "{\"req\":\"set\",\"d\":{\"h\\\"x\":-0.3,\"y\":0.5,\"l\":244.8,\"p\":0.5}}\n");
+            "{\"req\":\"set\",\"d\":{\"h\\\"x\":-0.3,\"y\":0.5,\"openness\":244.8,\"p\":0.5}}\n");
   std::locale::global(previous);
+}
+
+TEST(EyeStream, SequenceNumbersAndTheLongestLineAreAsDocumented) {
+  EyeLineFormat f;
+  EXPECT_EQ(format_eye_line(f, {0.25, -0.33, 0.95, 0.5}, 7),
+            "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"openness\":0.95}}\n");
+  f.sequence_key = "n";
+  EXPECT_EQ(format_eye_line(f, {0.25, -0.33, 0.95, 0.5}, 7),
+            "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"openness\":0.95,\"n\":7}}\n");
+  EXPECT_EQ(format_eye_line(f, {0.25, -0.33, 0.95, 0.5}),
+            "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"openness\":0.95}}\n");
+  // docs/eyes.md: at most 57 bytes with the defaults, 88 with pupil and
+  // sequence keys, and the bound holds for every value.
+  EyeLineFormat plain;
+  EXPECT_EQ(max_eye_line_length(plain), 57u);
+  EXPECT_EQ(format_eye_line(plain, {-1.0 / 3, -1.0 / 3, 1.0 / 3, 0.5}).size(), 57u);
+  f.pupil_key = "pupil";
+  EXPECT_EQ(max_eye_line_length(f), 88u);
+  std::mt19937 random(1);
+  std::uniform_real_distribution<double> u(-1.5, 1.5);
+  for (int i = 0; i < 1000; ++i) {
+    EXPECT_LE(format_eye_line(f, {u(random), u(random), u(random), u(random)}, i).size(), max_eye_line_length(f));
+  }
 }
 
 TEST(EyeStream, OpenSerialSetsRaw8N1WithoutFlowControl) {
@@ -498,7 +525,12 @@ TEST(EyeStreamValidity, EveryBadOptionFails) {
   EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.reconnect_min_s = 2.0; }));
   EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.write_timeout_s = 0.0; }));
   EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.format.decimals = 10; }));
-  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.format.x_key = "l"; }));  // the openness key twice
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.format.x_key = "openness"; }));  // the openness key twice
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.format.sequence_key = "y"; }));
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.settle_s = -0.1; }));
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.settle_s = 11.0; }));
+  EXPECT_FALSE(is_standard_baud(12345));
+  EXPECT_TRUE(is_standard_baud(115200));
   EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.format.x_min = o.format.x_max = 1.0; }));
   EXPECT_FALSE(bad([](EyeStreamOptions& o) { o.format.x_min = 1.0, o.format.x_max = -1.0; }));  // mirrored is fine
 }

@@ -122,7 +122,26 @@ WriteResult write_line(int fd, std::string_view line, double timeout_s, std::str
 
 }  // namespace
 
-std::string format_eye_line(const EyeLineFormat& format, const EyeSample& in) {
+bool is_standard_baud(int baud) {
+  return baud_constant(baud) != B0;
+}
+
+std::size_t max_eye_line_length(const EyeLineFormat& format) {
+  std::size_t longest = 0;
+  // The longest numbers sit at the ends of the ranges (or at -0.333...).
+  for (double x : {-1.0, 1.0, -1.0 / 3.0}) {
+    for (double y : {-1.0, 1.0, -1.0 / 3.0}) {
+      for (double l : {0.0, 1.0, 1.0 / 3.0}) {
+        for (double p : {0.0, 1.0, 1.0 / 3.0}) {
+          longest = std::max(longest, format_eye_line(format, {x, y, l, p}, 999'999'999'999).size());
+        }
+      }
+    }
+  }
+  return longest;
+}
+
+std::string format_eye_line(const EyeLineFormat& format, const EyeSample& in, long sequence) {
   EyeFrame f;
   f.left = in;
   const EyeSample eye = clamped(f).left;
@@ -153,6 +172,12 @@ std::string format_eye_line(const EyeLineFormat& format, const EyeSample& in) {
     out += ':';
     append_number(out, eye.pupil, decimals);
   }
+  if (!format.sequence_key.empty() && sequence >= 0) {
+    out += ',';
+    append_json_string(out, format.sequence_key);
+    out += ':';
+    out += std::to_string(sequence);
+  }
   out += "}}\n";
   return out;
 }
@@ -162,9 +187,9 @@ Result<void> EyeLineFormat::validate() const {
   for (const std::string* key : keys) {
     if (key->empty()) return fail("", 0, "an empty key in the eye line format");
   }
-  const std::string* values[] = {&x_key, &y_key, &openness_key, &pupil_key};
-  for (std::size_t i = 0; i < 4; ++i) {
-    for (std::size_t j = i + 1; j < 4; ++j) {
+  const std::string* values[] = {&x_key, &y_key, &openness_key, &pupil_key, &sequence_key};
+  for (std::size_t i = 0; i < 5; ++i) {
+    for (std::size_t j = i + 1; j < 5; ++j) {
       if (!values[i]->empty() && *values[i] == *values[j]) return fail("", 0, "key '" + *values[i] + "' used twice");
     }
   }
@@ -184,6 +209,7 @@ Result<void> EyeStreamOptions::validate() const {
     return fail("", 0, "reconnect delays: expected 0 < min <= max");
   }
   if (!(write_timeout_s > 0.0)) return fail("", 0, "write timeout: expected > 0 s");
+  if (!(settle_s >= 0.0 && settle_s <= 10.0)) return fail("", 0, "settle time: expected 0 to 10 s");
   return format.validate();
 }
 
@@ -337,6 +363,7 @@ void EyeStreamer::output(int device) {
   double backoff = options_.reconnect_min_s;
   auto next_try = Clock::now();
   long last = -1;
+  auto settled = Clock::now();  // frames are written from this time on
 
   auto try_open = [&] {
     auto opened = open_serial(path, options_.baud);
@@ -349,6 +376,8 @@ void EyeStreamer::output(int device) {
       return;
     }
     fd = *opened;
+    settled = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double>(std::clamp(options_.settle_s, 0.0, 10.0)));
     backoff = options_.reconnect_min_s;
     if (port.opened_once) ++port.stats.reconnects;
     port.opened_once = true;
@@ -364,9 +393,9 @@ void EyeStreamer::output(int device) {
     port.stats.connected = false;
     port.stats.last_error = path + ": " + error;
   };
-  auto line_of = [&](const EyeFrame& f) {
+  auto line_of = [&](const EyeFrame& f, long sequence) {
     std::string line = broken_line ? "\n" : "";
-    line += format_eye_line(options_.format, left_data ? f.left : f.right);
+    line += format_eye_line(options_.format, left_data ? f.left : f.right, sequence);
     return line;
   };
 
@@ -396,12 +425,13 @@ void EyeStreamer::output(int device) {
     if (stopping) break;
     if (fd < 0 && Clock::now() >= next_try) try_open();
     if (sequence < 0) continue;
-    if (fd < 0) {
+    // Closed, or the board is still starting after its reset on open.
+    if (fd < 0 || Clock::now() < settled) {
       std::lock_guard lock(mutex_);
       ++ports_[device].stats.dropped;
       continue;
     }
-    const std::string line = line_of(frame);
+    const std::string line = line_of(frame, sequence);
     std::string error;
     bool cut = false;
     const WriteResult result = write_line(fd, line, options_.write_timeout_s, error, cut);
@@ -427,7 +457,7 @@ void EyeStreamer::output(int device) {
   if (fd >= 0) {
     std::string error;
     bool cut = false;
-    const WriteResult result = write_line(fd, line_of(neutral_eye_frame()), 0.1, error, cut);
+    const WriteResult result = write_line(fd, line_of(neutral_eye_frame(), last + 1), 0.1, error, cut);
     ::close(fd);
     std::lock_guard lock(mutex_);
     Port& port = ports_[device];

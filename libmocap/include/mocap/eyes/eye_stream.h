@@ -1,12 +1,17 @@
-// Streaming eye frames to two serial eye displays, one per eye.
+// Streaming eye frames to two serial eye displays, one per eye. The
+// protocol, for the people who build the display side, is docs/eyes.md.
 //
 // Line format (one line per eye per frame, '\n' only, no '\r'):
-//   {"req":"c","d":{"x":0.25,"y":-0.33,"l":0.95}}
-//   x, y   the eye's gaze mapped from [-1, 1] to [x_min, x_max] / [y_min, y_max]
-//          (default [-1, 1]: (0, 0) the centre, x > 0 toward the character's
-//          right, y > 0 up; swap a range's ends to mirror it);
-//   l      the openness mapped from [0, 1] to [l_min, l_max] (default [0, 1]);
-//   p      the pupil in [0, 1], only when `pupil_key` is not empty.
+//   {"req":"c","d":{"x":0.25,"y":-0.33,"openness":0.95}}
+//   x, y      the eye's gaze mapped from [-1, 1] to [x_min, x_max] / [y_min, y_max]
+//             (default [-1, 1]: (0, 0) the centre, x > 0 toward the character's
+//             right, y > 0 up; swap a range's ends to mirror it);
+//   openness  mapped from [0, 1] to [l_min, l_max] (default [0, 1]);
+//   pupil     in [0, 1], only when `pupil_key` is not empty;
+//   n         the frame's number (0, 1, 2, ... from the stream's start; a gap
+//             is a dropped frame), only when `sequence_key` is not empty.
+// Value names are those of the CSV and JSONL exports (x, y, openness, pupil);
+// a display made for the design's lines ({"x","y","l"}) takes keys x,y,l.
 // Numbers are written with std::to_chars (never the locale's decimal
 // separator), `decimals` places with trailing zeros removed, never NaN,
 // never "-0". Key names and the request value are configurable.
@@ -18,8 +23,10 @@
 // held only to copy a frame. A slow port drops frames (latest wins) instead
 // of queueing them. A failed write (device unplugged) closes the port and
 // reopens it with backoff until the device is back, while the animation clock
-// keeps running. stop() ends every thread within about 0.2 s and, where a
-// port is open, writes a neutral frame (centre, open) last.
+// keeps running. After every open, frames are dropped for `settle_s` (an
+// Arduino-class board resets when the port opens and is deaf meanwhile).
+// stop() ends every thread within about 0.2 s and, where a port is open,
+// writes a neutral frame (centre, open) last.
 #pragma once
 
 #include <mocap/core/error.h>
@@ -42,8 +49,9 @@ struct EyeLineFormat {
   std::string data_key = "d";
   std::string x_key = "x";
   std::string y_key = "y";
-  std::string openness_key = "l";
-  std::string pupil_key;  // empty: no pupil
+  std::string openness_key = "openness";
+  std::string pupil_key;     // empty: no pupil
+  std::string sequence_key;  // empty: no frame number
   double x_min = -1.0, x_max = 1.0;
   double y_min = -1.0, y_max = 1.0;
   double l_min = 0.0, l_max = 1.0;
@@ -54,8 +62,16 @@ struct EyeLineFormat {
   Result<void> validate() const;
 };
 
-// One eye's line, with the trailing '\n'.
-std::string format_eye_line(const EyeLineFormat& format, const EyeSample& eye);
+// One eye's line, with the trailing '\n'. `sequence` is written under
+// `sequence_key` when both are set (sequence >= 0).
+std::string format_eye_line(const EyeLineFormat& format, const EyeSample& eye, long sequence = -1);
+
+// The longest line format_eye_line can write with `format` (every value at
+// the end of its range, sequence numbers up to 10^12), '\n' included.
+std::size_t max_eye_line_length(const EyeLineFormat& format);
+
+// The serial rates open_serial takes: 9600 ... 4000000.
+bool is_standard_baud(int baud);
 
 // Opens a serial device for writing, non-blocking, and configures it raw:
 // 8 data bits, no parity, 1 stop bit, no flow control (neither RTS/CTS nor
@@ -75,10 +91,12 @@ struct EyeStreamOptions {
   double reconnect_min_s = 0.05;  // first retry after a failure, then doubling
   double reconnect_max_s = 1.0;
   double write_timeout_s = 0.5;  // a line not written in this time counts as a failed write
+  double settle_s = 0.0;         // after each open, drop frames this long (board reset on DTR), [0, 10]
 
   // Fails (no file) when a path is empty, fps is outside (0, 1000],
   // duration_s < 0, baud is not a rate open_serial takes, the reconnect
-  // delays are not 0 < min <= max, write_timeout_s <= 0, or the format is
+  // delays are not 0 < min <= max, write_timeout_s <= 0, settle_s is outside
+  // [0, 10], or the format is
   // invalid. (EyeStreamer still runs invalid options, with fps 40 outside
   // its range, as it always has: call this first.)
   Result<void> validate() const;
