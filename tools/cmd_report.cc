@@ -311,6 +311,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
     f->command_line = command_line_of(*c);
     if (!known_format(f->output)) {
       exit_code = kUsage;
+    } else if (const int code = check_outputs("report", {f->output}); code != kOk) {
+      exit_code = code;  // before hours of work on a large database
     } else if (f->merge) {
       exit_code = run_merge(*f);
     } else if (!thresholds->empty()) {
