@@ -139,4 +139,111 @@ void BM_Memcpy(benchmark::State& state) {
 }
 BENCHMARK(BM_Memcpy)->ArgNames({"normals"})->Arg(0)->Arg(1);
 
+// ------------------------------------------------- the peer case (issue 19)
+// ozz-animation's skinning sample and benchmark shape: 1,000,000 vertices,
+// 31 joints, tight float3 streams (12 bytes a vertex, Eigen::Vector3f), each
+// vertex on 1, 2 or 4 distinct random joints (1: weight 1, a rigid mesh;
+// otherwise random weights), one thread, beside a memcpy of the same bytes
+// in the same run. "The same bytes" are the bytes the pass reads: positions
+// and the 24-byte VertexWeights (and normals), copied to a buffer of that
+// size, so the memcpy writes more than skinning does (12 or 24 bytes a
+// vertex). Ratios: BM_PeerSkin vertices/cpu-s over BM_PeerMemcpy's with the
+// same normals argument.
+
+constexpr int kPeerVertices = 1'000'000;
+
+struct PeerScene {
+  std::vector<Eigen::Vector3f> positions, normals, out_positions, out_normals;
+  std::vector<mocap::VertexWeights> weights;
+  std::vector<mocap::SkinMatrix> matrices;
+  std::vector<mocap::DualQuaternion> dqs;
+  explicit PeerScene(int influences)
+      : positions(kPeerVertices), normals(kPeerVertices), out_positions(kPeerVertices), out_normals(kPeerVertices) {
+    std::mt19937 rng(19);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    weights.reserve(kPeerVertices);
+    for (int v = 0; v < kPeerVertices; ++v) {
+      positions[v] = Eigen::Vector3f(unit(rng), unit(rng), unit(rng));
+      normals[v] = Eigen::Vector3f(unit(rng), unit(rng), unit(rng)).normalized();
+      std::vector<std::pair<int, float>> influences_of_v;
+      const int first = static_cast<int>(rng() % kBones);
+      for (int k = 0; k < influences; ++k) {
+        // Distinct joints: a stride coprime with 31 from a random start.
+        influences_of_v.emplace_back((first + 7 * k) % kBones, influences == 1 ? 1.0f : 0.1f + std::abs(unit(rng)));
+      }
+      weights.push_back(*mocap::make_vertex_weights(influences_of_v));
+    }
+    for (int b = 0; b < kBones; ++b) {
+      Eigen::Affine3f m = Eigen::Affine3f::Identity();
+      m.rotate(Eigen::AngleAxisf(unit(rng), Eigen::Vector3f(unit(rng), unit(rng), 1.0f).normalized()));
+      m.translate(Eigen::Vector3f(unit(rng), unit(rng), unit(rng)));
+      matrices.push_back(m.matrix().topRows<3>());
+    }
+    dqs.resize(kBones);
+    mocap::dual_quaternions_from(matrices, dqs);
+  }
+};
+
+PeerScene& peer_scene(int influences) {
+  static PeerScene one(1), two(2), four(4);
+  return influences == 1 ? one : influences == 2 ? two : four;
+}
+
+void count_peer_vertices(benchmark::State& state, double cpu_seconds) {
+  const double vertices = static_cast<double>(kPeerVertices) * static_cast<double>(state.iterations());
+  state.counters["vertices/cpu-s"] = vertices / cpu_seconds;
+}
+
+// Arguments: influences (1, 2, 4), normals (0/1), method (0 LBS, 1 DQS),
+// kernel (0 the default, 1 portable).
+void BM_PeerSkin(benchmark::State& state) {
+  PeerScene& s = peer_scene(static_cast<int>(state.range(0)));
+  const bool normals = state.range(1) != 0;
+  const mocap::SkinKernel kernel = kKernels[state.range(3)];
+  mocap::SkinJob job;
+  job.method = state.range(2) == 0 ? mocap::SkinMethod::kLinear : mocap::SkinMethod::kDualQuaternion;
+  job.matrices = s.matrices;
+  job.dual_quaternions = s.dqs;
+  job.weights = s.weights;
+  job.positions = s.positions;
+  job.out_positions = s.out_positions;
+  if (normals) {
+    job.normals = s.normals;
+    job.out_normals = s.out_normals;
+  }
+  if (!job.validate()) {
+    state.SkipWithError("invalid job");
+    return;
+  }
+  state.SetLabel(mocap::skin_kernel_name(kernel));
+  const double cpu_start = process_cpu_seconds();
+  for (auto _ : state) {
+    job.run(0, kPeerVertices, kernel);
+    benchmark::DoNotOptimize(s.out_positions.data());
+    benchmark::ClobberMemory();
+  }
+  count_peer_vertices(state, process_cpu_seconds() - cpu_start);
+}
+BENCHMARK(BM_PeerSkin)
+    ->ArgNames({"influences", "normals", "dqs", "kernel"})
+    ->ArgsProduct({{1, 2, 4}, {0, 1}, {0}, {0, 1}})
+    ->ArgsProduct({{1, 2, 4}, {0, 1}, {1}, {0}})
+    ->Unit(benchmark::kMillisecond);
+
+// What BM_PeerSkin reads (positions + weights, and normals), copied.
+void BM_PeerMemcpy(benchmark::State& state) {
+  const bool normals = state.range(0) != 0;
+  const std::size_t per_vertex = sizeof(Eigen::Vector3f) * (normals ? 2 : 1) + sizeof(mocap::VertexWeights);
+  std::vector<char> in(per_vertex * kPeerVertices, 1);
+  std::vector<char> out(in.size(), 2);
+  const double cpu_start = process_cpu_seconds();
+  for (auto _ : state) {
+    std::memcpy(out.data(), in.data(), in.size());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  count_peer_vertices(state, process_cpu_seconds() - cpu_start);
+}
+BENCHMARK(BM_PeerMemcpy)->ArgNames({"normals"})->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 }  // namespace
