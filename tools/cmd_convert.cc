@@ -21,7 +21,7 @@ int load_clip_or_bvh(std::string_view verb, const std::string& first, const std:
                      const std::string& bvh_units, std::optional<Clip>& clip) {
   if (!is_bvh_path(first)) {
     if (second.empty()) {
-      std::cerr << "mocap " << verb << ": expected an AMC motion after the ASF skeleton " << first
+      std::cerr << "mocap " << verb << ": amc: expected an AMC motion after the ASF skeleton " << first
                 << " (or a .bvh file alone)\n";
       return kUsage;
     }
@@ -29,8 +29,8 @@ int load_clip_or_bvh(std::string_view verb, const std::string& first, const std:
     return clip ? kOk : kBadInput;
   }
   if (!second.empty()) {
-    std::cerr << "mocap " << verb << ": " << first << " is a whole clip (skeleton and motion): expected it alone, found "
-              << second << " too\n";
+    std::cerr << "mocap " << verb << ": " << first
+              << " is a whole clip (skeleton and motion): expected it alone, found " << second << " too\n";
     return kUsage;
   }
   const auto units = parse_length_unit(bvh_units);
@@ -76,8 +76,8 @@ int run_convert(const ConvertOptions& o) {
   }
   if (const int code = check_outputs("convert", {output}); code != kOk) return code;
   std::optional<Clip> clip;
-  if (const int code = load_clip_or_bvh("convert", o.inputs[0], o.inputs.size() > 1 ? o.inputs[1] : "", o.fps,
-                                        o.bvh_units, clip);
+  if (const int code =
+          load_clip_or_bvh("convert", o.inputs[0], o.inputs.size() > 1 ? o.inputs[1] : "", o.fps, o.bvh_units, clip);
       code != kOk)
     return code;
   auto text = format_bvh(clip->skeleton, clip->motion, *units);

@@ -9,8 +9,8 @@
 // Clips come from ../shared/data/cmu when present, else from data/.
 #include <benchmark/benchmark.h>
 #include <mocap/io/amc.h>
-#include <mocap/io/bvh.h>
 #include <mocap/io/asf.h>
+#include <mocap/io/bvh.h>
 #include <mocap/core/fk.h>
 
 #include <algorithm>

@@ -34,7 +34,7 @@ std::vector<int> end_points_in_bvh(const Skeleton& asf, const Skeleton& bvh) {
   std::vector<int> at(asf.bones.size(), -1);
   for (std::size_t b = 0; b < asf.bones.size(); ++b) {
     const std::vector<int> children = asf.children(static_cast<int>(b));
-    const std::string name = b == 0 ? asf.bones[0].name
+    const std::string name = b == 0             ? asf.bones[0].name
                              : children.empty() ? asf.bones[b].name + "_end"
                                                 : asf.bones[static_cast<std::size_t>(children[0])].name;
     at[b] = bvh.find_bone(name);
@@ -69,7 +69,8 @@ TEST(Bvh, CgspeedConversionMatchesOurAmcForwardKinematics) {
   }
   ASSERT_EQ(joint_of.size(), asf->bones.size());
   for (std::size_t b = 1; b < asf->bones.size(); ++b) {
-    ASSERT_EQ(s.bones[static_cast<std::size_t>(joint_of[b])].parent, joint_of[static_cast<std::size_t>(asf->bones[b].parent)])
+    ASSERT_EQ(s.bones[static_cast<std::size_t>(joint_of[b])].parent,
+              joint_of[static_cast<std::size_t>(asf->bones[b].parent)])
         << asf->bones[b].name;
   }
   // Restore the seven offsets amc2bvh zeroed (PROVENANCE.md): the thorax
@@ -180,12 +181,12 @@ TEST(Bvh, EveryRotationOrderAndChildPositionChannels) {
     SCOPED_TRACE(order);
     std::string channels;
     for (const char* a = order; *a; ++a) channels += std::string(" ") + *a + "rotation";
-    const std::string text = "HIERARCHY\r\nROOT hips\r\n{\r\n\tOFFSET 1 2 3\r\n\tCHANNELS 6 Xposition Yposition Zposition" +
-                             channels + "\r\n  JOINT arm\n  {\n    OFFSET 10 0 -0.00000\n    CHANNELS 4 Yposition" +
-                             channels +
-                             "\n    End Site\n    {\n      OFFSET 0 5 1e-05\n    }\n  }\n}\nMOTION\nFrames: 1\n"
-                             "Frame Time: 0.04\n"
-                             "100\t200 300 10 -20 30 7 40 50 -60\n";
+    const std::string text =
+        "HIERARCHY\r\nROOT hips\r\n{\r\n\tOFFSET 1 2 3\r\n\tCHANNELS 6 Xposition Yposition Zposition" + channels +
+        "\r\n  JOINT arm\n  {\n    OFFSET 10 0 -0.00000\n    CHANNELS 4 Yposition" + channels +
+        "\n    End Site\n    {\n      OFFSET 0 5 1e-05\n    }\n  }\n}\nMOTION\nFrames: 1\n"
+        "Frame Time: 0.04\n"
+        "100\t200 300 10 -20 30 7 40 50 -60\n";
     auto bvh = parse_bvh(text, "orders.bvh", 0.01);
     ASSERT_TRUE(bvh) << bvh.error().to_string();
     EXPECT_EQ(bvh->motion.fps, 25.0);
@@ -193,12 +194,13 @@ TEST(Bvh, EveryRotationOrderAndChildPositionChannels) {
     EXPECT_EQ(bvh->skeleton.bones[2].name, "arm_end");
     auto rot = [&](const double deg[3]) {
       Eigen::Matrix3d r = Eigen::Matrix3d::Identity();
-      for (int k = 0; k < 3; ++k) r = r * Eigen::AngleAxisd(deg[k] * kDegree, Eigen::Vector3d::Unit(order[k] - 'X')).toRotationMatrix();
+      for (int k = 0; k < 3; ++k)
+        r = r * Eigen::AngleAxisd(deg[k] * kDegree, Eigen::Vector3d::Unit(order[k] - 'X')).toRotationMatrix();
       return r;
     };
     const double root_deg[3] = {10, -20, 30}, arm_deg[3] = {40, 50, -60};
     const Eigen::Matrix3d r_root = rot(root_deg), r_arm = r_root * rot(arm_deg);
-    const Eigen::Vector3d p_root(1.0, 2.0, 3.0);          // position channels replace OFFSET 1 2 3
+    const Eigen::Vector3d p_root(1.0, 2.0, 3.0);  // position channels replace OFFSET 1 2 3
     const Eigen::Vector3d p_arm = p_root + r_root * Eigen::Vector3d(0.1, 0.07, 0.0);  // Yposition replaces y
     const Eigen::Vector3d p_end = p_arm + r_arm * Eigen::Vector3d(0.0, 0.05, 1e-7);
     const auto p = world_positions(bvh->skeleton, bvh->motion);
@@ -219,8 +221,9 @@ TEST(Bvh, EveryRotationOrderAndChildPositionChannels) {
 
 TEST(Bvh, UnitsScaleLengthsOnly) {
   const std::string text =
-      "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Zrotation Yposition\nEnd Site\n{\nOFFSET 0 100 0\n}\n}\n"
-      "MOTION\nFrames: 2\nFrame Time: .0083333\n1 90 2\n\n3 0 4\n\n";
+      "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Zrotation Yposition\nEnd Site\n{\nOFFSET 0 100 "
+      "0\n}\n}\n"
+      "MOTION \t\nFrames: 2\nFrame Time: .0083333\n1 90 2\n\n3 0 4\n\n";
   auto cm = parse_bvh(text, "u.bvh");
   auto m = parse_bvh(text, "u.bvh", 1.0);
   ASSERT_TRUE(cm) << cm.error().to_string();
@@ -246,13 +249,15 @@ struct Malformed {
 };
 
 TEST(Bvh, MalformedInputNamesTheLine) {
-  const std::string head = "HIERARCHY\nROOT r\n{\n\tOFFSET 0 0 0\n\tCHANNELS 3 Xposition Yposition Zrotation\n";  // 5 lines
-  const std::string tree = head + "\tEnd Site\n\t{\n\t\tOFFSET 0 1 0\n\t}\n}\n";                          // 10 lines
-  const std::string motion = tree + "MOTION\nFrames: 2\nFrame Time: 0.01\n";                             // 13 lines
+  const std::string head =
+      "HIERARCHY\nROOT r\n{\n\tOFFSET 0 0 0\n\tCHANNELS 3 Xposition Yposition Zrotation\n";  // 5 lines
+  const std::string tree = head + "\tEnd Site\n\t{\n\t\tOFFSET 0 1 0\n\t}\n}\n";             // 10 lines
+  const std::string motion = tree + "MOTION\nFrames: 2\nFrame Time: 0.01\n";                 // 13 lines
   const std::vector<Malformed> cases = {
       {"empty", "", 0, "empty file"},
       {"not bvh", "HIERARCHIE\n", 1, "expected HIERARCHY"},
-      {"unknown channel", "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 2 Xposition Wrotation\n", 5, "unknown channel 'Wrotation'"},
+      {"unknown channel", "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 2 Xposition Wrotation\n", 5,
+       "unknown channel 'Wrotation'"},
       {"channel twice", "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 2 Xrotation Xrotation\n", 5, "twice"},
       {"channel count", "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 7 Xrotation\n", 5, "0 to 6"},
       {"unclosed brace", head + "\tJOINT a\n\t{\n\t\tOFFSET 1 0 0\n", 8, "expected '}'"},

@@ -32,9 +32,8 @@ bool is_space(char c) {
 }
 
 bool equal_nocase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return (x | 0x20) == (y | 0x20);
-         });
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return (x | 0x20) == (y | 0x20); });
 }
 
 // 0..2 Xposition..Zposition, 3..5 Xrotation..Zrotation.
@@ -67,10 +66,9 @@ class BvhParser {
     if (word != "ROOT") return here("found " + quote(word) + ": expected ROOT");
     if (auto e = joint(-1, 0)) return *e;
     if (!next(word)) return end_error("end of file after the hierarchy: expected MOTION");
-    if (word == "ROOT")
-      return here("a second ROOT: mocap reads one skeleton per file (one hierarchy, one root)");
+    if (word == "ROOT") return here("a second ROOT: mocap reads one skeleton per file (one hierarchy, one root)");
     if (word != "MOTION") return here("found " + quote(word) + " after the hierarchy: expected MOTION");
-    if (!rest_.empty()) return here("found " + quote(text::trim(rest_)) + " after MOTION: expected a line end");
+    if (!text::trim(rest_).empty()) return here("found " + quote(text::trim(rest_)) + " after MOTION: expected a line end");
     if (auto e = motion()) return *e;
     return build();
   }
@@ -422,8 +420,8 @@ struct Writer {
     for (const int d : file_order[static_cast<std::size_t>(b)]) {
       const Channel c = bone.dofs[static_cast<std::size_t>(d)];
       out += ' ';
-      out += kChannelNames[static_cast<std::size_t>(is_rotation(c) ? static_cast<int>(c) + 3
-                                                                      : static_cast<int>(c) - 3)];
+      out +=
+          kChannelNames[static_cast<std::size_t>(is_rotation(c) ? static_cast<int>(c) + 3 : static_cast<int>(c) - 3)];
     }
     out += '\n';
     for (const int c : children[static_cast<std::size_t>(b)]) joint(c, depth + 1);
@@ -441,12 +439,12 @@ Result<void> check_bvh_skeleton(const Skeleton& s) {
         return fail("", 0, "bone " + quote(bone.name) + " has a length dof, which BVH cannot hold");
       if (std::find(bone.dofs.begin() + static_cast<std::ptrdiff_t>(d) + 1, bone.dofs.end(), bone.dofs[d]) !=
           bone.dofs.end())
-        return fail("", 0, "bone " + quote(bone.name) + " has dof " + std::string(channel_name(bone.dofs[d])) +
-                               " twice, which BVH cannot hold");
+        return fail("", 0,
+                    "bone " + quote(bone.name) + " has dof " + std::string(channel_name(bone.dofs[d])) +
+                        " twice, which BVH cannot hold");
     }
-    if (bone.name.empty() || std::any_of(bone.name.begin(), bone.name.end(), [](char c) {
-          return is_space(c) || c == '{' || c == '}';
-        }))
+    if (bone.name.empty() ||
+        std::any_of(bone.name.begin(), bone.name.end(), [](char c) { return is_space(c) || c == '{' || c == '}'; }))
       return fail("", 0, "bone name " + quote(bone.name) + " cannot be a BVH joint name (empty, a space or a brace)");
   }
   return {};
@@ -471,8 +469,9 @@ Result<BvhFile> to_bvh(const Skeleton& skeleton, const Motion& motion) {
     return BvhFile{skeleton, motion};
   }
   if (motion.channel_count != skeleton.channel_count)
-    return fail("", 0, "the motion has " + std::to_string(motion.channel_count) + " channels, the skeleton " +
-                           std::to_string(skeleton.channel_count));
+    return fail("", 0,
+                "the motion has " + std::to_string(motion.channel_count) + " channels, the skeleton " +
+                    std::to_string(skeleton.channel_count));
   BvhFile out;
   Skeleton& s = out.skeleton;
   s.name = skeleton.name;
@@ -491,8 +490,9 @@ Result<BvhFile> to_bvh(const Skeleton& skeleton, const Motion& motion) {
       if (is_rotation(c)) {
         has_rotation = true;
       } else if (!root) {
-        return fail("", 0, "bone " + quote(bone.name) + " has a " + std::string(channel_name(c)) +
-                               " dof: BVH output holds translations and lengths only at the root");
+        return fail("", 0,
+                    "bone " + quote(bone.name) + " has a " + std::string(channel_name(c)) +
+                        " dof: BVH output holds translations and lengths only at the root");
       }
     }
     Bone joint;
@@ -591,8 +591,8 @@ Result<std::string> format_bvh(const Skeleton& skeleton, const Motion& motion, d
   w.out += "MOTION\nFrames: " + std::to_string(m.frame_count()) + "\nFrame Time: ";
   {
     std::array<char, 64> buf;
-    const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), 1.0 / m.fps,
-                                         std::chars_format::general, 10);
+    const auto [ptr, ec] =
+        std::to_chars(buf.data(), buf.data() + buf.size(), 1.0 / m.fps, std::chars_format::general, 10);
     w.out.append(buf.data(), ptr);
   }
   w.out += '\n';
