@@ -2,6 +2,7 @@
 #include <mocap/compress/clip_file.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
+#include <mocap/io/bvh.h>
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +20,7 @@ struct InfoOptions {
   std::string amc;
   double fps = 120.0;
   bool json = false;
+  std::string bvh_units = "cm";
 };
 
 std::string dof_list(const Bone& bone) {
@@ -138,8 +140,43 @@ int run_clip_file_info(const InfoOptions& options) {
   return emit("", out.str());
 }
 
+// `mocap info run.bvh`: the BVH's skeleton and motion (io/bvh.h).
+int run_bvh_info(const InfoOptions& options) {
+  std::optional<Clip> clip;
+  if (const int code = load_clip_or_bvh("info", options.asf, options.amc, options.fps, options.bvh_units, clip); code)
+    return code;
+  const Skeleton& skeleton = clip->skeleton;
+  const Motion& motion = clip->motion;
+  int with_dofs = 0;
+  for (const Bone& bone : skeleton.bones) with_dofs += bone.dofs.empty() ? 0 : 1;
+  if (options.json) {
+    const nlohmann::ordered_json j = {{"format", "bvh"},
+                                      {"root", skeleton.name},
+                                      {"metres_per_length_unit", skeleton.metres_per_unit()},
+                                      {"bones", skeleton.bones.size()},
+                                      {"bones_with_dofs", with_dofs},
+                                      {"channels", skeleton.channel_count},
+                                      {"frames", motion.frame_count()},
+                                      {"fps", motion.fps},
+                                      {"duration_s", motion.duration_seconds()}};
+    return emit("", j.dump(2) + "\n");
+  }
+  std::ostringstream out;
+  out << "skeleton  BVH, root " << skeleton.name << "\n";
+  out << "units     1 unit = " << skeleton.metres_per_unit() << " m (--bvh-units), angle deg\n";
+  out << "bones     " << skeleton.bones.size() << " including the root and End Sites, " << with_dofs
+      << " with dofs, " << skeleton.channel_count << " channels\n";
+  out << "frames    " << motion.frame_count() << " (0 to " << motion.frame_count() - 1 << ")\n";
+  out << "fps       " << motion.fps << "\n";
+  out << "duration  " << motion.duration_seconds() << " s\n";
+  out << "hierarchy\n";
+  print_tree(out, skeleton, 0, 0);
+  return emit("", out.str());
+}
+
 int run_info(const InfoOptions& options) {
   if (options.amc.empty() && is_clip_file_name(options.asf)) return run_clip_file_info(options);
+  if (is_bvh_path(options.asf)) return run_bvh_info(options);
   Loaded in;
   const auto bad = [](const Error& e) {
     std::cerr << "mocap: " << e.to_string() << "\n";
@@ -165,10 +202,12 @@ int run_info(const InfoOptions& options) {
 void add_info_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<InfoOptions>();
   CLI::App* command = app.add_subcommand("info", "Bones, dofs, hierarchy, units, frames, fps and duration");
-  command->add_option("asf", options->asf, "ASF skeleton, or a compressed clip (.mkc) alone")->required();
+  command->add_option("asf", options->asf, "ASF skeleton, or a compressed clip (.mkc) or BVH clip (.bvh) alone")
+      ->required();
   command->add_option("amc", options->amc, "AMC motion of that skeleton");
   add_fps_option(*command, options->fps);
   command->add_flag("--json", options->json, "Print one JSON object");
+  add_bvh_units_option(*command, options->bvh_units);
   command->callback([options, &exit_code] { exit_code = run_info(*options); });
 }
 
