@@ -164,8 +164,8 @@ int run_bvh_info(const InfoOptions& options) {
   std::ostringstream out;
   out << "skeleton  BVH, root " << skeleton.name << "\n";
   out << "units     1 unit = " << skeleton.metres_per_unit() << " m (--bvh-units), angle deg\n";
-  out << "bones     " << skeleton.bones.size() << " including the root and End Sites, " << with_dofs
-      << " with dofs, " << skeleton.channel_count << " channels\n";
+  out << "bones     " << skeleton.bones.size() << " including the root and End Sites, " << with_dofs << " with dofs, "
+      << skeleton.channel_count << " channels\n";
   out << "frames    " << motion.frame_count() << " (0 to " << motion.frame_count() - 1 << ")\n";
   out << "fps       " << motion.fps << "\n";
   out << "duration  " << motion.duration_seconds() << " s\n";
