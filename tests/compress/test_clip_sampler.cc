@@ -1,6 +1,7 @@
 // The prepared sampler (clip_decoder.h: make_sampler, sample_clip on a
-// ClipSampler) on real clips, per-track and whole-pose: against the
-// reference (sample_channel in double + core/fk.h pose_from_channels), the
+// ClipSampler) on real clips, per-track and whole-pose (slerp and cubic
+// rebuilds): against the reference (sample_channel in double + core/fk.h
+// pose_from_channels; for whole-pose clips the rebuild at that time), the
 // scalar sample_clip, and its own portable kernels against the AVX2 ones, on
 // every frame and at random times; cursors, threads, clamping, short
 // outputs.
@@ -25,11 +26,11 @@ namespace mocap {
 namespace {
 
 // Keys every `every` frames and the last: a whole-pose clip's options.
-ClipEncodeOptions whole_pose(int frames, int every, bool cubic) {
+ClipEncodeOptions whole_pose(int frames, int every, Interpolation interpolation) {
   ClipEncodeOptions o;
   for (int f = 0; f < frames - 1; f += every) o.pose_keys.push_back(f);
   o.pose_keys.push_back(frames - 1);
-  o.cubic = cubic;
+  o.interpolation = interpolation;
   return o;
 }
 
@@ -111,10 +112,10 @@ void expect_on_clip(const test::ClipFiles& files) {
   auto per_track = encode_clip(skeleton, motion, {});
   ASSERT_TRUE(per_track.has_value()) << files.name << ": " << per_track.error().to_string();
   expect_sampler_matches(*per_track, skeleton, files.name + " per-track");
-  for (const bool cubic : {true, false}) {
-    auto keyed = encode_clip(skeleton, motion, whole_pose(motion.frame_count(), 12, cubic));
+  for (const Interpolation interpolation : {Interpolation::kCubic, Interpolation::kSlerp}) {
+    auto keyed = encode_clip(skeleton, motion, whole_pose(motion.frame_count(), 12, interpolation));
     ASSERT_TRUE(keyed.has_value()) << files.name << ": " << keyed.error().to_string();
-    expect_sampler_matches(*keyed, skeleton, files.name + (cubic ? " whole-pose cubic" : " whole-pose linear"));
+    expect_sampler_matches(*keyed, skeleton, files.name + " whole-pose " + std::string(interpolation_name(interpolation)));
   }
 }
 
@@ -143,7 +144,7 @@ TEST(ClipSampler, CursorInAnyOrderGivesAFreshCursorsPose) {
   const auto l = test::load_bundled("16_05");
   for (const bool keyed : {false, true}) {
     auto clip =
-        encode_clip(l.skeleton, l.motion, keyed ? whole_pose(l.motion.frame_count(), 9, true) : ClipEncodeOptions{});
+        encode_clip(l.skeleton, l.motion, keyed ? whole_pose(l.motion.frame_count(), 9, Interpolation::kCubic) : ClipEncodeOptions{});
     ASSERT_TRUE(clip.has_value());
     const ClipSampler sampler = make_sampler(*clip);
     const std::size_t bones = clip->bones.size();
@@ -169,7 +170,7 @@ TEST(ClipSampler, CursorInAnyOrderGivesAFreshCursorsPose) {
 // Many threads, one sampler, a cursor each: the single thread's poses.
 TEST(ClipSampler, ManyThreadsReadOneSampler) {
   const auto l = test::load_bundled("09_06");
-  auto clip = encode_clip(l.skeleton, l.motion, whole_pose(l.motion.frame_count(), 10, true));
+  auto clip = encode_clip(l.skeleton, l.motion, whole_pose(l.motion.frame_count(), 10, Interpolation::kCubic));
   ASSERT_TRUE(clip.has_value());
   const ClipSampler sampler = make_sampler(*clip);
   const std::size_t bones = clip->bones.size();

@@ -6,10 +6,8 @@
 //   value = sum_j B_j(u) p[i + j], B the uniform cubic basis
 //   ((1-u)^3, 3u^3 - 6u^2 + 4, -3u^3 + 3u^2 + 3u + 1, u^3) / 6.
 //   Degree 1: p[i] (1 - u) + p[i + 1] u.
-//   Keyed (whole-pose clips): between keys k_j <= t <= k_j+1, u = (t - k_j) / h,
-//   h = k_j+1 - k_j; degree 1 linear, degree 3 cubic Hermite with tangents
-//   (per frame) m_j = (h_prev d_next + h_next d_prev) / (h_prev + h_next)
-//   inside, the one-sided slope d at the first and last key.
+//   Keyed tracks (whole-pose clips) have no curve of their own: the pose is
+//   rebuilt between keys (clip_pose.h); here only the key segment of a time.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +15,28 @@
 #include <span>
 
 namespace mocap::clip_curve {
+
+// sin and cos of x in float, to about 1e-7 absolute: quadrant reduction then
+// Taylor polynomials on [-pi/4, pi/4] (the next terms are below 3e-8 there).
+// libm's sinf/cosf were most of the sampling time.
+inline void sin_cos(float x, float& s, float& c) {
+  constexpr float kTwoOverPi = 0.636619772f;
+  constexpr float kPiOver2Hi = 1.5703125f;  // few bits: n * hi is exact for |n| < 2^15
+  constexpr float kPiOver2Lo = 4.83826794897e-4f;
+  // Round to nearest without nearbyintf (a libm call that honours the rounding mode).
+  const float y = x * kTwoOverPi;
+  const float n = static_cast<float>(static_cast<int>(y + (y >= 0.0f ? 0.5f : -0.5f)));
+  const float r = (x - n * kPiOver2Hi) - n * kPiOver2Lo;
+  const float r2 = r * r;
+  const float sr = r * (1.0f + r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040 + r2 * (1.0f / 362880)))));
+  const float cr = 1.0f + r2 * (-0.5f + r2 * (1.0f / 24 + r2 * (-1.0f / 720 + r2 * (1.0f / 40320))));
+  switch (static_cast<int>(n) & 3) {
+    case 0: s = sr, c = cr; break;
+    case 1: s = cr, c = -sr; break;
+    case 2: s = -sr, c = -cr; break;
+    default: s = -cr, c = sr; break;
+  }
+}
 
 inline int gaps(int frames, int spacing) { return std::max(1, (frames - 1 + spacing - 1) / spacing); }
 
@@ -47,33 +67,6 @@ inline T uniform_at(const P* p, int degree, int segment, T u) {
   const P* q = p + segment;
   return w[0] * static_cast<T>(q[0]) + w[1] * static_cast<T>(q[1]) + w[2] * static_cast<T>(q[2]) +
          w[3] * static_cast<T>(q[3]);
-}
-
-// Tangent (per frame) at key j of `count` keys.
-template <class T, class P>
-inline T key_tangent(const P* p, const int* keys, int count, int j) {
-  if (count < 2) return T(0);
-  if (j == 0) return (static_cast<T>(p[1]) - static_cast<T>(p[0])) / static_cast<T>(keys[1] - keys[0]);
-  if (j == count - 1)
-    return (static_cast<T>(p[j]) - static_cast<T>(p[j - 1])) / static_cast<T>(keys[j] - keys[j - 1]);
-  const T h0 = static_cast<T>(keys[j] - keys[j - 1]), h1 = static_cast<T>(keys[j + 1] - keys[j]);
-  const T d0 = (static_cast<T>(p[j]) - static_cast<T>(p[j - 1])) / h0;
-  const T d1 = (static_cast<T>(p[j + 1]) - static_cast<T>(p[j])) / h1;
-  return (h0 * d1 + h1 * d0) / (h0 + h1);
-}
-
-// Value at frame time t in key segment j (keys[j] <= t <= keys[j + 1]).
-template <class T, class P>
-inline T keyed_at(const P* p, const int* keys, int count, int degree, int j, T t) {
-  if (count < 2) return count == 1 ? static_cast<T>(p[0]) : T(0);
-  const T h = static_cast<T>(keys[j + 1] - keys[j]);
-  const T u = std::clamp((t - static_cast<T>(keys[j])) / h, T(0), T(1));
-  const T a = static_cast<T>(p[j]), b = static_cast<T>(p[j + 1]);
-  if (degree == 1) return a + (b - a) * u;
-  const T ma = key_tangent<T>(p, keys, count, j) * h, mb = key_tangent<T>(p, keys, count, j + 1) * h;
-  const T u2 = u * u, u3 = u2 * u;
-  return (T(2) * u3 - T(3) * u2 + T(1)) * a + (u3 - T(2) * u2 + u) * ma + (T(-2) * u3 + T(3) * u2) * b +
-         (u3 - u2) * mb;
 }
 
 // Key segment of frame time t: the last j with keys[j] <= t, at most count - 2.
@@ -107,17 +100,6 @@ inline void uniform_all(std::span<const P> p, int degree, int spacing, int frame
     double u = 0;
     const int i = uniform_segment(static_cast<double>(f), inv, segments, u);
     out[static_cast<std::size_t>(f) * stride] = uniform_at<double>(p.data(), degree, i, u);
-  }
-}
-
-template <class P>
-inline void keyed_all(std::span<const P> p, std::span<const int> keys, int degree, int frames, double* out,
-                      std::size_t stride) {
-  const int count = static_cast<int>(keys.size());
-  int j = 0;
-  for (int f = 0; f < frames; ++f) {
-    while (j < count - 2 && f > keys[j + 1]) ++j;
-    out[static_cast<std::size_t>(f) * stride] = keyed_at<double>(p.data(), keys.data(), count, degree, j, static_cast<double>(f));
   }
 }
 

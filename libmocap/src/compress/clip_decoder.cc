@@ -1,35 +1,13 @@
 #include <mocap/compress/clip_decoder.h>
+#include <mocap/compress/rebuild.h>
 
 #include <cmath>
 
 #include "compress/clip_curve.h"
+#include "compress/clip_pose.h"
 
 namespace mocap {
-namespace {
-
-// sin and cos of a half angle in float, to about 1e-7 absolute: quadrant
-// reduction then Taylor polynomials on [-pi/4, pi/4] (the next terms are
-// below 3e-8 there). libm's sinf/cosf were most of the sampling time.
-inline void sin_cos(float x, float& s, float& c) {
-  constexpr float kTwoOverPi = 0.636619772f;
-  constexpr float kPiOver2Hi = 1.5703125f;  // few bits: n * hi is exact for |n| < 2^15
-  constexpr float kPiOver2Lo = 4.83826794897e-4f;
-  // Round to nearest without nearbyintf (a libm call that honours the rounding mode).
-  const float y = x * kTwoOverPi;
-  const float n = static_cast<float>(static_cast<int>(y + (y >= 0.0f ? 0.5f : -0.5f)));
-  const float r = (x - n * kPiOver2Hi) - n * kPiOver2Lo;
-  const float r2 = r * r;
-  const float sr = r * (1.0f + r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040 + r2 * (1.0f / 362880)))));
-  const float cr = 1.0f + r2 * (-0.5f + r2 * (1.0f / 24 + r2 * (-1.0f / 720 + r2 * (1.0f / 40320))));
-  switch (static_cast<int>(n) & 3) {
-    case 0: s = sr, c = cr; break;
-    case 1: s = cr, c = -sr; break;
-    case 2: s = -sr, c = -cr; break;
-    default: s = -cr, c = sr; break;
-  }
-}
-
-}  // namespace
+using clip_curve::sin_cos;
 
 ClipCursor make_cursor(const CompressedClip&) { return {}; }
 
@@ -38,21 +16,32 @@ void sample_clip(const CompressedClip& clip, double seconds, ClipCursor& cursor,
   const double last = clip.frame_count - 1;
   double t = seconds * clip.fps;
   t = !(t >= 0.0) ? 0.0 : (t > last ? last : t);  // NaN too
-  // Whole-pose clips: the key segment, stepping from the last one when close.
+  const std::size_t bones = std::min(clip.bones.size(), local_rotations.size());
   const int key_count = static_cast<int>(clip.keys.size());
-  if (key_count >= 2) cursor.segment = clip_curve::key_segment_from(clip.keys.data(), key_count, t, cursor.segment);
-  const int segment = cursor.segment;
+  if (key_count > 0) {
+    // Whole-pose clips: the rebuild between the two keys around t, in double.
+    if (key_count >= 2) cursor.segment = clip_curve::key_segment_from(clip.keys.data(), key_count, t, cursor.segment);
+    const int j = key_count >= 2 ? cursor.segment : 0;
+    for (std::size_t b = 0; b < bones; ++b)
+      local_rotations[b] = clip_pose::pose_rotation_at(clip, clip_pose::rig_of(clip, b), j, t).cast<float>();
+    Eigen::Vector3d translation = Eigen::Vector3d::Zero();
+    const ClipBone& root = clip.bones[0];
+    for (std::size_t k = 0; k < root.dofs.size(); ++k) {
+      const Channel c = root.dofs[k];
+      if (is_rotation(c) || c == Channel::L) continue;
+      translation[static_cast<int>(c) - static_cast<int>(Channel::TX)] =
+          clip_pose::channel_reference_at(clip, root.first_channel + static_cast<int>(k), false, j, t);
+    }
+    root_translation = clip.root_position + translation.cast<float>();
+    return;
+  }
   const auto value = [&](const ClipTrack& track) -> float {
     if (track.storage == TrackStorage::kConstant) return track.constant;
-    if (track.spacing == 0)
-      return static_cast<float>(
-          clip_curve::keyed_at<double>(track.points.data(), clip.keys.data(), key_count, track.degree, segment, t));
     double u = 0.0;
     const int i = clip_curve::uniform_segment(t, track.inv_spacing, track.segments, u);
     return clip_curve::uniform_at<float>(track.points.data(), track.degree, i, static_cast<float>(u));
   };
   Eigen::Vector3f translation = Eigen::Vector3f::Zero();
-  const std::size_t bones = std::min(clip.bones.size(), local_rotations.size());
   for (std::size_t b = 0; b < bones; ++b) {
     const ClipBone& bone = clip.bones[b];
     // As pose_from_channels: turns about C * e_k in dof order, the first applied
@@ -78,12 +67,31 @@ void sample_clip(const CompressedClip& clip, double seconds, ClipCursor& cursor,
 double sample_channel(const CompressedClip& clip, int channel, double frame) {
   const ClipTrack& track = clip.tracks[static_cast<std::size_t>(channel)];
   const double t = std::clamp(frame, 0.0, static_cast<double>(clip.frame_count - 1));
-  if (track.storage == TrackStorage::kConstant) return track.constant;
-  if (track.spacing == 0) {
+  if (!clip.keys.empty()) {
+    // The channel of the rebuilt pose: its bone's rotation turned back into
+    // angles nearest to the interpolated key values, as rebuild_motion does.
     const int count = static_cast<int>(clip.keys.size());
     const int j = clip_curve::key_segment(clip.keys.data(), count, t);
-    return clip_curve::keyed_at<double>(track.points.data(), clip.keys.data(), count, track.degree, j, t);
+    std::size_t b = 0;
+    while (b + 1 < clip.bones.size() && clip.bones[b + 1].first_channel <= channel) ++b;
+    const ClipBone& bone = clip.bones[b];
+    const bool rotation = is_rotation(bone.dofs[static_cast<std::size_t>(channel - bone.first_channel)]);
+    const double reference = clip_pose::channel_reference_at(clip, channel, rotation, j, t);
+    const bool at_key = count < 2 || t == clip.keys[j] || t == clip.keys[j + 1];
+    if (!rotation || at_key) return at_key ? clip_pose::key_value(clip, channel, t == clip.keys[j] ? j : j + 1) : reference;
+    const clip_pose::BoneRig rig = clip_pose::rig_of(clip, b);
+    // channels_from_rotation indexes a frame by rig.channel: a rig whose
+    // channels count from this bone's first.
+    clip_pose::BoneRig local = rig;
+    double values[8] = {};
+    for (int k = 0; k < rig.rotations; ++k) {
+      local.channel[k] = rig.channel[k] - bone.first_channel;
+      values[local.channel[k]] = clip_pose::channel_reference_at(clip, rig.channel[k], true, j, t);
+    }
+    detail::channels_from_rotation(local, clip_pose::pose_rotation_at(clip, rig, j, t), values);
+    return values[channel - bone.first_channel];
   }
+  if (track.storage == TrackStorage::kConstant) return track.constant;
   double u = 0.0;
   const int i = clip_curve::uniform_segment(t, 1.0 / track.spacing, clip_curve::gaps(clip.frame_count, track.spacing), u);
   return clip_curve::uniform_at<double>(track.points.data(), track.degree, i, u);
@@ -92,6 +100,23 @@ double sample_channel(const CompressedClip& clip, int channel, double frame) {
 Result<Motion> decode_motion(const CompressedClip& clip, const Skeleton& skeleton) {
   if (auto ok = check_skeleton(clip, skeleton, skeleton.name.empty() ? "skeleton" : skeleton.name); !ok)
     return std::unexpected(ok.error());
+  if (!clip.keys.empty()) {
+    // Whole-pose clips: the key poses rebuilt by rebuild_motion, timed by the
+    // frame index (as the sampler is), then given the stored frame numbers.
+    Motion keys;
+    keys.fps = clip.fps;
+    keys.channel_count = clip.channel_count;
+    keys.frame_numbers.reserve(clip.keys.size());
+    keys.values.reserve(clip.keys.size() * static_cast<std::size_t>(clip.channel_count));
+    for (std::size_t j = 0; j < clip.keys.size(); ++j) {
+      keys.frame_numbers.push_back(clip.first_frame + clip.keys[j]);
+      for (int c = 0; c < clip.channel_count; ++c) keys.values.push_back(clip_pose::key_value(clip, c, static_cast<int>(j)));
+    }
+    auto motion = rebuild_motion(skeleton, keys, clip.name.empty() ? "clip" : clip.name, clip.interpolation);
+    if (!motion) return motion;
+    for (int f = 0; f < clip.frame_count; ++f) motion->frame_numbers[static_cast<std::size_t>(f)] = clip.frame_number(f);
+    return motion;
+  }
   Motion motion;
   motion.fps = clip.fps;
   motion.channel_count = clip.channel_count;
@@ -104,8 +129,6 @@ Result<Motion> decode_motion(const CompressedClip& clip, const Skeleton& skeleto
     double* out = motion.values.data() + c;
     if (track.storage == TrackStorage::kConstant) {
       for (int f = 0; f < clip.frame_count; ++f) out[f * stride] = track.constant;
-    } else if (track.spacing == 0) {
-      clip_curve::keyed_all<float>(track.points, clip.keys, track.degree, clip.frame_count, out, stride);
     } else {
       clip_curve::uniform_all<float>(track.points, track.degree, track.spacing, clip.frame_count, out, stride);
     }

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "compress/clip_fit.h"
+#include "compress/dof_model.h"
 
 namespace mocap {
 namespace {
@@ -179,13 +180,20 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
   world_of(skeleton, motion, reference);
   CompressedClip clip = clip_frame(skeleton, motion);
   clip.keys = options.pose_keys;
+  clip.interpolation = clip.keys.empty() ? Interpolation::kSlerp : options.interpolation;
 
+  // Curves through continuous channels: an Euler flip in the capture costs a
+  // per-track curve knots, and a whole-pose curve turned the long way round
+  // between keys (05_06 at 20 % keys decoded 129 cm off before this).
+  std::vector<double> continuous = motion.values;
+  if (options.continuous) detail::make_channels_continuous(skeleton, continuous, frames);
   std::vector<std::vector<double>> values(static_cast<std::size_t>(channels), std::vector<double>(frames));
   for (int f = 0; f < frames; ++f) {
-    for (int c = 0; c < channels; ++c) values[c][f] = motion.values[static_cast<std::size_t>(f) * channels + c];
+    for (int c = 0; c < channels; ++c) values[c][f] = continuous[static_cast<std::size_t>(f) * channels + c];
   }
   clip_fit::FitOptions fit_options;
-  fit_options.degree = !options.cubic ? 1 : (options.pose_keys.empty() && options.linear ? 0 : 3);
+  // Keyed tracks have no curve of their own (the whole pose is rebuilt between keys): degree 1.
+  fit_options.degree = !options.pose_keys.empty() ? 1 : !options.cubic ? 1 : (options.linear ? 0 : 3);
   fit_options.quantise = options.quantise;
   fit_options.entropy = options.entropy;
   fit_options.delta = options.delta;

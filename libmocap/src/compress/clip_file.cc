@@ -19,6 +19,7 @@ using clip_bits::ByteWriter;
 
 constexpr std::array<std::uint8_t, 4> kMagic = {'M', 'K', 'C', 0x1a};
 constexpr std::size_t kHeaderBytes = 16;  // magic, version, flags, size, crc
+constexpr std::uint16_t kCubicFlag = 1;    // whole-pose clips: the rebuild is the cubic
 constexpr std::array<std::string_view, 6> kAxisOrders = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
 constexpr int kMaxBones = 1024;
 constexpr int kMaxDofs = 8;
@@ -61,7 +62,9 @@ void write_track(ByteWriter& w, const ClipTrack& t) {
     w.f32(t.constant);
     return;
   }
-  w.u8(static_cast<std::uint32_t>(t.storage) | (t.degree == 3 ? 4u : 0u) | (static_cast<std::uint32_t>(t.order) << 3));
+  // Keyed tracks have no curve of their own: degree bit 0.
+  const bool cubic = t.degree == 3 && t.spacing > 0;
+  w.u8(static_cast<std::uint32_t>(t.storage) | (cubic ? 4u : 0u) | (static_cast<std::uint32_t>(t.order) << 3));
   w.varint(static_cast<std::uint32_t>(t.spacing));
   if (t.storage == TrackStorage::kFloat) {
     for (const std::int32_t c : t.codes) w.u32(static_cast<std::uint32_t>(c));
@@ -118,6 +121,9 @@ struct Parser {
     if (!truncated(what)) return false;
     if (t.spacing > kMaxSpacing) return fail_at(what + ": knot spacing above 65535 frames");
     if (t.spacing == 0 && clip.keys.empty()) return fail_at(what + ": keyed track in a clip without key frames");
+    // A keyed track is rebuilt with the whole pose (the header's flag says
+    // how); a degree bit there is a file from before that rule, or damage.
+    if (t.spacing == 0 && t.degree != 1) return fail_at(what + ": keyed track with its degree bit set");
     if (t.order > 2) return fail_at(what + ": delta order 3");
     const std::int64_t m = point_count(clip, t);
     if (m < 1) return fail_at(what + ": no points");
@@ -319,15 +325,18 @@ Result<CompressedClip> parse_compressed_clip(std::span<const std::uint8_t> bytes
     return fail(name, 0, "header says " + std::to_string(size) + " bytes, the file has " + std::to_string(bytes.size()) +
                              (size > bytes.size() ? " (truncated)" : " (extra bytes)"));
   if (clip_bits::crc32(bytes.subspan(kHeaderBytes)) != crc) return fail(name, 0, "checksum mismatch (corrupted)");
-  if (flags != 0) return fail(name, 0, "unknown flags " + std::to_string(flags));
+  if ((flags & ~std::uint32_t{kCubicFlag}) != 0) return fail(name, 0, "unknown flags " + std::to_string(flags));
   CompressedClip clip;
   clip.name = name;
   clip.version = static_cast<std::uint16_t>(version);
+  clip.interpolation = (flags & kCubicFlag) ? Interpolation::kCubic : Interpolation::kSlerp;
   Parser p{ByteReader{bytes, kHeaderBytes, false}, name, {}, 0};
   if (!p.body(clip)) {
     if (p.problem.empty()) p.problem = "malformed";
     return fail(name, 0, p.problem + " (at byte " + std::to_string(p.problem_at) + ")");
   }
+  if (clip.keys.empty() && clip.interpolation != Interpolation::kSlerp)
+    return fail(name, 0, "the cubic rebuild flag is set on a clip without key frames");
   clip.byte_size = bytes.size();
   return clip;
 }
@@ -344,7 +353,7 @@ std::vector<std::uint8_t> format_compressed_clip(const CompressedClip& clip) {
   ByteWriter w;
   for (const std::uint8_t b : kMagic) w.u8(b);
   w.u16(clip.version);
-  w.u16(0);
+  w.u16(!clip.keys.empty() && clip.interpolation == Interpolation::kCubic ? kCubicFlag : 0);
   w.u32(0);  // size, filled below
   w.u32(0);  // crc, filled below
   w.f64(clip.fps);

@@ -9,6 +9,8 @@
 #include <utility>
 
 #include "compress/clip_curve.h"
+#include "compress/clip_pose.h"
+#include "compress/interpolators.h"
 
 namespace mocap {
 
@@ -33,12 +35,8 @@ const char* clip_kernel_name(ClipKernel kernel) {
 namespace {
 
 // A channel whose value never changes, and that value.
-bool constant_track(const CompressedClip& clip, const ClipTrack& track, float& value) {
+bool constant_track(const CompressedClip&, const ClipTrack& track, float& value) {
   if (track.storage == TrackStorage::kConstant) return value = track.constant, true;
-  if (track.spacing == 0 && clip.keys.size() < 2) {
-    value = clip.keys.size() == 1 && !track.points.empty() ? track.points[0] : 0.0f;
-    return true;
-  }
   return false;
 }
 
@@ -76,8 +74,8 @@ struct BlockBuilder {
       Group g;
       g.spacing = track.spacing;
       g.degree = track.degree;
-      g.segments = track.spacing > 0 ? clip_curve::gaps(clip.frame_count, track.spacing) : 1;
-      g.inv_spacing = track.spacing > 0 ? 1.0 / track.spacing : 1.0;
+      g.segments = clip_curve::gaps(clip.frame_count, track.spacing);
+      g.inv_spacing = 1.0 / track.spacing;
       block.groups.push_back(std::move(g));
       group_points.emplace_back();
     }
@@ -87,19 +85,17 @@ struct BlockBuilder {
     group_points[it->second].push_back(track.points);
   }
 
-  // Row-interleaves each group's points; keyed groups get a zero row before
-  // and after so that the 4-tap Hermite never reads outside.
+  // Row-interleaves each group's points.
   void interleave() {
     for (std::size_t gi = 0; gi < block.groups.size(); ++gi) {
       Group& g = block.groups[gi];
-      const bool keyed = g.spacing == 0;
-      const std::size_t points = keyed ? clip.keys.size() : static_cast<std::size_t>(g.segments + g.degree);
-      const std::size_t pad = keyed ? 1 : 0, n = static_cast<std::size_t>(g.tracks);
-      g.rows.assign((points + 2 * pad) * n, 0.0f);
+      const std::size_t points = static_cast<std::size_t>(g.segments + g.degree);
+      const std::size_t n = static_cast<std::size_t>(g.tracks);
+      g.rows.assign(points * n, 0.0f);
       for (std::size_t k = 0; k < n; ++k) {
         // A track shorter than its group's rows (only a hand-made clip) reads zeros.
         const std::span<const float> p = group_points[gi][k];
-        for (std::size_t r = 0; r < std::min(points, p.size()); ++r) g.rows[(r + pad) * n + k] = p[r];
+        for (std::size_t r = 0; r < std::min(points, p.size()); ++r) g.rows[r * n + k] = p[r];
       }
     }
   }
@@ -117,6 +113,174 @@ Eigen::Quaternionf fixed_rotation(const ClipBone& bone, bool root, const std::ve
   return q.cast<float>();
 }
 
+
+// The whole-pose plan: the rebuild's key rotations, and per segment what
+// rebuild_poses prepares per pair of keys (interpolators.h: Slerp::set,
+// CubicInterpolator's tangents and prepare), in double, stored as float.
+std::unique_ptr<clip_sampler::WholePose> make_whole_pose(const CompressedClip& clip) {
+  auto w = std::make_unique<clip_sampler::WholePose>();
+  const std::size_t bones = clip.bones.size(), keys = clip.keys.size();
+  const std::size_t segments = keys >= 2 ? keys - 1 : 0;
+  w->cubic = clip.interpolation == Interpolation::kCubic;
+  w->bones = static_cast<int>(bones);
+  std::vector<Eigen::Quaterniond> key(keys * bones);
+  std::vector<Eigen::Vector3d> translation(keys);
+  for (std::size_t b = 0; b < bones; ++b) {
+    const clip_pose::BoneRig rig = clip_pose::rig_of(clip, b);
+    for (std::size_t j = 0; j < keys; ++j) key[j * bones + b] = clip_pose::key_rotation(clip, rig, static_cast<int>(j));
+    if (rig.rotations == 2) {
+      clip_sampler::WholePose::TwoDof p;
+      p.bone = static_cast<int>(b);
+      p.a1 = rig.axis[0], p.a2 = rig.axis[1];
+      p.root = rig.root;
+      p.c = rig.c.cast<float>();
+      w->two_dof.push_back(p);
+    }
+  }
+  for (std::size_t j = 0; j < keys; ++j) translation[j] = clip_pose::key_translation(clip, static_cast<int>(j));
+  w->key.resize(key.size());
+  for (std::size_t i = 0; i < key.size(); ++i) w->key[i] = key[i].cast<float>();
+  for (const auto& v : translation) w->translation.push_back(v.cast<float>());
+  const std::span<const int> times(clip.keys);
+  if (!w->cubic) {
+    w->slerp.resize(segments * bones);
+    for (std::size_t g = 0; g < segments; ++g) {
+      for (std::size_t b = 0; b < bones; ++b) {
+        const Eigen::Vector4d q0 = key[g * bones + b].coeffs();
+        Eigen::Vector4d q1 = key[(g + 1) * bones + b].coeffs();
+        double dot = q0.dot(q1);
+        if (dot < 0.0) q1 = -q1, dot = -dot;
+        const double theta = std::acos(std::min(dot, 1.0));
+        clip_sampler::WholePose::Slerp& s = w->slerp[g * bones + b];
+        s.b = Eigen::Quaternionf(Eigen::Vector4f(q1.cast<float>()));
+        s.theta = static_cast<float>(theta);
+        s.sin_theta = static_cast<float>(std::sin(theta));
+        s.cos_theta = static_cast<float>(std::cos(theta));
+        s.inv_sin = theta < 1e-6 ? 0.0f : static_cast<float>(1.0 / std::sin(theta));
+      }
+    }
+    return w;
+  }
+  // The cubic: CubicInterpolator's tangents (key_tangents over every key) and
+  // its per-segment Bezier form.
+  std::vector<Eigen::Vector3d> turn_slope(segments * bones), move_slope(segments), turn, move;
+  for (std::size_t g = 0; g < segments; ++g) {
+    const double h = times[g + 1] - times[g];
+    for (std::size_t b = 0; b < bones; ++b)
+      turn_slope[g * bones + b] = detail::log_rotation(key[g * bones + b].conjugate() * key[(g + 1) * bones + b]) / h;
+    move_slope[g] = (translation[g + 1] - translation[g]) / h;
+  }
+  const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
+  detail::key_tangents<Eigen::Vector3d>(times, turn_slope, bones, std::vector<bool>(bones, true), zero, turn);
+  detail::key_tangents<Eigen::Vector3d>(times, move_slope, 1, std::vector<bool>(1, false), zero, move);
+  for (const auto& m : move) w->move.push_back(m.cast<float>());
+  w->cubic_arcs.resize(segments * bones);
+  for (std::size_t g = 0; g < segments; ++g) {
+    const double h = times[g + 1] - times[g];
+    for (std::size_t b = 0; b < bones; ++b) {
+      const Eigen::Vector3d w1 = (h / 3.0) * turn[g * bones + b], w3 = (h / 3.0) * turn[(g + 1) * bones + b];
+      const Eigen::Vector3d w2 = detail::log_rotation(detail::exp_rotation(-w1) * key[g * bones + b].conjugate() *
+                                                      key[(g + 1) * bones + b] * detail::exp_rotation(-w3));
+      w->cubic_arcs[g * bones + b] = {w1.cast<float>(), w2.cast<float>(), w3.cast<float>()};
+    }
+  }
+  return w;
+}
+
+// exp of a rotation vector in float (interpolators.h's exp_rotation).
+inline Eigen::Quaternionf exp_rotation(const Eigen::Vector3f& r) {
+  const float angle = r.norm();
+  if (!(angle > 0.0f)) return Eigen::Quaternionf::Identity();
+  float s = 0.0f, c = 1.0f;
+  clip_curve::sin_cos(0.5f * angle, s, c);
+  const Eigen::Vector3f v = (s / angle) * r;
+  return Eigen::Quaternionf(c, v.x(), v.y(), v.z());
+}
+
+// project_two_dofs_fast (dof_model.h) in float: the half angle about e2 from
+// its direction by whichever half-angle identity does not cancel.
+inline Eigen::Quaternionf project_two_dofs(const clip_sampler::WholePose::TwoDof& p, const Eigen::Quaternionf& q) {
+  const Eigen::Quaternionf m = p.root ? p.c.conjugate() * q : p.c.conjugate() * q * p.c;
+  const Eigen::Vector3f e1 = Eigen::Vector3f::Unit(p.a1), e2 = Eigen::Vector3f::Unit(p.a2);
+  const Eigen::Vector3f d = m * e1;
+  const float x = e1.dot(d), y = e2.dot(e1.cross(d));
+  const float r = std::sqrt(x * x + y * y);
+  float ch = 1.0f, sh = 0.0f;
+  if (r > 1e-12f) {
+    const float cos_b = x / r, sin_b = y / r;
+    if (cos_b >= 0.0f) {
+      ch = std::sqrt(0.5f * (1.0f + cos_b));
+      sh = sin_b / (2.0f * ch);
+    } else {
+      sh = std::copysign(std::sqrt(0.5f * (1.0f - cos_b)), y);
+      ch = sin_b / (2.0f * sh);
+    }
+  }
+  const Eigen::Quaternionf r2(ch, sh * e2.x(), sh * e2.y(), sh * e2.z());
+  const Eigen::Quaternionf n = r2.conjugate() * m;
+  Eigen::Quaternionf twist(n.w(), 0.0f, 0.0f, 0.0f);
+  twist.vec()[p.a1] = n.vec()[p.a1];
+  const float norm = twist.norm();
+  const Eigen::Quaternionf projected = norm < 1e-12f ? r2 : r2 * Eigen::Quaternionf(twist.coeffs() / norm);
+  return p.root ? p.c * projected : p.c * projected * p.c.conjugate();
+}
+
+void sample_whole_pose(const ClipSamplerPlan& plan, double t, ClipCursor& cursor,
+                       std::span<Eigen::Quaternionf> local_rotations, Eigen::Vector3f& root_translation) {
+  const clip_sampler::WholePose& w = *plan.whole;
+  const std::size_t bones = std::min(static_cast<std::size_t>(w.bones), local_rotations.size());
+  const std::size_t stride = static_cast<std::size_t>(w.bones);
+  const int key_count = static_cast<int>(plan.keys.size());
+  int j = 0;
+  double s = 0.0;
+  if (key_count >= 2) {
+    j = cursor.segment = clip_curve::key_segment_from(plan.keys.data(), key_count, t, cursor.segment);
+    s = std::clamp((t - plan.keys[j]) / (plan.keys[j + 1] - plan.keys[j]), 0.0, 1.0);
+  }
+  const std::size_t a = static_cast<std::size_t>(j);
+  // Key frames: the key itself, whichever segment the cursor is on.
+  if (key_count < 2 || s == 0.0 || s == 1.0) {
+    const std::size_t k = s == 1.0 ? a + 1 : a;
+    std::copy_n(w.key.begin() + static_cast<std::ptrdiff_t>(k * stride), bones, local_rotations.begin());
+    root_translation = plan.root_position + w.translation[k];
+    return;
+  }
+  const Eigen::Quaternionf* qa = w.key.data() + a * stride;
+  const float sf = static_cast<float>(s);
+  if (!w.cubic) {
+    // sin(s theta) and cos(s theta) once; sin((1 - s) theta) by the angle difference.
+    const clip_sampler::WholePose::Slerp* seg = w.slerp.data() + a * stride;
+    for (std::size_t b = 0; b < bones; ++b) {
+      const auto& g = seg[b];
+      Eigen::Vector4f q;
+      if (g.inv_sin == 0.0f) {
+        q = ((1.0f - sf) * qa[b].coeffs() + sf * g.b.coeffs()).normalized();
+      } else {
+        float st = 0.0f, ct = 1.0f;
+        clip_curve::sin_cos(sf * g.theta, st, ct);
+        q = ((g.sin_theta * ct - g.cos_theta * st) * g.inv_sin) * qa[b].coeffs() + (st * g.inv_sin) * g.b.coeffs();
+      }
+      local_rotations[b] = Eigen::Quaternionf(q);
+    }
+    root_translation = plan.root_position + (1.0f - sf) * w.translation[a] + sf * w.translation[a + 1];
+  } else {
+    const float u = 1.0f - sf;
+    const float b1 = 1.0f - u * u * u, b2 = sf * sf * (3.0f - 2.0f * sf), b3 = sf * sf * sf;
+    const clip_sampler::WholePose::Cubic* seg = w.cubic_arcs.data() + a * stride;
+    for (std::size_t b = 0; b < bones; ++b) {
+      const auto& g = seg[b];
+      local_rotations[b] = qa[b] * exp_rotation(b1 * g.w1) * exp_rotation(b2 * g.w2) * exp_rotation(b3 * g.w3);
+    }
+    const detail::HermiteBasis h(s, plan.keys[j + 1] - plan.keys[j]);
+    root_translation = plan.root_position + static_cast<float>(h.b[0]) * w.translation[a] +
+                       static_cast<float>(h.b[1]) * w.translation[a + 1] + static_cast<float>(h.b[2]) * w.move[a] +
+                       static_cast<float>(h.b[3]) * w.move[a + 1];
+  }
+  for (const auto& p : w.two_dof)
+    if (static_cast<std::size_t>(p.bone) < bones)
+      local_rotations[static_cast<std::size_t>(p.bone)] = project_two_dofs(p, local_rotations[static_cast<std::size_t>(p.bone)]);
+}
+
 }  // namespace
 
 ClipSampler make_sampler(const CompressedClip& clip, ClipKernel kernel) {
@@ -131,23 +295,9 @@ ClipSampler make_sampler(const CompressedClip& clip, ClipKernel kernel) {
   plan->root_position = clip.root_position;
   if (!clip.bones.empty()) plan->root_axis = clip.bones[0].axis_rotation;
 
-  // Hermite tangents at the keys as weights on the neighbouring points (clip_curve::key_tangent).
-  const int key_count = static_cast<int>(clip.keys.size());
-  plan->alpha.assign(clip.keys.size(), 0.0);
-  plan->beta.assign(clip.keys.size(), 0.0);
-  plan->gamma.assign(clip.keys.size(), 0.0);
-  for (int j = 0; key_count >= 2 && j < key_count; ++j) {
-    const int* k = clip.keys.data();
-    if (j == 0) {
-      plan->beta[j] = -1.0 / (k[1] - k[0]), plan->gamma[j] = 1.0 / (k[1] - k[0]);
-    } else if (j == key_count - 1) {
-      plan->alpha[j] = -1.0 / (k[j] - k[j - 1]), plan->beta[j] = 1.0 / (k[j] - k[j - 1]);
-    } else {
-      const double h0 = k[j] - k[j - 1], h1 = k[j + 1] - k[j];
-      plan->alpha[j] = -h1 / h0 / (h0 + h1);
-      plan->gamma[j] = h0 / h1 / (h0 + h1);
-      plan->beta[j] = -(plan->alpha[j] + plan->gamma[j]);
-    }
+  if (!clip.keys.empty()) {
+    plan->whole = make_whole_pose(clip);
+    return ClipSampler{std::move(plan)};
   }
 
   // Blocks of consecutive bones small enough for the stack scratch: at most
@@ -276,23 +426,9 @@ void sample_clip(const ClipSampler& sampler, double seconds, ClipCursor& cursor,
   double t = seconds * plan.fps;
   t = !(t >= 0.0) ? 0.0 : (t > last ? last : t);  // NaN too
 
-  // Whole-pose clips: one segment and one set of Hermite weights for every
-  // keyed track, on p[j - 1] .. p[j + 2] (linear: on p[j], p[j + 1]).
-  const int key_count = static_cast<int>(plan.keys.size());
-  float keyed3[4] = {}, keyed1[2] = {};
-  int j = 0;
-  if (key_count >= 2) {
-    j = cursor.segment = clip_curve::key_segment_from(plan.keys.data(), key_count, t, cursor.segment);
-    const double h = plan.keys[j + 1] - plan.keys[j];
-    const double u = std::clamp((t - plan.keys[j]) / h, 0.0, 1.0);
-    const double u2 = u * u, u3 = u2 * u;
-    const double h00 = 2 * u3 - 3 * u2 + 1, h10 = (u3 - 2 * u2 + u) * h, h01 = -2 * u3 + 3 * u2, h11 = (u3 - u2) * h;
-    const std::size_t a = static_cast<std::size_t>(j), b = a + 1;
-    keyed3[0] = static_cast<float>(h10 * plan.alpha[a]);
-    keyed3[1] = static_cast<float>(h00 + h10 * plan.beta[a] + h11 * plan.alpha[b]);
-    keyed3[2] = static_cast<float>(h01 + h10 * plan.gamma[a] + h11 * plan.beta[b]);
-    keyed3[3] = static_cast<float>(h11 * plan.gamma[b]);
-    keyed1[0] = static_cast<float>(1.0 - u), keyed1[1] = static_cast<float>(u);
+  if (plan.whole) {
+    sample_whole_pose(plan, t, cursor, local_rotations, root_translation);
+    return;
   }
 
   const std::size_t outputs = local_rotations.size();
@@ -304,22 +440,14 @@ void sample_clip(const ClipSampler& sampler, double seconds, ClipCursor& cursor,
     std::memcpy(values, block.values.data(), block.values.size() * sizeof(float));
     for (const Group& g : block.groups) {
       float w[4];
-      int first = 0, taps = 4;
-      if (g.spacing == 0) {
-        if (g.degree == 1) {
-          w[0] = keyed1[0], w[1] = keyed1[1], first = j + 1, taps = 2;
-        } else {
-          std::copy(keyed3, keyed3 + 4, w), first = j;
-        }
+      int taps = 4;
+      double u = 0.0;
+      const int first = clip_curve::uniform_segment(t, g.inv_spacing, g.segments, u);
+      const float uf = static_cast<float>(u);
+      if (g.degree == 1) {
+        w[0] = 1.0f - uf, w[1] = uf, taps = 2;
       } else {
-        double u = 0.0;
-        first = clip_curve::uniform_segment(t, g.inv_spacing, g.segments, u);
-        const float uf = static_cast<float>(u);
-        if (g.degree == 1) {
-          w[0] = 1.0f - uf, w[1] = uf, taps = 2;
-        } else {
-          clip_curve::cubic_basis(uf, w);
-        }
+        clip_curve::cubic_basis(uf, w);
       }
       kernels.curves(g.rows.data(), g.tracks, first, taps, w, out);
       for (int k = 0; k < g.tracks; ++k) values[g.slots[static_cast<std::size_t>(k)]] = out[k];

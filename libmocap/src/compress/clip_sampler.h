@@ -6,8 +6,7 @@
 //
 // A sample, per block of bones:
 //   1. values = the block's template (constant channels already in place);
-//   2. per curve group (tracks of one spacing and degree, or keyed tracks of
-//      one degree): the segment and 2 or 4 basis weights once, then per
+//   2. per curve group (tracks of one spacing and degree): the segment and 2 or 4 basis weights once, then per
 //      track a few multiply-adds on control points stored row-interleaved
 //      (row r holds point r of every track of the group), scattered into
 //      values;
@@ -16,6 +15,7 @@
 //      coordinate axes, lanes padded with zero turns): M = turns about e_k
 //      composed in closed form, then C * M * C^-1 = (w, R_C v), 8 bones at a
 //      time; the root's lane has R = I and is multiplied by its C after.
+// Whole-pose clips have no blocks: WholePose below.
 #pragma once
 
 #include <Eigen/Core>
@@ -63,6 +63,34 @@ struct Block {
   std::vector<std::pair<int, Eigen::Quaternionf>> fixed;  // bones whose rotation never changes
 };
 
+// Whole-pose clips: the rebuild between keys (clip_pose.h, rebuild.h),
+// prepared once: per key and bone the local rotation, per segment and bone
+// what one sample needs, so that a sample is per bone a slerp (one sin/cos)
+// or three exps of the cubic, then the two-dof projection.
+struct WholePose {
+  bool cubic = false;
+  int bones = 0;
+  std::vector<Eigen::Quaternionf> key;          // keys x bones: the local rotations at the keys
+  std::vector<Eigen::Vector3f> translation;     // keys: the root's tx, ty, tz
+  std::vector<Eigen::Vector3f> move;            // keys: cubic: the translation's tangent, metres per frame
+  struct Slerp {                                // segments x bones
+    Eigen::Quaternionf b;                       // the later key on the earlier one's side of the sphere
+    float theta = 0, sin_theta = 0, cos_theta = 1, inv_sin = 0;  // theta: half the angle between them; inv_sin 0: nlerp
+  };
+  std::vector<Slerp> slerp;
+  struct Cubic {                                // segments x bones: q_a exp(b1 w1) exp(b2 w2) exp(b3 w3)
+    Eigen::Vector3f w1, w2, w3;
+  };
+  std::vector<Cubic> cubic_arcs;
+  struct TwoDof {                               // a bone with two rotation dofs, projected onto them
+    int bone = 0;
+    int a1 = 0, a2 = 0;                         // its dofs' axes in dof order (0 x, 1 y, 2 z)
+    bool root = false;
+    Eigen::Quaternionf c = Eigen::Quaternionf::Identity();
+  };
+  std::vector<TwoDof> two_dof;
+};
+
 struct Kernels {
   // out[k] = sum_j w[j] * rows[(first + j) * n + k], j < taps (2 or 4), k < n.
   void (*curves)(const float* rows, int n, int first, int taps, const float* w, float* out);
@@ -82,12 +110,11 @@ struct ClipSamplerPlan {
   double fps = 120.0;
   int frame_count = 1;
   int bones = 0;
-  std::vector<int> keys;
-  // Per key j, the tangent (per frame) as alpha p[j-1] + beta p[j] + gamma p[j+1].
-  std::vector<double> alpha, beta, gamma;
+  std::vector<int> keys;  // whole-pose clips: the key frame indices
   Eigen::Vector3f root_position = Eigen::Vector3f::Zero();
   Eigen::Quaternionf root_axis = Eigen::Quaternionf::Identity();  // O: the root's lane is O * M
-  std::vector<clip_sampler::Block> blocks;
+  std::vector<clip_sampler::Block> blocks;  // per-track clips
+  std::unique_ptr<clip_sampler::WholePose> whole;  // whole-pose clips (then no blocks)
 };
 
 }  // namespace mocap

@@ -105,4 +105,34 @@ void channels_from_rotation(const BoneRig& r, const Eigen::Quaterniond& rotation
   }
 }
 
+void make_channels_continuous(const Skeleton& skeleton, std::span<double> values, int frames) {
+  const std::vector<BoneRig> rig = make_rig(skeleton);
+  const std::size_t stride = static_cast<std::size_t>(skeleton.channel_count);
+  std::vector<double> original(stride);
+  for (int f = 1; f < frames; ++f) {
+    double* row = values.data() + static_cast<std::size_t>(f) * stride;
+    const double* previous = row - stride;
+    std::copy_n(row, stride, original.data());
+    for (std::size_t b = 0; b < rig.size(); ++b) {
+      const BoneRig& r = rig[b];
+      if (r.rotations == 0) continue;
+      if (r.linear_channels) {
+        // No Euler solution to choose from: whole turns only.
+        const Bone& bone = skeleton.bones[b];
+        for (std::size_t k = 0; k < bone.dofs.size(); ++k) {
+          const std::size_t c = static_cast<std::size_t>(bone.first_channel) + k;
+          if (is_rotation(bone.dofs[k])) row[c] = unwrap(original[c], previous[c]);
+        }
+        continue;
+      }
+      double angles[3];
+      for (int k = 0; k < r.rotations; ++k) angles[k] = original[static_cast<std::size_t>(r.channel[k])];
+      // channels_from_rotation picks the equivalent nearest to what `row`
+      // holds, so it starts from the previous frame's values.
+      for (int k = 0; k < r.rotations; ++k) row[r.channel[k]] = previous[r.channel[k]];
+      channels_from_rotation(r, from_dof_space(r, dof_rotation(r, angles)), row);
+    }
+  }
+}
+
 }  // namespace mocap::detail

@@ -10,6 +10,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <vector>
 
 namespace mocap::detail {
@@ -60,6 +61,15 @@ Eigen::Quaterniond project_two_dofs(const BoneRig& rig, const Eigen::Quaterniond
 // channel). Bones without rotation dofs, or whose dofs cannot be inverted
 // (linear_channels), are left alone.
 void channels_from_rotation(const BoneRig& rig, const Eigen::Quaterniond& rotation, double* channels);
+
+// Every frame's rotation channels (frame-major `values`, `frames` rows of
+// skeleton.channel_count) replaced, in place, by the equivalents (2 pi apart,
+// or a three-dof bone's other Euler solution) nearest to the previous frame's;
+// frame 0 is kept. The rotations stay the same (to ~1e-15 rad), the signal
+// becomes continuous: captures flip Euler solutions near gimbal lock (05_06's
+// rfemur rz goes 95 -> -18 and 82 -> 261 deg in one frame), and a curve
+// through such channels turns the long way round between two frames.
+void make_channels_continuous(const Skeleton& skeleton, std::span<double> values, int frames);
 
 // Inline: they run for every bone of every frame of the selection's search.
 

@@ -12,7 +12,9 @@
 //      within the tolerance on every frame; the spacing with the fewest
 //      coded bits wins (delta order and Rice parameter chosen per track).
 //      Whole-pose mode (pose_keys) keys every channel at the given frames
-//      instead, Hermite through the quantised key values.
+//      instead: the quantised key values, and the file decodes as
+//      compress/rebuild.h's rebuild_motion of those key poses by
+//      `interpolation` (recorded in the file).
 //   3. The file is formatted, parsed back and decoded by the real decoder;
 //      forward kinematics of the decoded motion is compared with the
 //      original on every joint and frame. Channels on chains whose joints
@@ -40,16 +42,27 @@ struct ClipEncodeOptions {
   double shell_radius_m = 0.03;  // metres, > 0 when the shell is bounded
   // Non-empty: whole-pose mode: every track keyed at exactly these frame
   // indices (0-based, increasing, first and last frame included). The key
-  // values are quantised within the bound; between keys the curve is what it
-  // is (the bound is not enforced between keys in this mode, only reported).
+  // values are quantised within the bound (enforced on the key frames);
+  // between keys the decoder rebuilds the poses by `interpolation`, as
+  // rebuild_motion does for a key file, so the error there is the rebuild's
+  // (reported over every frame, not bounded).
   std::vector<int> pose_keys;
+  // Whole-pose mode: the rebuild between keys (compress/interpolation.h),
+  // stored in the file. Ignored for per-track clips.
+  Interpolation interpolation = Interpolation::kSlerp;
   // Techniques, each switchable for measurement:
   bool per_track_keys = true;  // false: one knot spacing shared by every track (the finest any needs)
-  bool cubic = true;           // false: linear B-splines only (linear between keys in whole-pose mode)
+  bool cubic = true;           // false: linear B-splines only (per-track clips; whole-pose clips follow `interpolation`)
   bool linear = true;          // with cubic: each track takes the cheaper of cubic and linear; false: cubic only
   bool quantise = true;        // false: float32 points
   bool entropy = true;         // false: fixed-width residuals instead of Rice codes
   bool delta = true;           // false: delta order 0 (codes coded as they are)
+  // false: fit the channels as the motion holds them; true: first replace
+  // each rotation angle by the equivalent (whole turns, the other Euler
+  // solution) nearest to the previous frame's, so a flip costs no knots. The
+  // decoded angles may then differ from the source's by such equivalents;
+  // the rotations do not.
+  bool continuous = true;
   int max_iterations = 12;     // refinement rounds of step 3, >= 1
 
   // Fails on a bound <= 0 or not finite, a bad shell radius, pose keys out

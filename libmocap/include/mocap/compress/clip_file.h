@@ -7,16 +7,21 @@
 //   skeleton   per bone: name, parent, dofs, length, axis: enough to refuse
 //              another skeleton (check_skeleton) and to turn channels into
 //              local rotations without one (clip_decoder.h)
-//   keys       the shared key frames of a whole-pose clip (else none)
+//   keys       the shared key frames of a whole-pose clip (else none), and
+//              (header flags bit 0) how the rebuild goes between them
 //   tracks     one per channel, in Motion channel order: a constant, or
 //              control points (uniform cubic/linear B-spline) or key values
-//              (keyed Hermite) as integers on a grid, delta-coded and
-//              Rice-coded (or fixed-width, or float32)
+//              as integers on a grid, delta-coded and Rice-coded (or
+//              fixed-width, or float32)
+// A whole-pose clip decodes as compress/rebuild.h's rebuild_motion of its
+// key poses (clip_decoder.h), never channel by channel between keys: Euler
+// channels of captures jump, and a curve through them swings far.
 // Reading validates everything (size, checksum, magic, version, counts,
 // indices, ranges) and unpacks every track into float points, so that
 // sampling (clip_decoder.h) is arithmetic on arrays, never parsing.
 #pragma once
 
+#include <mocap/compress/interpolation.h>
 #include <mocap/core/error.h>
 #include <mocap/core/skeleton.h>
 
@@ -60,8 +65,9 @@ enum class TrackStorage : std::uint8_t {
 // `degree` (1 or 3) with knots every `spacing` frames from frame 0; point i
 // is control point i, and there are (frames - 1 + spacing - 1) / spacing +
 // degree of them. Keyed tracks (spacing == 0, whole-pose clips): point i is
-// the value at key frame keys[i], Hermite (degree 3, Catmull-Rom tangents at
-// the key times) or linear (degree 1) between keys.
+// the value at key frame keys[i]; the track has no curve of its own (degree
+// is 1, its head's degree bit 0): between keys the whole pose is rebuilt
+// from the key poses by the clip's `interpolation`.
 struct ClipTrack {
   TrackStorage storage = TrackStorage::kConstant;
   std::uint8_t degree = 3;     // 1 or 3
@@ -90,6 +96,10 @@ struct CompressedClip {
   std::vector<ClipBone> bones;   // bones[0] is the root
   int channel_count = 0;         // sum of the bones' dofs (derived)
   std::vector<int> keys;         // whole-pose clips: the key frame indices (increasing, first and last frame); else empty
+  // Whole-pose clips: how rebuild_motion (compress/rebuild.h) goes between
+  // the key poses (header flags bit 0: 1 cubic, 0 slerp). kSlerp when `keys`
+  // is empty (the flag must then be 0).
+  Interpolation interpolation = Interpolation::kSlerp;
   std::vector<ClipTrack> tracks; // one per channel
   std::size_t byte_size = 0;     // the file's size when read or formatted
 
@@ -103,9 +113,11 @@ struct CompressedClip {
 double step_of(int step_code);
 
 // Parses and validates `bytes` (a whole file). `name` stands for the file in
-// errors. Fails on a wrong magic or version, a size or checksum mismatch, a
-// truncated or overlong field, counts that do not add up, indices or values
-// out of range; the message says what was wrong and at which byte.
+// errors. Fails on a wrong magic or version, a size or checksum mismatch,
+// unknown header flags (or the cubic flag without keys), a truncated or
+// overlong field, counts that do not add up, indices or values out of range,
+// a keyed track with its degree bit set; the message says what was wrong and
+// at which byte.
 Result<CompressedClip> parse_compressed_clip(std::span<const std::uint8_t> bytes, const std::string& name);
 Result<CompressedClip> read_compressed_clip(const std::string& path);
 
