@@ -287,6 +287,7 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
     // The thesis's whole-pose keys, stored the same way.
     ClipEncodeOptions encode;
     encode.pose_keys = result->keys;
+    encode.interpolation = options.interpolation;
     return write_clip_file(o, skeleton, motion, encode, std::string(key_budget_name(options.budget)));
   }
   const std::string method =
