@@ -47,6 +47,7 @@ Result<ClipFileResult> encode_keys(const Skeleton& skeleton, const Motion& motio
   ClipEncodeOptions encode;
   encode.max_joint_error_cm = options.clip_file_error_cm;
   encode.pose_keys = std::move(keys);
+  encode.interpolation = Interpolation::kSlerp;  // the report rebuilds by slerp (ReportOptions has no interpolation)
   return encode_file(skeleton, motion, encode, raw_bytes, path);
 }
 
