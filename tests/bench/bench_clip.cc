@@ -4,7 +4,8 @@
 //                               channels of the same frame (double)
 //   SampleClip_Sequential       sample_clip at 120 Hz with one cursor
 //   SampleClip_Random           sample_clip at random times, same cursor
-//   SampleClip_WholePose*       the same on a whole-pose clip (keys every 12 frames)
+//   SampleClip_WholePose*       the same on a whole-pose clip (keys every 12
+//                               frames, slerp rebuild; *Cubic: the cubic one)
 //   Sampler_*                   the same through a ClipSampler (make_sampler
 //                               once; kernels chosen at run time)
 //   SamplerPortable_*           the same with the portable kernels forced
@@ -31,7 +32,7 @@ using namespace mocap;
 struct Data {
   Skeleton skeleton;
   Motion motion;
-  CompressedClip clip, pose_clip;
+  CompressedClip clip, pose_clip, cubic_clip;
   std::vector<double> random_times;
 };
 
@@ -62,6 +63,10 @@ const Data& data() {
     auto p = encode_clip(d.skeleton, d.motion, pose);
     if (!p) fail(p.error().to_string());
     d.pose_clip = std::move(*p);
+    pose.interpolation = Interpolation::kCubic;
+    auto q = encode_clip(d.skeleton, d.motion, pose);
+    if (!q) fail(q.error().to_string());
+    d.cubic_clip = std::move(*q);
     std::mt19937 rng(7);
     std::uniform_real_distribution<double> t(0.0, d.motion.duration_seconds());
     for (int i = 0; i < 4096; ++i) d.random_times.push_back(t(rng));
@@ -148,6 +153,12 @@ void Sampler_WholePoseSequential(benchmark::State& state) {
 void Sampler_WholePoseRandom(benchmark::State& state) {
   with_sampler<random<ClipSampler>>(state, data().pose_clip, ClipKernel::kAuto);
 }
+void Sampler_WholePoseCubicSequential(benchmark::State& state) {
+  with_sampler<sequential<ClipSampler>>(state, data().cubic_clip, ClipKernel::kAuto);
+}
+void Sampler_WholePoseCubicRandom(benchmark::State& state) {
+  with_sampler<random<ClipSampler>>(state, data().cubic_clip, ClipKernel::kAuto);
+}
 void SamplerPortable_Sequential(benchmark::State& state) {
   with_sampler<sequential<ClipSampler>>(state, data().clip, ClipKernel::kPortable);
 }
@@ -166,5 +177,7 @@ BENCHMARK(Sampler_Sequential);
 BENCHMARK(Sampler_Random);
 BENCHMARK(Sampler_WholePoseSequential);
 BENCHMARK(Sampler_WholePoseRandom);
+BENCHMARK(Sampler_WholePoseCubicSequential);
+BENCHMARK(Sampler_WholePoseCubicRandom);
 BENCHMARK(SamplerPortable_Sequential);
 BENCHMARK(SamplerPortable_Random);
