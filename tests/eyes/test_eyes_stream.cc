@@ -239,7 +239,10 @@ TEST(EyeStream, BothEyesStreamAt40FpsTheFramesAnExportHolds) {
   ::close(right.master);
 
   EXPECT_NEAR(elapsed, kSeconds, 0.15);
-  EXPECT_EQ(stats.frames, 120);
+  // 40 fps within 5 %, as the lines below: a loaded machine (or ThreadSanitizer)
+  // makes the animation thread skip a late frame rather than fall behind.
+  EXPECT_GE(stats.frames, 114);
+  EXPECT_LE(stats.frames, 120);
   for (int eye = 0; eye < 2; ++eye) {
     SCOPED_TRACE(eye == 0 ? "left" : "right");
     auto lines = eye == 0 ? left_lines : right_lines;
