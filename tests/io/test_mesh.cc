@@ -54,6 +54,17 @@ TEST(ReadObj, ConvertsUnitsToMetres) {
   EXPECT_FLOAT_EQ(mesh->positions[7].y(), 0.2f);
 }
 
+TEST(ReadObj, RefusesNumbersThatAreNotFinite) {
+  // tinyobjloader reads them as numbers (a fuzz finding: a mesh with an infinite vertex was returned).
+  const auto position = read_obj(write_temp("inf.obj", "v 0 0 0\nv 1e999 0 0\nv 0 1 0\nf 1 2 3\n"));
+  ASSERT_FALSE(position);
+  EXPECT_NE(position.error().message.find("vertex 2 (its `v` line) is not a finite position"), std::string::npos)
+      << position.error().message;
+  const auto normal = read_obj(write_temp("inf_normal.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 -1e999\nf 1//1 2//1 3//1\n"));
+  ASSERT_FALSE(normal);
+  EXPECT_NE(normal.error().message.find("normal 1"), std::string::npos) << normal.error().message;
+}
+
 TEST(ReadObj, AveragesFileNormalsPerVertex) {
   const auto mesh = read_obj(write_temp("normals.obj",
                                         "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"

@@ -257,7 +257,7 @@ Result<Report> parse_report_json(std::string_view text, const std::string& name)
   Json j;
   try {
     j = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     return fail(name, 0, std::string("not JSON: ") + e.what());
   }
   try {

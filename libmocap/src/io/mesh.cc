@@ -63,6 +63,22 @@ Result<Mesh> read_obj(const std::string& path, const ObjReadOptions& options) {
     mesh.positions.emplace_back(attrib.vertices[3 * v] * scale, attrib.vertices[3 * v + 1] * scale,
                                 attrib.vertices[3 * v + 2] * scale);
   }
+  // tinyobjloader reads "1e999" and "nan" as numbers; a mesh has none.
+  for (std::size_t v = 0; v < vertex_count; ++v) {
+    if (!mesh.positions[v].allFinite()) {
+      return fail(path, 0, "vertex " + std::to_string(v + 1) + " (its `v` line) is not a finite position in metres");
+    }
+  }
+  for (std::size_t i = 0; i < attrib.normals.size(); ++i) {
+    if (!std::isfinite(attrib.normals[i])) {
+      return fail(path, 0, "normal " + std::to_string(i / 3 + 1) + " (its `vn` line) is not finite");
+    }
+  }
+  for (std::size_t i = 0; i < attrib.texcoords.size(); ++i) {
+    if (!std::isfinite(attrib.texcoords[i])) {
+      return fail(path, 0, "texture coordinate " + std::to_string(i / 2 + 1) + " (its `vt` line) is not finite");
+    }
+  }
   const std::size_t uv_count = attrib.texcoords.size() / 2;
   mesh.uvs.reserve(uv_count);
   for (std::size_t t = 0; t < uv_count; ++t)
