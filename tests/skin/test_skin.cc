@@ -4,14 +4,12 @@
 #include <gtest/gtest.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
-#include <mocap/io/skin_weights.h>
 #include <mocap/skin/skin.h>
+#include <mocap/io/skin_weights.h>
 
 #include <algorithm>
-#include <cstring>
 #include <filesystem>
 #include <numbers>
-#include <numeric>
 #include <random>
 
 #include "test_data.h"
@@ -553,86 +551,6 @@ TEST(SkinKernels, DualQuaternionMatchesAReferenceAndIgnoresQuaternionSigns) {
   expect_kernels_match(job, positions, normals, 2e-6);
   job.normals = std::span(mesh.normals).first(n);
   expect_kernels_match(job, positions, normals, 2e-6);
-}
-
-// The kernels blend a block of vertices through as many slots as its widest
-// vertex uses (skin_kernels.h): vertices grouped by influence count take the
-// 1-, 2- and 3-slot paths, and these must give the bits of the four-slot
-// blend. Mesh A: random_mesh's vertices sorted by influence count (runs of
-// each count longer than any block). Mesh B: each vertex of A at the start
-// of a block of 8 whose other vertices have four influences, so that it is
-// blended through all four slots. Every kernel, LBS and DQS, with normals.
-TEST(SkinKernels, NarrowInfluenceCountsGiveTheBitsOfTheFourSlotBlend) {
-  constexpr int kBones = 23;
-  std::mt19937 rng(5);
-  const std::vector<SkinMatrix> matrices = random_matrices(kBones, rng);
-  std::vector<DualQuaternion> dqs(kBones);
-  dual_quaternions_from(matrices, dqs);
-  RandomMesh random = random_mesh(997, kBones, 13);
-  // Not the vertex without weight (its DQS has no rotation).
-  random.positions.pop_back();
-  random.normals.pop_back();
-  random.weights.pop_back();
-  auto used = [](const VertexWeights& w) {
-    int slots = 1;
-    for (int k = 1; k < kMaxInfluences; ++k)
-      if (w.weight[k] != 0.0f) slots = k + 1;
-    return slots;
-  };
-  std::vector<int> order(random.weights.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::ranges::stable_sort(order, {}, [&](int v) { return used(random.weights[v]); });
-  RandomMesh a, b;
-  int narrow = 0;
-  for (const int v : order) {
-    a.positions.push_back(random.positions[v]);
-    a.normals.push_back(random.normals[v]);
-    a.weights.push_back(random.weights[v]);
-    narrow += used(random.weights[v]) < 4;
-  }
-  ASSERT_GT(narrow, 500);  // most of the mesh goes through the narrow paths
-  const VertexWeights four =
-      *make_vertex_weights(std::vector<std::pair<int, float>>{{1, 0.4f}, {2, 0.3f}, {3, 0.2f}, {4, 0.1f}});
-  for (std::size_t v = 0; v < a.weights.size(); ++v) {
-    b.positions.push_back(a.positions[v]);
-    b.normals.push_back(a.normals[v]);
-    b.weights.push_back(a.weights[v]);
-    for (int i = 1; i < 8; ++i) {
-      b.positions.push_back(a.positions[v]);
-      b.normals.push_back(a.normals[v]);
-      b.weights.push_back(four);
-    }
-  }
-  for (const SkinMethod method : {SkinMethod::kLinear, SkinMethod::kDualQuaternion}) {
-    for (const SkinKernel kernel : kernels_here()) {
-      SCOPED_TRACE(kernel_label(kernel) + (method == SkinMethod::kLinear ? " LBS" : " DQS"));
-      auto skin = [&](const RandomMesh& mesh, std::vector<Eigen::Vector3f>& positions,
-                      std::vector<Eigen::Vector3f>& normals) {
-        positions.assign(mesh.positions.size(), Eigen::Vector3f::Zero());
-        normals.assign(mesh.normals.size(), Eigen::Vector3f::Zero());
-        SkinJob job;
-        job.method = method;
-        job.matrices = matrices;
-        job.dual_quaternions = dqs;
-        job.weights = mesh.weights;
-        job.positions = mesh.positions;
-        job.normals = mesh.normals;
-        job.out_positions = positions;
-        job.out_normals = normals;
-        ASSERT_TRUE(job.validate());
-        job.run(0, static_cast<int>(mesh.positions.size()), kernel);
-      };
-      std::vector<Eigen::Vector3f> pa, na, pb, nb;
-      skin(a, pa, na);
-      skin(b, pb, nb);
-      int differ = 0;
-      for (std::size_t v = 0; v < pa.size(); ++v) {
-        differ += std::memcmp(pa[v].data(), pb[8 * v].data(), sizeof(Eigen::Vector3f)) != 0;
-        differ += std::memcmp(na[v].data(), nb[8 * v].data(), sizeof(Eigen::Vector3f)) != 0;
-      }
-      EXPECT_EQ(differ, 0);
-    }
-  }
 }
 
 // ------------------------------------------------------- real mesh, real clip

@@ -27,38 +27,31 @@ MOCAP_AVX2_INLINE void store3(float* out, __m128 r) {
   _mm_store_ss(out + 2, _mm_movehl_ps(r, r));
 }
 
-// Vertex v of a linear blend through its first kSlots slots (skin_kernels.h):
-// writes its position and returns its normal, not yet normalised (lane 3 is
-// 0), when kNormals.
-template <int kSlots, bool kNormals>
+// Vertex v of a linear blend: writes its position and returns its normal,
+// not yet normalised (lane 3 is 0), when kNormals.
+template <bool kNormals>
 MOCAP_AVX2_INLINE __m128 linear_vertex_avx2(const PackedMatrix* __restrict packed, const Streams& s, int v) {
   const VertexWeights& w = s.weights[v];
   // The four bone indices in one load.
   std::uint64_t bones;
   std::memcpy(&bones, w.bone.data(), sizeof bones);
-  // Columns 0|1 and 2|3 of the blended matrix, summed in the four-slot order.
   const float* m0 = packed[bones & 0xFFFF].c;
+  const float* m1 = packed[(bones >> 16) & 0xFFFF].c;
+  const float* m2 = packed[(bones >> 32) & 0xFFFF].c;
+  const float* m3 = packed[bones >> 48].c;
   const __m256 w0 = _mm256_broadcast_ss(&w.weight[0]);
+  const __m256 w1 = _mm256_broadcast_ss(&w.weight[1]);
+  const __m256 w2 = _mm256_broadcast_ss(&w.weight[2]);
+  const __m256 w3 = _mm256_broadcast_ss(&w.weight[3]);
+  // Columns 0|1 and 2|3 of the blended matrix.
   __m256 a = _mm256_mul_ps(w0, _mm256_load_ps(m0));
   __m256 b = _mm256_mul_ps(w0, _mm256_load_ps(m0 + 8));
-  if constexpr (kSlots > 1) {
-    const float* m1 = packed[(bones >> 16) & 0xFFFF].c;
-    const __m256 w1 = _mm256_broadcast_ss(&w.weight[1]);
-    a = _mm256_fmadd_ps(w1, _mm256_load_ps(m1), a);
-    b = _mm256_fmadd_ps(w1, _mm256_load_ps(m1 + 8), b);
-  }
-  if constexpr (kSlots > 2) {
-    const float* m2 = packed[(bones >> 32) & 0xFFFF].c;
-    const __m256 w2 = _mm256_broadcast_ss(&w.weight[2]);
-    a = _mm256_fmadd_ps(w2, _mm256_load_ps(m2), a);
-    b = _mm256_fmadd_ps(w2, _mm256_load_ps(m2 + 8), b);
-  }
-  if constexpr (kSlots > 3) {
-    const float* m3 = packed[bones >> 48].c;
-    const __m256 w3 = _mm256_broadcast_ss(&w.weight[3]);
-    a = _mm256_fmadd_ps(w3, _mm256_load_ps(m3), a);
-    b = _mm256_fmadd_ps(w3, _mm256_load_ps(m3 + 8), b);
-  }
+  a = _mm256_fmadd_ps(w1, _mm256_load_ps(m1), a);
+  b = _mm256_fmadd_ps(w1, _mm256_load_ps(m1 + 8), b);
+  a = _mm256_fmadd_ps(w2, _mm256_load_ps(m2), a);
+  b = _mm256_fmadd_ps(w2, _mm256_load_ps(m2 + 8), b);
+  a = _mm256_fmadd_ps(w3, _mm256_load_ps(m3), a);
+  b = _mm256_fmadd_ps(w3, _mm256_load_ps(m3 + 8), b);
   // (c0 x + c2 z) + (c1 y + c3): x|y against columns 0|1, z|1 against 2|3.
   const float* p = s.positions + 3 * v;
   const __m256 xy = _mm256_blend_ps(_mm256_broadcast_ss(p), _mm256_broadcast_ss(p + 1), 0xF0);
@@ -87,17 +80,16 @@ MOCAP_AVX2_INLINE __m128 inverse_length(__m128 squared) {
   return _mm_blendv_ps(_mm_set1_ps(1.0f), inverse, _mm_cmpgt_ps(squared, _mm_setzero_ps()));
 }
 
-// Vertices [begin, end) of `s` through their first kSlots slots.
-template <int kSlots, bool kNormals>
-MOCAP_AVX2_INLINE void linear_avx2(const PackedMatrix* __restrict packed, const Streams& s, int begin, int end) {
-  int v = begin;
+template <bool kNormals>
+MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Streams s, int count) {
+  int v = 0;
   if constexpr (kNormals) {
     // Four normals share one square root and one division.
-    for (; v + 4 <= end; v += 4) {
-      const __m128 m0 = linear_vertex_avx2<kSlots, true>(packed, s, v);
-      const __m128 m1 = linear_vertex_avx2<kSlots, true>(packed, s, v + 1);
-      const __m128 m2 = linear_vertex_avx2<kSlots, true>(packed, s, v + 2);
-      const __m128 m3 = linear_vertex_avx2<kSlots, true>(packed, s, v + 3);
+    for (; v + 4 <= count; v += 4) {
+      const __m128 m0 = linear_vertex_avx2<true>(packed, s, v);
+      const __m128 m1 = linear_vertex_avx2<true>(packed, s, v + 1);
+      const __m128 m2 = linear_vertex_avx2<true>(packed, s, v + 2);
+      const __m128 m3 = linear_vertex_avx2<true>(packed, s, v + 3);
       // Lane i: (x^2 + y^2) + (z^2 + 0) of normal i.
       const __m128 squared = _mm_hadd_ps(_mm_hadd_ps(_mm_mul_ps(m0, m0), _mm_mul_ps(m1, m1)),
                                          _mm_hadd_ps(_mm_mul_ps(m2, m2), _mm_mul_ps(m3, m3)));
@@ -109,28 +101,14 @@ MOCAP_AVX2_INLINE void linear_avx2(const PackedMatrix* __restrict packed, const 
       store3(out + 9, _mm_mul_ps(m3, _mm_shuffle_ps(inverse, inverse, _MM_SHUFFLE(3, 3, 3, 3))));
     }
   }
-  for (; v < end; ++v) {
-    const __m128 m = linear_vertex_avx2<kSlots, kNormals>(packed, s, v);
+  for (; v < count; ++v) {
+    const __m128 m = linear_vertex_avx2<kNormals>(packed, s, v);
     if constexpr (kNormals) {
       const __m128 squared = _mm_mul_ps(m, m);
       const __m128 sums = _mm_hadd_ps(squared, squared);
       const __m128 inverse = inverse_length(_mm_hadd_ps(sums, sums));  // the same sums in the same order
       store3(s.out_normals + 3 * v, _mm_mul_ps(m, inverse));
     }
-  }
-}
-
-template <bool kNormals>
-MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Streams s, int count) {
-  for (int v = 0; v < count;) {
-    const int end = block_end(s, v, count);
-    switch (block_slots(s, v)) {
-      case 1: linear_avx2<1, kNormals>(packed, s, v, end); break;
-      case 2: linear_avx2<2, kNormals>(packed, s, v, end); break;
-      case 3: linear_avx2<3, kNormals>(packed, s, v, end); break;
-      default: linear_avx2<4, kNormals>(packed, s, v, end); break;
-    }
-    v = end;
   }
 }
 
@@ -212,9 +190,8 @@ MOCAP_AVX2_INLINE void rotate8(const __m256 (&r)[4], __m256& px, __m256& py, __m
 // Dual quaternion skinning of eight vertices at once, lane i = vertex i: the
 // quaternions are transposed on load, so the blend, the normalisation and
 // the rotation are plain arithmetic with no shuffles, and one square root
-// and one division serve eight vertices. Each is blended through its first
-// kSlots slots (skin_kernels.h).
-template <int kSlots, bool kNormals>
+// and one division serve eight vertices.
+template <bool kNormals>
 MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restrict dqs,
                                                   const VertexWeights* __restrict weights,
                                                   const float* __restrict positions, const float* __restrict normals,
@@ -226,7 +203,7 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
   __m256 real[4], dual[4], q[4];
   for (int c = 0; c < 4; ++c) real[c] = _mm256_mul_ps(w[0], pivot[c]);
   const __m256 sign_bit = _mm256_set1_ps(-0.0f);
-  for (int k = 1; k < kSlots; ++k) {
+  for (int k = 1; k < kMaxInfluences; ++k) {
     load_soa4([&](int i) { return dqs[weights[i].bone[k]].real.data(); }, q);
     // q and -q are the same rotation: blend along the shorter arc from the first bone.
     const __m256 dot = _mm256_fmadd_ps(
@@ -237,7 +214,7 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
   }
   load_soa4([&](int i) { return dqs[weights[i].bone[0]].dual.data(); }, q);
   for (int c = 0; c < 4; ++c) dual[c] = _mm256_mul_ps(w[0], q[c]);
-  for (int k = 1; k < kSlots; ++k) {
+  for (int k = 1; k < kMaxInfluences; ++k) {
     load_soa4([&](int i) { return dqs[weights[i].bone[k]].dual.data(); }, q);
     for (int c = 0; c < 4; ++c) dual[c] = _mm256_fmadd_ps(w[k], q[c], dual[c]);
   }
@@ -268,20 +245,19 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
   }
 }
 
-// Vertices [begin, end) of `s` through their first kSlots slots.
-template <int kSlots, bool kNormals>
-MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const Streams s, int begin, int end) {
-  int v = begin;
-  for (; v + 8 <= end; v += 8) {
-    dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, s.weights + v, s.positions + 3 * v,
-                                                 kNormals ? s.normals + 3 * v : nullptr, s.out_positions + 3 * v,
-                                                 kNormals ? s.out_normals + 3 * v : nullptr);
+template <bool kNormals>
+MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const Streams s, int count) {
+  int v = 0;
+  for (; v + 8 <= count; v += 8) {
+    dual_quaternion_batch_avx2<kNormals>(dqs, s.weights + v, s.positions + 3 * v,
+                                         kNormals ? s.normals + 3 * v : nullptr, s.out_positions + 3 * v,
+                                         kNormals ? s.out_normals + 3 * v : nullptr);
   }
-  if (v == end) return;
+  if (v == count) return;
   // The last 1..7 vertices through the same batch, padded with copies of the
   // last one: lanes do not mix, so each vertex gets the bits it would get in
   // a full batch (threads split ranges anywhere).
-  const int rest = end - v;
+  const int rest = count - v;
   VertexWeights weights[8];
   float positions[24], normals[24], out_positions[24], out_normals[24];
   for (int i = 0; i < 8; ++i) {
@@ -292,29 +268,9 @@ MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const
       normals[3 * i + c] = kNormals ? s.normals[3 * from + c] : 0.0f;
     }
   }
-  dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, weights, positions, normals, out_positions, out_normals);
+  dual_quaternion_batch_avx2<kNormals>(dqs, weights, positions, normals, out_positions, out_normals);
   std::copy_n(out_positions, 3 * rest, s.out_positions + 3 * v);
   if constexpr (kNormals) std::copy_n(out_normals, 3 * rest, s.out_normals + 3 * v);
-}
-
-// Runs of blocks that need the same slots go through the 8-wide batches
-// together (a batch may straddle two blocks, so the dispatch is per run),
-// runs of at most 256 vertices, whose weights are still in L1 when blended.
-template <bool kNormals>
-MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const Streams s, int count) {
-  for (int v = 0; v < count;) {
-    const int slots = block_slots(s, v);
-    const int last = std::min(count, v + 32 * kBlock);
-    int end = block_end(s, v, last);
-    while (end < last && block_slots(s, end) == slots) end = block_end(s, end, last);
-    switch (slots) {
-      case 1: dual_quaternion_avx2<1, kNormals>(dqs, s, v, end); break;
-      case 2: dual_quaternion_avx2<2, kNormals>(dqs, s, v, end); break;
-      case 3: dual_quaternion_avx2<3, kNormals>(dqs, s, v, end); break;
-      default: dual_quaternion_avx2<4, kNormals>(dqs, s, v, end); break;
-    }
-    v = end;
-  }
 }
 
 }  // namespace

@@ -61,33 +61,27 @@ void pack(std::span<const SkinMatrix> matrices, PackedMatrix* packed) {
 
 Streams streams(const SkinJob& job, int begin) {
   const bool with_normals = !job.normals.empty();
-  return {job.weights.data() + begin,
-          job.positions[begin].data(),
-          with_normals ? job.normals[begin].data() : nullptr,
-          job.out_positions[begin].data(),
-          with_normals ? job.out_normals[begin].data() : nullptr,
-          begin,
-          static_cast<int>(job.positions.size())};
+  return {job.weights.data() + begin, job.positions[begin].data(), with_normals ? job.normals[begin].data() : nullptr,
+          job.out_positions[begin].data(), with_normals ? job.out_normals[begin].data() : nullptr};
 }
 
 namespace {
 
 // ---------------------------------------------------------------- kPortable
 
-// Vertices [begin, end) of `s` blended through their first kSlots slots.
-template <int kSlots, bool kNormals>
-inline void linear_portable(const PackedMatrix* __restrict packed, const Streams& s, int begin, int end) {
+template <bool kNormals>
+void linear_portable(const PackedMatrix* __restrict packed, const Streams s, int count) {
   using Packet = Eigen::Array4f;
   using Column = Eigen::Map<const Packet, Eigen::Aligned16>;
-  for (int v = begin; v < end; ++v) {
+  for (int v = 0; v < count; ++v) {
     const VertexWeights& w = s.weights[v];
-    // The sum in the four-slot order, (((w0 m0 + w1 m1) + w2 m2) + w3 m3), cut short.
+    const float* m0 = packed[w.bone[0]].c;
+    const float* m1 = packed[w.bone[1]].c;
+    const float* m2 = packed[w.bone[2]].c;
+    const float* m3 = packed[w.bone[3]].c;
+    const float w0 = w.weight[0], w1 = w.weight[1], w2 = w.weight[2], w3 = w.weight[3];
     auto column = [&](int j) -> Packet {
-      Packet c = w.weight[0] * Column(packed[w.bone[0]].c + 4 * j);
-      if constexpr (kSlots > 1) c += w.weight[1] * Column(packed[w.bone[1]].c + 4 * j);
-      if constexpr (kSlots > 2) c += w.weight[2] * Column(packed[w.bone[2]].c + 4 * j);
-      if constexpr (kSlots > 3) c += w.weight[3] * Column(packed[w.bone[3]].c + 4 * j);
-      return c;
+      return w0 * Column(m0 + 4 * j) + w1 * Column(m1 + 4 * j) + w2 * Column(m2 + 4 * j) + w3 * Column(m3 + 4 * j);
     };
     const Packet c0 = column(0), c1 = column(1), c2 = column(2), c3 = column(3);
     const float* p = s.positions + 3 * v;
@@ -111,20 +105,6 @@ inline void linear_portable(const PackedMatrix* __restrict packed, const Streams
       on[1] = unit[1];
       on[2] = unit[2];
     }
-  }
-}
-
-template <bool kNormals>
-void linear_portable(const PackedMatrix* __restrict packed, const Streams s, int count) {
-  for (int v = 0; v < count;) {
-    const int end = block_end(s, v, count);
-    switch (block_slots(s, v)) {
-      case 1: linear_portable<1, kNormals>(packed, s, v, end); break;
-      case 2: linear_portable<2, kNormals>(packed, s, v, end); break;
-      case 3: linear_portable<3, kNormals>(packed, s, v, end); break;
-      default: linear_portable<4, kNormals>(packed, s, v, end); break;
-    }
-    v = end;
   }
 }
 
