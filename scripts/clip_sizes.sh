@@ -3,7 +3,7 @@
 # and frame number, KB/s, encode seconds) and the totals at each bound, for
 # the shared clips (../shared/data/cmu) or the bundled ones.
 #   bash scripts/clip_sizes.sh [build-dir] [bounds]      e.g. build "1 0.1 0.02"
-# MOCAP_CLIP_OFF="cubic,linear,entropy,quantise,delta,per_track_keys" switches
+# MOCAP_CLIP_OFF="cubic,linear,entropy,quantise,delta,per_track_keys,continuous" switches
 # techniques off one at a time for measurement.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

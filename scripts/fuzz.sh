@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (clang 16, libc++, ASan + UBSan) and runs each
+# Builds the libFuzzer targets (clang 16, libc++, ASan + UBSan, the library
+# instrumented for coverage with -fsanitize=fuzzer-no-link) and runs each
 # for the given number of seconds (default 60), seeded with the real files.
 # A crash leaves its input in build-fuzz/crashes/<target>/; keep it as a
 # regression case under tests/ once fixed.
@@ -10,8 +11,13 @@ seconds="${1:-60}"
 shift || true
 bash "$root/scripts/setup.sh"
 build="$root/build-fuzz"
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
 CC=clang-16 CXX=clang++-16 cmake -S "$root" -B "$build" -DMOCAP_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS="-stdlib=libc++" -DMOCAP_SANITIZE=address,undefined >/dev/null
+  -DCMAKE_CXX_FLAGS="-stdlib=libc++" -DMOCAP_SANITIZE=address,undefined "${launcher[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 
 targets=("$@")

@@ -9,7 +9,7 @@ list_only=0
 if [ "${1:-}" = "--list" ]; then list_only=1; shift; fi
 
 packages=(
-  build-essential cmake pkg-config python3
+  build-essential cmake pkg-config python3 ccache
   libeigen3-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libtinyobjloader-dev libassimp-dev zlib1g-dev
