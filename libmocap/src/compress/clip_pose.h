@@ -32,32 +32,9 @@ using detail::BoneRig;
 inline BoneRig rig_of(const CompressedClip& clip, std::size_t b) {
   static constexpr const char* kOrders[6] = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
   const ClipBone& bone = clip.bones[b];
-  BoneRig r;
-  r.root = bone.parent < 0;
-  r.translates = r.root;
-  r.c = euler_to_quaternion(bone.axis.cast<double>(), kOrders[std::min<int>(bone.axis_order, 5)]);
-  int count = 0;
-  for (std::size_t k = 0; k < bone.dofs.size(); ++k) {
-    const Channel ch = bone.dofs[k];
-    if (!is_rotation(ch)) {
-      r.translates = true;
-      continue;
-    }
-    if (count < 3) {
-      r.axis[count] = static_cast<int>(ch) % 3;
-      r.channel[count] = bone.first_channel + static_cast<int>(k);
-    }
-    ++count;
-  }
-  r.rotations = std::min(count, 3);
-  // A clip's dof codes never repeat, so every rotation dof can be inverted.
-  r.linear_channels = false;
-  if (r.rotations == 3) {
-    const double a[3] = {0.3, 0.4, 0.5};
-    const double mirrored[3] = {a[0] + std::numbers::pi, std::numbers::pi - a[1], a[2] + std::numbers::pi};
-    r.euler_mirror = std::abs(detail::dof_rotation(r, a).dot(detail::dof_rotation(r, mirrored))) > 1.0 - 1e-9;
-  }
-  return r;
+  const Eigen::Quaterniond c =
+      euler_to_quaternion(bone.axis.cast<double>(), kOrders[std::min<int>(bone.axis_order, 5)]);
+  return detail::make_bone_rig(c, bone.dofs, bone.first_channel, bone.parent < 0);
 }
 
 // Channel `c`'s value at key j: the key point, or the constant.

@@ -15,34 +15,39 @@ Eigen::Quaterniond dof_rotation(const BoneRig& rig, const double* angles) {
 }
 
 
+BoneRig make_bone_rig(const Eigen::Quaterniond& c, std::span<const Channel> dofs, int first_channel, bool root) {
+  BoneRig r;
+  r.root = root;
+  r.translates = root;
+  r.c = c;
+  int count = 0;
+  for (std::size_t k = 0; k < dofs.size(); ++k) {
+    const Channel ch = dofs[k];
+    if (!is_rotation(ch)) {
+      r.translates = true;
+      continue;
+    }
+    if (count < 3) {
+      r.axis[count] = ch == Channel::RX ? 0 : ch == Channel::RY ? 1 : 2;
+      r.channel[count] = first_channel + static_cast<int>(k);
+    }
+    ++count;
+  }
+  r.rotations = std::min(count, 3);
+  r.linear_channels = count > 3 || (count >= 2 && r.axis[0] == r.axis[1]) || (count == 3 && r.axis[1] == r.axis[2]);
+  if (r.rotations == 3 && !r.linear_channels) {
+    const double a[3] = {0.3, 0.4, 0.5};
+    const double mirrored[3] = {a[0] + std::numbers::pi, std::numbers::pi - a[1], a[2] + std::numbers::pi};
+    r.euler_mirror = std::abs(dof_rotation(r, a).dot(dof_rotation(r, mirrored))) > 1.0 - 1e-9;
+  }
+  return r;
+}
+
 std::vector<BoneRig> make_rig(const Skeleton& skeleton) {
-  std::vector<BoneRig> rig(skeleton.bones.size());
-  for (std::size_t b = 0; b < skeleton.bones.size(); ++b) {
-    const Bone& bone = skeleton.bones[b];
-    BoneRig& r = rig[b];
-    r.root = bone.parent < 0;
-    r.translates = r.root;
-    r.c = bone.axis_rotation;
-    int count = 0;
-    for (std::size_t k = 0; k < bone.dofs.size(); ++k) {
-      const Channel ch = bone.dofs[k];
-      if (!is_rotation(ch)) {
-        r.translates = true;
-        continue;
-      }
-      if (count < 3) {
-        r.axis[count] = ch == Channel::RX ? 0 : ch == Channel::RY ? 1 : 2;
-        r.channel[count] = bone.first_channel + static_cast<int>(k);
-      }
-      ++count;
-    }
-    r.rotations = std::min(count, 3);
-    r.linear_channels = count > 3 || (count >= 2 && r.axis[0] == r.axis[1]) || (count == 3 && r.axis[1] == r.axis[2]);
-    if (r.rotations == 3 && !r.linear_channels) {
-      const double a[3] = {0.3, 0.4, 0.5};
-      const double mirrored[3] = {a[0] + std::numbers::pi, std::numbers::pi - a[1], a[2] + std::numbers::pi};
-      r.euler_mirror = std::abs(dof_rotation(r, a).dot(dof_rotation(r, mirrored))) > 1.0 - 1e-9;
-    }
+  std::vector<BoneRig> rig;
+  rig.reserve(skeleton.bones.size());
+  for (const Bone& bone : skeleton.bones) {
+    rig.push_back(make_bone_rig(bone.axis_rotation, bone.dofs, bone.first_channel, bone.parent < 0));
   }
   return rig;
 }

@@ -41,6 +41,10 @@ inline Eigen::Vector3d unit_axis(int a) {
 Eigen::Quaterniond dof_rotation(const BoneRig& rig, const double* angles);
 
 
+// The BoneRig of one bone: its frame C (for the root, O), its dofs in
+// dof-line order and its first channel in a frame.
+BoneRig make_bone_rig(const Eigen::Quaterniond& c, std::span<const Channel> dofs, int first_channel, bool root);
+
 // One BoneRig per bone of `skeleton`.
 std::vector<BoneRig> make_rig(const Skeleton& skeleton);
 
