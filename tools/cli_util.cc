@@ -1,6 +1,7 @@
 #include "cli_util.h"
 
 #include <mocap/io/asf.h>
+#include <mocap/io/bvh.h>
 #include <mocap/io/atomic_write.h>
 #include <mocap/io/output_format.h>
 
@@ -51,6 +52,45 @@ std::optional<Clip> load_clip(const std::string& asf_path, const std::string& am
               << ", the skeleton " << asf_path << " as subject " << skeleton_subject << "\n";
   }
   return std::move(*clip);
+}
+
+void add_bvh_units_option(CLI::App& command, std::string& bvh_units) {
+  command
+      .add_option("--bvh-units", bvh_units,
+                  "Length unit of BVH files read or written: m, cm, mm, in, ft, or metres per unit (CMU's cgspeed "
+                  "BVH: 0.0564444, its ASF's unit)")
+      ->default_val("cm");
+}
+
+int load_clip_or_bvh(std::string_view verb, const std::string& first, const std::string& second, double fps,
+                     const std::string& bvh_units, std::optional<Clip>& clip) {
+  if (!is_bvh_path(first)) {
+    if (second.empty()) {
+      std::cerr << "mocap " << verb << ": amc: expected an AMC motion after the ASF skeleton " << first
+                << " (or a .bvh file alone)\n";
+      return kUsage;
+    }
+    clip = load_clip(first, second, fps);
+    return clip ? kOk : kBadInput;
+  }
+  if (!second.empty()) {
+    std::cerr << "mocap " << verb << ": " << first
+              << " is a whole clip (skeleton and motion): expected it alone, found " << second << " too\n";
+    return kUsage;
+  }
+  const auto units = parse_length_unit(bvh_units);
+  if (!units) {
+    std::cerr << "mocap " << verb << ": --bvh-units " << bvh_units
+              << ": expected m, cm, mm, in, ft or a positive number of metres\n";
+    return kUsage;
+  }
+  auto bvh = read_bvh_clip(first, *units);
+  if (!bvh) {
+    std::cerr << "mocap: " << bvh.error().to_string() << "\n";
+    return kBadInput;
+  }
+  clip = std::move(*bvh);
+  return kOk;
 }
 
 int emit(const std::string& path, const std::string& content) {

@@ -1,5 +1,4 @@
-// mocap convert: a clip (ASF + AMC, or BVH) written as BVH (io/bvh.h); and
-// the BVH input every verb that reads a clip shares.
+// mocap convert: a clip (ASF + AMC, or BVH) written as BVH (io/bvh.h).
 #include <mocap/io/bvh.h>
 
 #include <iostream>
@@ -8,45 +7,6 @@
 #include "cli_util.h"
 
 namespace mocap::cli {
-
-void add_bvh_units_option(CLI::App& command, std::string& bvh_units) {
-  command
-      .add_option("--bvh-units", bvh_units,
-                  "Length unit of BVH files read or written: m, cm, mm, in, ft, or metres per unit (CMU's cgspeed "
-                  "BVH: 0.0564444, its ASF's unit)")
-      ->default_val("cm");
-}
-
-int load_clip_or_bvh(std::string_view verb, const std::string& first, const std::string& second, double fps,
-                     const std::string& bvh_units, std::optional<Clip>& clip) {
-  if (!is_bvh_path(first)) {
-    if (second.empty()) {
-      std::cerr << "mocap " << verb << ": amc: expected an AMC motion after the ASF skeleton " << first
-                << " (or a .bvh file alone)\n";
-      return kUsage;
-    }
-    clip = load_clip(first, second, fps);
-    return clip ? kOk : kBadInput;
-  }
-  if (!second.empty()) {
-    std::cerr << "mocap " << verb << ": " << first
-              << " is a whole clip (skeleton and motion): expected it alone, found " << second << " too\n";
-    return kUsage;
-  }
-  const auto units = parse_length_unit(bvh_units);
-  if (!units) {
-    std::cerr << "mocap " << verb << ": --bvh-units " << bvh_units
-              << ": expected m, cm, mm, in, ft or a positive number of metres\n";
-    return kUsage;
-  }
-  auto bvh = read_bvh_clip(first, *units);
-  if (!bvh) {
-    std::cerr << "mocap: " << bvh.error().to_string() << "\n";
-    return kBadInput;
-  }
-  clip = std::move(*bvh);
-  return kOk;
-}
 
 namespace {
 
