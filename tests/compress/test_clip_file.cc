@@ -224,7 +224,7 @@ TEST(ClipFile, InconsistentContentUnderAGoodChecksum) {
   }
   {
     auto d = bytes;
-    d.resize(d.size() - 1);
+    d.pop_back();
     reseal(d);
     expect_error(d, "short last track");
   }
