@@ -1,10 +1,11 @@
 // mocap compress | decompress | eval: keyframe compression and its error.
+#include <mocap/compress/key_pipeline.h>
+#include <mocap/compress/motion_error.h>
+#include <mocap/compress/rebuild.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
-#include <mocap/compress/key_pipeline.h>
-#include <mocap/compress/rebuild.h>
+#include <mocap/io/bvh.h>
 #include <mocap/io/joint_weights.h>
-#include <mocap/compress/motion_error.h>
 
 #include <nlohmann/json.hpp>
 
@@ -115,6 +116,21 @@ std::string error_text(const MotionError& e, const ErrorFlags& flags, const Skel
          stats_line(combined, "", e.combined, skeleton, motion) + stats_line(shell, "cm", e.shell, skeleton, motion, true);
 }
 
+// A whole motion as text: BVH for a BVH skeleton or a .bvh path, else AMC
+// (in `layout` when given). Nullopt after saying on stderr why.
+std::optional<std::string> motion_text(std::string_view verb, const Skeleton& skeleton, const Motion& motion,
+                                       const std::string& path, const std::string& bvh_units,
+                                       const AmcLayout* layout = nullptr) {
+  if (!skeleton.offsets_in_parent_frame && !is_bvh_path(path))
+    return layout ? format_amc(motion, skeleton, *layout) : format_amc(motion, skeleton);
+  auto text = format_bvh(skeleton, motion, parse_length_unit(bvh_units).value_or(kBvhCentimetres));
+  if (!text) {
+    std::cerr << "mocap " << verb << ": " << path << ": " << text.error().message << "\n";
+    return std::nullopt;
+  }
+  return std::move(*text);
+}
+
 // ---------------------------------------------------------------------------
 // compress
 
@@ -152,7 +168,9 @@ int write_clip_file(const CompressOptions& o, const Skeleton& skeleton, const Mo
       std::cerr << "mocap compress: " << decoded.error().to_string() << "\n";
       return kBadInput;
     }
-    outputs.push_back({o.rebuilt, format_amc(*decoded, skeleton)});
+    auto text = motion_text("compress", skeleton, *decoded, o.rebuilt, o.bvh_units);
+    if (!text) return kBadInput;
+    outputs.push_back({o.rebuilt, std::move(*text)});
   }
   if (const int code = emit_all(std::move(outputs)); code != kOk) return code;
   // Decode time: every frame in order through one cursor of the runtime
@@ -218,7 +236,16 @@ int write_clip_file(const CompressOptions& o, const Skeleton& skeleton, const Mo
 int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool by_max_error, bool by_max_shell) {
   const auto format = format_option("compress", o.output, o.format, {"amc", "mkc"}, "amc");
   if (!format) return kUsage;
-  if (!o.rebuilt.empty() && !format_option("compress", o.rebuilt, "", {"amc"}, "amc")) return kUsage;
+  // A BVH clip has no ASF for an AMC and BVH keeps no frame numbers: its
+  // keys go to a .mkc, its rebuilt motion to a .bvh.
+  const bool bvh = is_bvh_path(o.asf);
+  if (bvh && *format == "amc" && !o.output.empty()) {
+    std::cerr << "mocap compress: " << o.output
+              << ": the keys of a BVH clip are written as a compressed clip (.mkc); an AMC needs an ASF skeleton\n";
+    return kUsage;
+  }
+  if (!o.rebuilt.empty() && !format_option("compress", o.rebuilt, "", {bvh ? "bvh" : "amc"}, bvh ? "bvh" : "amc"))
+    return kUsage;
   if (const int code = check_outputs("compress", {o.output, o.rebuilt}); code != kOk) return code;
   std::optional<Clip> clip;
   if (const int code = load_clip_or_bvh("compress", o.asf, o.amc, o.fps, o.bvh_units, clip); code) return code;
@@ -303,7 +330,11 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
 
   std::vector<OutputFile> outputs;
   if (!o.output.empty()) outputs.push_back({o.output, format_amc(keys, skeleton, clip->layout)});
-  if (!o.rebuilt.empty()) outputs.push_back({o.rebuilt, format_amc(*rebuilt, skeleton, clip->layout)});
+  if (!o.rebuilt.empty()) {
+    auto text = motion_text("compress", skeleton, *rebuilt, o.rebuilt, o.bvh_units, &clip->layout);
+    if (!text) return kBadInput;
+    outputs.push_back({o.rebuilt, std::move(*text)});
+  }
   if (const int code = emit_all(std::move(outputs)); code != kOk) return code;
 
   const double ratio = static_cast<double>(key_count) / frames;
@@ -378,19 +409,46 @@ struct DecompressOptions {
   std::string asf, keys, output;
   std::string interp = "slerp";
   double fps = 120.0;
+  std::string bvh_units = "cm";
 };
 
 int run_decompress(const DecompressOptions& o) {
+  const bool bvh = is_bvh_path(o.asf);
+  if (bvh && !is_clip_file_name(o.keys)) {
+    std::cerr << "mocap decompress: " << o.keys << ": a BVH skeleton (" << o.asf
+              << ") takes a compressed clip (.mkc); BVH key files are not written\n";
+    return kUsage;
+  }
+  // Output as -o's extension says; standard output in the skeleton's format.
+  if (!format_option("decompress", o.output, "", {"amc", "bvh"}, bvh ? "bvh" : "amc")) return kUsage;
+  if (bvh && !o.output.empty() && o.output != "-" && !is_bvh_path(o.output)) {
+    std::cerr << "mocap decompress: " << o.output
+              << ": a BVH skeleton's motion is written as .bvh (no ASF for an AMC)\n";
+    return kUsage;
+  }
+  if (!parse_length_unit(o.bvh_units)) {
+    std::cerr << "mocap decompress: --bvh-units " << o.bvh_units
+              << ": expected m, cm, mm, in, ft or a positive number of metres\n";
+    return kUsage;
+  }
   if (const int code = check_outputs("decompress", {o.output}); code != kOk) return code;
   if (is_clip_file_name(o.keys)) {
-    auto skeleton = read_asf(o.asf);
-    if (!skeleton) {
-      std::cerr << "mocap decompress: " << skeleton.error().to_string() << "\n";
+    std::optional<Skeleton> skeleton;
+    if (bvh) {
+      std::optional<Clip> clip;
+      if (const int code = load_clip_or_bvh("decompress", o.asf, "", o.fps, o.bvh_units, clip); code) return code;
+      skeleton = std::move(clip->skeleton);
+    } else if (auto asf = read_asf(o.asf)) {
+      skeleton = std::move(*asf);
+    } else {
+      std::cerr << "mocap decompress: " << asf.error().to_string() << "\n";
       return kBadInput;
     }
     auto decoded = decode_clip_file("decompress", o.keys, *skeleton, o.asf);
     if (!decoded) return kBadInput;
-    return emit(o.output, format_amc(*decoded, *skeleton));
+    auto text = motion_text("decompress", *skeleton, *decoded, o.output, o.bvh_units);
+    if (!text) return kBadInput;
+    return emit(o.output, *text);
   }
   auto clip = load_clip(o.asf, o.keys, o.fps);
   if (!clip) return kBadInput;
@@ -399,7 +457,9 @@ int run_decompress(const DecompressOptions& o) {
     std::cerr << "mocap decompress: " << rebuilt.error().to_string() << "\n";
     return kBadInput;
   }
-  return emit(o.output, format_amc(*rebuilt, clip->skeleton, clip->layout));
+  auto text = motion_text("decompress", clip->skeleton, *rebuilt, o.output, o.bvh_units, &clip->layout);
+  if (!text) return kBadInput;
+  return emit(o.output, *text);
 }
 
 // ---------------------------------------------------------------------------
@@ -410,14 +470,46 @@ struct EvalOptions {
   double max_error = 0.0;
   bool json = false;
   double fps = 120.0;
+  std::string bvh_units = "cm";
   ErrorFlags error;
 };
 
-int run_eval(const EvalOptions& o, bool gate) {
-  auto clip = load_clip(o.asf, o.original, o.fps);
-  if (!clip) return kBadInput;
+int run_eval(EvalOptions o, bool gate) {
+  // `eval original.bvh other`: the BVH is skeleton and original at once.
+  const bool bvh = is_bvh_path(o.asf);
+  if (bvh) {
+    if (!o.other.empty()) {
+      std::cerr << "mocap eval: " << o.asf
+                << " is a whole clip (skeleton and motion): expected it and one motion, found " << o.original << " and "
+                << o.other << "\n";
+      return kUsage;
+    }
+    o.other = o.original;
+    o.original.clear();
+  } else if (o.other.empty()) {
+    std::cerr << "mocap eval: other: expected the motion to measure after the ASF and the original AMC\n";
+    return kUsage;
+  }
+  std::optional<Clip> clip;
+  if (const int code = load_clip_or_bvh("eval", o.asf, o.original, o.fps, o.bvh_units, clip); code) return code;
   Motion other;
-  if (is_clip_file_name(o.other)) {
+  if (bvh && !is_clip_file_name(o.other)) {
+    // Another BVH of the same joints (a rebuilt or decompressed one).
+    auto read = read_bvh_clip(o.other, parse_length_unit(o.bvh_units).value_or(kBvhCentimetres));
+    if (!read) {
+      std::cerr << "mocap eval: " << read.error().to_string() << "\n";
+      return kBadInput;
+    }
+    if (read->skeleton.channel_count != clip->skeleton.channel_count ||
+        read->skeleton.bones.size() != clip->skeleton.bones.size()) {
+      std::cerr << "mocap eval: " << o.other << ": not a motion of " << o.asf << "'s joints ("
+                << read->skeleton.bones.size() << " joints and End Sites, " << read->skeleton.channel_count
+                << " channels; the original has " << clip->skeleton.bones.size() << ", " << clip->skeleton.channel_count
+                << ")\n";
+      return kBadInput;
+    }
+    other = std::move(read->motion);
+  } else if (is_clip_file_name(o.other)) {
     auto decoded = decode_clip_file("eval", o.other, clip->skeleton, o.asf);
     if (!decoded) return kBadInput;
     other = std::move(*decoded);
@@ -516,9 +608,11 @@ void add_compress_commands(CLI::App& app, int& exit_code) {
     auto o = std::make_shared<DecompressOptions>();
     CLI::App* c = app.add_subcommand(
         "decompress", "Rebuild every frame from the first key to the last from a key file written by compress");
-    c->add_option("asf", o->asf, "ASF skeleton")->required();
+    c->add_option("asf", o->asf, "ASF skeleton, or a BVH clip (.bvh) whose skeleton the .mkc was made of")->required();
     c->add_option("keys", o->keys, "Key file (AMC) or compressed clip (.mkc)")->required();
-    c->add_option("-o,--output", o->output, "Output AMC (default: standard output)");
+    c->add_option("-o,--output", o->output,
+                  "Output .amc or .bvh (default: standard output, AMC for an ASF, BVH for a BVH skeleton)");
+    add_bvh_units_option(*c, o->bvh_units);
     add_interp_option(*c, o->interp);
     add_fps_option(*c, o->fps);
     c->callback([o, &exit_code] { exit_code = run_decompress(*o); });
@@ -526,9 +620,11 @@ void add_compress_commands(CLI::App& app, int& exit_code) {
   {
     auto o = std::make_shared<EvalOptions>();
     CLI::App* c = app.add_subcommand("eval", "Measure a motion against an original of the same skeleton and frames");
-    c->add_option("asf", o->asf, "ASF skeleton")->required();
-    c->add_option("original", o->original, "Original AMC")->required();
-    c->add_option("other", o->other, "AMC or compressed clip (.mkc) to measure")->required();
+    c->add_option("asf", o->asf, "ASF skeleton, or the original as a BVH clip (.bvh)")->required();
+    c->add_option("original", o->original, "Original AMC (after an ASF), or the motion to measure (after a .bvh)")
+        ->required();
+    c->add_option("other", o->other, "AMC or compressed clip (.mkc) to measure (after an ASF and an AMC)");
+    add_bvh_units_option(*c, o->bvh_units);
     auto* max_error =
         c->add_option("--max-error", o->max_error,
                       "Exit with code 3 when any joint on any frame is more than E cm from the original")
