@@ -2,11 +2,16 @@
 // standard library, and exact through a unit conversion and back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <numbers>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "io/text.h"
 
@@ -89,6 +94,78 @@ TEST(Text, WritesBackTheNumberBeforeAUnitConversion) {
       append_unscaled(out, stored, scale);
       ASSERT_EQ(standard(out) * scale, stored) << buf << " came back as " << out;
       EXPECT_EQ(standard(out), file_value) << buf << " came back as " << out;
+    }
+  }
+}
+
+// Lines of printable text, tabs, form feeds and inner CRs, some with CRLF
+// ends (inner CRs only past the first kilobytes), about 300 KB in all: more than one block of a file and more than one
+// scan-ahead chunk of the control-byte check.
+std::string many_lines(std::vector<std::string>& lines) {
+  std::mt19937_64 random(3);
+  std::uniform_int_distribution<int> length(0, 300);
+  std::uniform_int_distribution<int> byte(0x20, 0x7e);
+  std::string text;
+  while (text.size() < 300000) {
+    std::string line(static_cast<std::size_t>(length(random)), ' ');
+    for (char& c : line) c = static_cast<char>(byte(random));
+    if (line.size() > 2) line[1] = '\t', line[2] = '\f';
+    if (line.size() > 4 && text.size() > 10000) line[3] = '\r';  // refused by the sniff of the first 8000 bytes
+    text += line;
+    text += lines.size() % 5 == 0 ? "\r\n" : "\n";
+    lines.push_back(line);
+  }
+  return text;
+}
+
+// Every line up to the one holding a control byte comes back as written, and
+// the reader stops on exactly that line, naming the byte.
+void expect_stops_at(LineReader& in, const std::vector<std::string>& lines, int bad_line, const std::string& what) {
+  std::string_view line;
+  int n = 0;
+  while (in.next(line)) {
+    ASSERT_LT(n, static_cast<int>(lines.size()));
+    ASSERT_EQ(line, lines[n]) << "line " << n + 1;
+    ++n;
+  }
+  if (bad_line == 0) {
+    EXPECT_FALSE(in.error());
+    EXPECT_EQ(n, static_cast<int>(lines.size()));
+    return;
+  }
+  ASSERT_TRUE(in.error());
+  EXPECT_EQ(in.error()->line, bad_line);
+  EXPECT_NE(in.error()->to_string().find(what), std::string::npos) << in.error()->to_string();
+  EXPECT_EQ(n, bad_line - 1);
+}
+
+TEST(Text, LineReaderRefusesAControlByteOnTheLineItIsOn) {
+  std::vector<std::string> lines;
+  const std::string clean = many_lines(lines);
+  {
+    LineReader in(clean, "clean");
+    expect_stops_at(in, lines, 0, "");
+  }
+  // Offsets past the sniffed start, around the 64 KiB scan-ahead, the 256 KiB
+  // block of a file, and the last bytes.
+  std::vector<std::size_t> offsets = {8191, 8192, 8193, 9000, 65535, 65536, 65537, 131072, 262143, 262144, 262145};
+  offsets.push_back(clean.size() - 2);
+  for (const std::size_t at : offsets) {
+    std::size_t offset = at;
+    while (clean[offset] == '\n' || clean[offset] == '\r') --offset;
+    const int bad_line = 1 + static_cast<int>(std::count(clean.begin(), clean.begin() + offset, '\n'));
+    for (const auto& [byte, what] : {std::pair{'\0', std::string("NUL byte")}, std::pair{'\x1b', std::string("0x1b")},
+                                     std::pair{'\x7f', std::string("0x7f")}}) {
+      std::string text = clean;
+      text[offset] = byte;
+      LineReader in(text, "memory");
+      expect_stops_at(in, lines, bad_line, what);
+      const std::string path = testing::TempDir() + "text_control_byte.txt";
+      std::ofstream(path, std::ios::binary) << text;
+      auto file = LineReader::open(path);
+      ASSERT_TRUE(file);
+      expect_stops_at(*file, lines, bad_line, what);
+      std::remove(path.c_str());
     }
   }
 }

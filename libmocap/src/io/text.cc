@@ -21,6 +21,7 @@ namespace {
 // A block holds at least two maximal lines, so a line never spans more than
 // one refill.
 constexpr std::size_t kBlockBytes = 4 * kMaxLineBytes;
+constexpr std::size_t kScanAheadBytes = 64 * 1024;
 
 // std::from_chars for double, which libc++ has only from version 17 on (the
 // fuzzing build uses clang with libc++ 16); the stand-in reads the same
@@ -42,10 +43,34 @@ std::from_chars_result read_double(const char* p, const char* end, double& v) {
 #endif
 }
 
+// Bitwise, not short-circuit, so that a loop over it vectorises.
+bool is_control(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return ((u < 0x20) & (u != '\t') & (u != '\n') & (u != '\f') & (u != '\r')) | (u == 0x7f);
+}
+
+// The first control byte in [p, end), or end. Whole chunks are tested with no
+// early exit inside, so that the compiler vectorises them.
+const char* first_control_byte(const char* p, const char* end) {
+  constexpr std::size_t kChunk = 64;
+  while (static_cast<std::size_t>(end - p) >= kChunk) {
+    unsigned control = 0;
+    for (std::size_t i = 0; i < kChunk; ++i) control |= is_control(p[i]);
+    if (control) break;
+    p += kChunk;
+  }
+  while (p < end && !is_control(*p)) ++p;
+  return p;
+}
+
 }  // namespace
 
 LineReader::LineReader(std::string_view text, std::string name)
-    : name_(std::move(name)), begin_(text.data()), end_(text.data() + text.size()), size_hint_(text.size()) {}
+    : name_(std::move(name)),
+      begin_(text.data()),
+      end_(text.data() + text.size()),
+      clean_end_(text.data()),
+      size_hint_(text.size()) {}
 
 Result<LineReader> LineReader::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -59,7 +84,7 @@ Result<LineReader> LineReader::open(const std::string& path) {
   });
   reader.buffer_ = std::make_unique<char[]>(kBlockBytes);
   reader.buffer_size_ = kBlockBytes;
-  reader.begin_ = reader.end_ = reader.buffer_.get();
+  reader.begin_ = reader.end_ = reader.clean_end_ = reader.buffer_.get();
   reader.at_eof_ = false;
   struct stat info;
   if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) reader.size_hint_ = static_cast<std::size_t>(info.st_size);
@@ -72,6 +97,7 @@ bool LineReader::refill() {
   std::memmove(base, begin_, kept);
   begin_ = base;
   end_ = base + kept;
+  clean_end_ = base;  // the kept bytes are scanned again with the new ones
   while (!at_eof_ && static_cast<std::size_t>(end_ - base) < buffer_size_) {
     const ssize_t n = ::read(fd_, base + (end_ - base), buffer_size_ - (end_ - base));
     if (n < 0) {
@@ -109,7 +135,7 @@ std::optional<Error> LineReader::sniff() const {
   return std::nullopt;
 }
 
-bool LineReader::next(std::string_view& line) {
+bool LineReader::next_slow(std::string_view& line) {
   if (error_) return false;
   const char* newline = nullptr;
   for (;;) {
@@ -138,15 +164,16 @@ bool LineReader::next(std::string_view& line) {
   if (line_number_ == 1 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);  // UTF-8 byte-order mark
   // Control bytes anywhere, not only in the sniffed start: a comment line
   // that mocap reads must be one its writers can give back and read again.
-  // The loop has no early exit so that the compiler vectorises it.
-  bool control = false;
-  for (const char c : line) {
-    const auto u = static_cast<unsigned char>(c);
-    control |= (u < 0x20 && c != '\t' && c != '\f' && c != '\r') || u == 0x7f;
-  }
-  if (control) {
-    error_ = control_byte_error(line);
-    return false;
+  // The block is scanned ahead in large chunks (at least 64 KiB, or to this
+  // line's end) so that next() can trust the lines before clean_end_.
+  if (clean_end_ < line_end) {
+    const char* const scan_end = std::max(
+        line_end, clean_end_ + std::min<std::size_t>(kScanAheadBytes, static_cast<std::size_t>(end_ - clean_end_)));
+    clean_end_ = first_control_byte(clean_end_, scan_end);
+    if (clean_end_ < line_end) {
+      error_ = control_byte_error(line);
+      return false;
+    }
   }
   return true;
 }
@@ -199,7 +226,7 @@ std::optional<int> parse_int(std::string_view word) {
   return v;
 }
 
-const char* parse_number_at(const char* p, const char* end, double& v) {
+const char* parse_number_at_slow(const char* p, const char* end, double& v) {
   static constexpr double kPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   bool negative = false;

@@ -3,6 +3,8 @@
 
 #include <mocap/core/error.h>
 
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,7 +28,23 @@ class LineReader {
   static Result<LineReader> open(const std::string& path);
 
   // The next line; false at the end of input or on error (see error()).
-  bool next(std::string_view& line);
+  // Inline for the common case (a whole line in the block, already known to
+  // be free of control bytes); the rest goes through next_slow().
+  bool next(std::string_view& line) {
+    if (line_number_ > 0 && !error_) {
+      const auto* newline =
+          static_cast<const char*>(std::memchr(begin_, '\n', static_cast<std::size_t>(end_ - begin_)));
+      if (newline && newline <= clean_end_ && static_cast<std::size_t>(newline - begin_) <= kMaxLineBytes) {
+        ++line_number_;
+        line = std::string_view(begin_, static_cast<std::size_t>(newline - begin_));
+        offset_ += line.size() + 1;
+        begin_ = newline + 1;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        return true;
+      }
+    }
+    return next_slow(line);
+  }
   int line_number() const { return line_number_; }
   // Bytes consumed so far, and the input's whole size when known (0 if not).
   std::size_t offset() const { return offset_; }
@@ -36,6 +54,7 @@ class LineReader {
 
  private:
   LineReader() = default;
+  bool next_slow(std::string_view& line);
   bool refill();
   std::optional<Error> sniff() const;
   Error control_byte_error(std::string_view line) const;  // the first control byte of `line`, named
@@ -48,6 +67,11 @@ class LineReader {
   std::unique_ptr<char[]> buffer_;
   const char* begin_ = nullptr;  // unread part of the current block
   const char* end_ = nullptr;
+  // Bytes from begin_ up to clean_end_ hold no control byte (see the class
+  // comment; LF aside). Where clean_end_ < end_ and a scan stopped there, it
+  // is the first control byte: the block is scanned once, in chunks, not
+  // each line on its own.
+  const char* clean_end_ = nullptr;
   std::size_t buffer_size_ = 0;
   bool at_eof_ = true;
   std::size_t offset_ = 0;
@@ -72,7 +96,35 @@ std::optional<int> parse_int(std::string_view word);
 // numbers of up to 15 digits with a power of ten within 1e±22 take an exact
 // fast path (an exact integer mantissa times or over an exact power of ten is
 // one correctly rounded operation), anything else goes to from_chars.
-const char* parse_number_at(const char* p, const char* end, double& v);
+//
+// Inline for the common case (no exponent, up to 15 digits); the rest goes to
+// parse_number_at_slow, which reads the same text from the start.
+const char* parse_number_at_slow(const char* p, const char* end, double& v);
+
+inline const char* parse_number_at(const char* p, const char* end, double& v) {
+  static constexpr double kPowersOfTen[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                            1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  const char* const start = p;
+  const bool negative = p < end && *p == '-';
+  if (p < end && (*p == '-' || *p == '+')) ++p;
+  std::uint64_t mantissa = 0;
+  const char* const digits_start = p;
+  while (p < end && static_cast<unsigned>(*p - '0') < 10) mantissa = mantissa * 10 + static_cast<unsigned>(*p++ - '0');
+  const char* const point = p;
+  if (p < end && *p == '.') {
+    ++p;
+    while (p < end && static_cast<unsigned>(*p - '0') < 10)
+      mantissa = mantissa * 10 + static_cast<unsigned>(*p++ - '0');
+  }
+  const std::size_t fraction = p > point ? static_cast<std::size_t>(p - point - 1) : 0;
+  const std::size_t digits = static_cast<std::size_t>(p - digits_start) - (p > point ? 1 : 0);
+  if (digits == 0 || digits > 15 || (p < end && (*p == 'e' || *p == 'E'))) return parse_number_at_slow(start, end, v);
+  // Clinger's fast path: both operands exact, so one correctly rounded step.
+  const double m = static_cast<double>(mantissa);
+  const double magnitude = fraction == 0 ? m : m / kPowersOfTen[fraction];
+  v = negative ? -magnitude : magnitude;
+  return p;
+}
 
 // Appends the shortest text that reads back as exactly `v`.
 void append_number(std::string& out, double v);
