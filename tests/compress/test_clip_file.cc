@@ -5,6 +5,7 @@
 #include <mocap/compress/clip_encoder.h>
 #include <mocap/compress/clip_file.h>
 #include <mocap/io/asf.h>
+#include <mocap/io/bvh.h>
 
 #include <array>
 #include <filesystem>
@@ -126,8 +127,8 @@ TEST(ClipFile, WholePoseInterpolationIsFlagBitZero) {
     }
     ASSERT_GT(keyed, 0);
     auto other = bytes;
-    other[6] = 2;  // an unknown flag
-    expect_error(other, "flag 2", "unknown flags 2");
+    other[6] = 4;  // an unknown flag (bit 1 is the BVH convention)
+    expect_error(other, "flag 4", "unknown flags 4");
   }
   // The cubic flag on a per-track clip, and a keyed track's degree bit (the
   // head byte of the first non-constant track) set under a good checksum.
@@ -308,6 +309,67 @@ TEST(ClipFile, ForeignSkeletonIsRefusedNamingTheBone) {
   e = check_skeleton(*clip, *other, "16.asf");
   ASSERT_FALSE(e.has_value());
   EXPECT_NE(e.error().message.find("bone "), std::string::npos) << e.error().message;
+}
+
+// Header flags bit 1 is the skeleton's convention: a clip of a BVH skeleton
+// is refused against an Acclaim skeleton of the same bones and lengths, and
+// the reverse; the bit round-trips and leaves bit 0 alone.
+TEST(ClipFile, BvhConventionIsFlagBitOne) {
+  const auto l = test::load_bundled("09_06");
+  ClipEncodeOptions options;
+  options.pose_keys = {0, 11, 23};
+  options.interpolation = Interpolation::kCubic;
+  auto clip = encode_clip(l.skeleton, head_of(l.motion, 24), options);
+  ASSERT_TRUE(clip.has_value());
+  clip->name = "09_06.mkc";
+  EXPECT_FALSE(clip->offsets_in_parent_frame);  // from the skeleton
+  Skeleton as_bvh = l.skeleton;                 // the same bones, offsets turning with the parent
+  as_bvh.offsets_in_parent_frame = true;
+  EXPECT_TRUE(check_skeleton(*clip, l.skeleton, "09.asf").has_value());
+  auto e = check_skeleton(*clip, as_bvh, "09.bvh");
+  ASSERT_FALSE(e.has_value());
+  EXPECT_EQ(e.error().file, "09.bvh");
+  EXPECT_NE(e.error().message.find("it is a BVH skeleton"), std::string::npos) << e.error().message;
+  EXPECT_FALSE(decode_motion(*clip, as_bvh).has_value());
+
+  clip->offsets_in_parent_frame = true;
+  const auto bytes = format_compressed_clip(*clip);
+  EXPECT_EQ(bytes[6], 3);  // cubic | BVH
+  EXPECT_EQ(bytes[7], 0);
+  auto parsed = parse_compressed_clip(bytes, "09_06.mkc");
+  ASSERT_TRUE(parsed.has_value()) << parsed.error().to_string();
+  EXPECT_TRUE(parsed->offsets_in_parent_frame);
+  EXPECT_EQ(parsed->interpolation, Interpolation::kCubic);
+  EXPECT_EQ(format_compressed_clip(*parsed), bytes);
+  EXPECT_TRUE(check_skeleton(*parsed, as_bvh, "09.bvh").has_value());
+  e = check_skeleton(*parsed, l.skeleton, "09.asf");
+  ASSERT_FALSE(e.has_value());
+  EXPECT_NE(e.error().message.find("it is an Acclaim (ASF) skeleton, the clip's is a BVH skeleton"), std::string::npos)
+      << e.error().message;
+}
+
+// A real BVH (cgspeed's 09_06, in its ASF's units) through the file: the
+// flag set from the skeleton, byte-stable, decoded against the same BVH and
+// no other.
+TEST(ClipFile, CgspeedBvhRoundTripsWithItsConvention) {
+  const auto path = test::shared_data_dir() / "cmu-bvh" / "09_06.bvh";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not present";
+  auto bvh = read_bvh(path.string(), 0.0254 / 0.45);
+  ASSERT_TRUE(bvh.has_value()) << bvh.error().to_string();
+  auto clip = encode_clip(bvh->skeleton, bvh->motion, {});
+  ASSERT_TRUE(clip.has_value()) << clip.error().to_string();
+  EXPECT_TRUE(clip->offsets_in_parent_frame);  // from the skeleton
+  const auto bytes = format_compressed_clip(*clip);
+  EXPECT_EQ(bytes[6] & 2, 2);
+  auto parsed = parse_compressed_clip(bytes, "cgspeed.mkc");
+  ASSERT_TRUE(parsed.has_value()) << parsed.error().to_string();
+  EXPECT_EQ(format_compressed_clip(*parsed), bytes);
+  auto decoded = decode_motion(*parsed, bvh->skeleton);
+  ASSERT_TRUE(decoded.has_value()) << decoded.error().to_string();
+  EXPECT_EQ(decoded->frame_count(), bvh->motion.frame_count());
+  Skeleton acclaim = bvh->skeleton;
+  acclaim.offsets_in_parent_frame = false;
+  EXPECT_FALSE(decode_motion(*parsed, acclaim).has_value());
 }
 
 }  // namespace

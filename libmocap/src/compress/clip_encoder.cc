@@ -81,6 +81,7 @@ CompressedClip clip_frame(const Skeleton& skeleton, const Motion& motion) {
     }
   }
   clip.root_position = skeleton.root_position.cast<float>();
+  clip.offsets_in_parent_frame = skeleton.offsets_in_parent_frame;
   for (const Bone& b : skeleton.bones) {
     ClipBone c;
     c.name = b.name;

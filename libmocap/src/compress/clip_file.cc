@@ -20,6 +20,7 @@ using clip_bits::ByteWriter;
 constexpr std::array<std::uint8_t, 4> kMagic = {'M', 'K', 'C', 0x1a};
 constexpr std::size_t kHeaderBytes = 16;  // magic, version, flags, size, crc
 constexpr std::uint16_t kCubicFlag = 1;    // whole-pose clips: the rebuild is the cubic
+constexpr std::uint16_t kBvhFlag = 2;      // the skeleton's offsets turn with the parent (BVH)
 constexpr std::array<std::string_view, 6> kAxisOrders = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
 constexpr int kMaxBones = 1024;
 constexpr int kMaxDofs = 8;
@@ -325,11 +326,13 @@ Result<CompressedClip> parse_compressed_clip(std::span<const std::uint8_t> bytes
     return fail(name, 0, "header says " + std::to_string(size) + " bytes, the file has " + std::to_string(bytes.size()) +
                              (size > bytes.size() ? " (truncated)" : " (extra bytes)"));
   if (clip_bits::crc32(bytes.subspan(kHeaderBytes)) != crc) return fail(name, 0, "checksum mismatch (corrupted)");
-  if ((flags & ~std::uint32_t{kCubicFlag}) != 0) return fail(name, 0, "unknown flags " + std::to_string(flags));
+  if ((flags & ~std::uint32_t{kCubicFlag | kBvhFlag}) != 0)
+    return fail(name, 0, "unknown flags " + std::to_string(flags));
   CompressedClip clip;
   clip.name = name;
   clip.version = static_cast<std::uint16_t>(version);
   clip.interpolation = (flags & kCubicFlag) ? Interpolation::kCubic : Interpolation::kSlerp;
+  clip.offsets_in_parent_frame = (flags & kBvhFlag) != 0;
   Parser p{ByteReader{bytes, kHeaderBytes, false}, name, {}, 0};
   if (!p.body(clip)) {
     if (p.problem.empty()) p.problem = "malformed";
@@ -353,7 +356,8 @@ std::vector<std::uint8_t> format_compressed_clip(const CompressedClip& clip) {
   ByteWriter w;
   for (const std::uint8_t b : kMagic) w.u8(b);
   w.u16(clip.version);
-  w.u16(!clip.keys.empty() && clip.interpolation == Interpolation::kCubic ? kCubicFlag : 0);
+  w.u16((!clip.keys.empty() && clip.interpolation == Interpolation::kCubic ? kCubicFlag : 0) |
+        (clip.offsets_in_parent_frame ? kBvhFlag : 0));
   w.u32(0);  // size, filled below
   w.u32(0);  // crc, filled below
   w.f64(clip.fps);
@@ -396,6 +400,12 @@ Result<void> check_skeleton(const CompressedClip& clip, const Skeleton& skeleton
   };
   if (clip.bones.size() != skeleton.bones.size())
     return differs(std::to_string(skeleton.bones.size()) + " bones, the clip has " + std::to_string(clip.bones.size()));
+  const auto convention = [](bool bvh) {
+    return bvh ? "a BVH skeleton (offsets turn with the parent)" : "an Acclaim (ASF) skeleton";
+  };
+  if (clip.offsets_in_parent_frame != skeleton.offsets_in_parent_frame)
+    return differs(std::string("it is ") + convention(skeleton.offsets_in_parent_frame) + ", the clip's is " +
+                   convention(clip.offsets_in_parent_frame));
   const auto close = [](double a, double b, double tolerance) { return std::abs(a - b) <= tolerance * std::max(1.0, std::abs(b)); };
   const Eigen::Vector3f root = skeleton.root_position.cast<float>();
   if (!(root - clip.root_position).isZero(1e-6f)) return differs("the root position differs");

@@ -4,9 +4,10 @@
 // The file (docs/clip-format.md gives every byte) holds, little-endian:
 //   header     magic "MKC\x1a", version, total size, CRC-32 of the rest
 //   timing     frame rate, frame numbers (first + count, or every number)
-//   skeleton   per bone: name, parent, dofs, length, axis: enough to refuse
-//              another skeleton (check_skeleton) and to turn channels into
-//              local rotations without one (clip_decoder.h)
+//   skeleton   per bone: name, parent, dofs, length, axis, and (header flags
+//              bit 1) whether offsets turn with the parent (a BVH skeleton):
+//              enough to refuse another skeleton (check_skeleton) and to
+//              turn channels into local rotations without one (clip_decoder.h)
 //   keys       the shared key frames of a whole-pose clip (else none), and
 //              (header flags bit 0) how the rebuild goes between them
 //   tracks     one per channel, in Motion channel order: a constant, or
@@ -93,6 +94,10 @@ struct CompressedClip {
   // of them (increasing).
   std::vector<int> irregular_frame_numbers;
   Eigen::Vector3f root_position = Eigen::Vector3f::Zero();  // the ASF root position, metres
+  // The skeleton's Skeleton::offsets_in_parent_frame (header flags bit 1): a
+  // BVH skeleton's clip, as encode_clip sets it from the skeleton. Part of
+  // the fingerprint only (check_skeleton): decoding does not depend on it.
+  bool offsets_in_parent_frame = false;
   std::vector<ClipBone> bones;   // bones[0] is the root
   int channel_count = 0;         // sum of the bones' dofs (derived)
   std::vector<int> keys;         // whole-pose clips: the key frame indices (increasing, first and last frame); else empty
@@ -131,9 +136,9 @@ Result<void> write_compressed_clip(const std::string& path, const CompressedClip
 bool looks_like_compressed_clip(std::span<const std::uint8_t> first_bytes);
 
 // Fails unless `skeleton` is the one the clip was made from: same bone count,
-// root position (within 1e-6 m), and per bone the same name, parent, dofs,
-// length (within 1e-6 relative) and axis rotation (the clip's C within 1e-6
-// rad of the skeleton's). The error names the first bone that differs and how.
+// the same convention (offsets_in_parent_frame: BVH or Acclaim), root position (within 1e-6 m), and per bone the same
+// name, parent, dofs, length (within 1e-6 relative) and axis rotation (the clip's C within 1e-6 rad of the skeleton's).
+// The error names the first bone that differs and how.
 Result<void> check_skeleton(const CompressedClip& clip, const Skeleton& skeleton, const std::string& skeleton_name);
 
 // Fills the derived fields of a clip built in memory: the bones'
