@@ -182,8 +182,9 @@ class AmcParser {
       if (p == end) break;
       if (count == dofs) return value_count_error(bone, count + count_words(p, end));
       double v = 0.0;
-      const char* const next = text::parse_number_at(p, end, v);
-      if (!next || (next < end && !is_space(*next) && *next != '\r') || !std::isfinite(v)) {
+      // Read up to the block's end: the number stops at the line's CR or LF.
+      const char* const next = text::parse_number_at(p, in_.block_end(), v);
+      if (!next || next > end || (next < end && !is_space(*next) && *next != '\r') || !std::isfinite(v)) {
         const char* word_end = p;
         while (word_end < end && !is_space(*word_end)) ++word_end;
         return error_here("value " + quote(std::string_view(p, word_end - p)) + " for bone " + quote(name) +

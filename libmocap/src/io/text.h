@@ -3,6 +3,7 @@
 
 #include <mocap/core/error.h>
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -50,6 +51,10 @@ class LineReader {
   std::size_t offset() const { return offset_; }
   std::size_t size_hint() const { return size_hint_; }
   const std::string& name() const { return name_; }
+  // The end of the block holding the line last returned: the bytes from that
+  // line's end up to here can be read, the line's own CR or LF first, so a
+  // number reader may look past the line's end and still stop at it.
+  const char* block_end() const { return end_; }
   const std::optional<Error>& error() const { return error_; }
 
  private:
@@ -101,27 +106,75 @@ std::optional<int> parse_int(std::string_view word);
 // parse_number_at_slow, which reads the same text from the start.
 const char* parse_number_at_slow(const char* p, const char* end, double& v);
 
+namespace detail {
+
+inline constexpr double kPowersOfTen[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                          1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+inline constexpr std::uint64_t kIntPowersOfTen[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+
+// How many of the 8 bytes in `w` (first byte lowest) are digits before the
+// first one that is not. Carries and borrows run only towards later bytes, so
+// the lowest flagged byte is the first non-digit whatever follows it.
+inline int leading_digits(std::uint64_t w) {
+  const std::uint64_t flags = ((w + 0x4646464646464646) | (w - 0x3030303030303030)) & 0x8080808080808080;
+  return flags == 0 ? 8 : std::countr_zero(flags) >> 3;
+}
+
+// The value of the first n (1-8) digits in `w`, eight at once: the digits are
+// moved to the top bytes behind zeros, then pairs, quads and the halves are
+// combined by multiplication (as simdjson and fast_float do).
+inline std::uint64_t digits_value(std::uint64_t w, int n) {
+  std::uint64_t t = (w - 0x3030303030303030) << (8 * (8 - n));
+  t = t * 10 + (t >> 8);
+  t = (((t & 0x000000FF000000FF) * 0x000F424000000064) + (((t >> 16) & 0x000000FF000000FF) * 0x0000271000000001)) >> 32;
+  return t;
+}
+
+}  // namespace detail
+
 inline const char* parse_number_at(const char* p, const char* end, double& v) {
-  static constexpr double kPowersOfTen[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                            1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
   const char* const start = p;
   const bool negative = p < end && *p == '-';
   if (p < end && (*p == '-' || *p == '+')) ++p;
   std::uint64_t mantissa = 0;
-  const char* const digits_start = p;
-  while (p < end && static_cast<unsigned>(*p - '0') < 10) mantissa = mantissa * 10 + static_cast<unsigned>(*p++ - '0');
-  const char* const point = p;
-  if (p < end && *p == '.') {
-    ++p;
+  std::size_t digits = 0;
+  std::size_t fraction = 0;
+  if (std::endian::native == std::endian::little && end - p >= 17) {
+    // Room for 8 bytes of digits, a point and 8 more: read words, not bytes.
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    const int whole = detail::leading_digits(w);
+    if (whole == 8) return parse_number_at_slow(start, end, v);
+    if (whole > 0) mantissa = detail::digits_value(w, whole);
+    p += whole;
+    digits = static_cast<std::size_t>(whole);
+    if (*p == '.') {
+      ++p;
+      std::memcpy(&w, p, 8);
+      const int after = detail::leading_digits(w);
+      if (after == 8) return parse_number_at_slow(start, end, v);
+      if (after > 0) mantissa = mantissa * detail::kIntPowersOfTen[after] + detail::digits_value(w, after);
+      p += after;
+      digits += static_cast<std::size_t>(after);
+      fraction = static_cast<std::size_t>(after);
+    }
+  } else {
+    const char* const digits_start = p;
     while (p < end && static_cast<unsigned>(*p - '0') < 10)
       mantissa = mantissa * 10 + static_cast<unsigned>(*p++ - '0');
+    const char* const point = p;
+    if (p < end && *p == '.') {
+      ++p;
+      while (p < end && static_cast<unsigned>(*p - '0') < 10)
+        mantissa = mantissa * 10 + static_cast<unsigned>(*p++ - '0');
+    }
+    fraction = p > point ? static_cast<std::size_t>(p - point - 1) : 0;
+    digits = static_cast<std::size_t>(p - digits_start) - (p > point ? 1 : 0);
   }
-  const std::size_t fraction = p > point ? static_cast<std::size_t>(p - point - 1) : 0;
-  const std::size_t digits = static_cast<std::size_t>(p - digits_start) - (p > point ? 1 : 0);
   if (digits == 0 || digits > 15 || (p < end && (*p == 'e' || *p == 'E'))) return parse_number_at_slow(start, end, v);
   // Clinger's fast path: both operands exact, so one correctly rounded step.
   const double m = static_cast<double>(mantissa);
-  const double magnitude = fraction == 0 ? m : m / kPowersOfTen[fraction];
+  const double magnitude = fraction == 0 ? m : m / detail::kPowersOfTen[fraction];
   v = negative ? -magnitude : magnitude;
   return p;
 }
