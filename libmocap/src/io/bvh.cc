@@ -68,7 +68,8 @@ class BvhParser {
     if (!next(word)) return end_error("end of file after the hierarchy: expected MOTION");
     if (word == "ROOT") return here("a second ROOT: mocap reads one skeleton per file (one hierarchy, one root)");
     if (word != "MOTION") return here("found " + quote(word) + " after the hierarchy: expected MOTION");
-    if (!text::trim(rest_).empty()) return here("found " + quote(text::trim(rest_)) + " after MOTION: expected a line end");
+    if (!text::trim(rest_).empty())
+      return here("found " + quote(text::trim(rest_)) + " after MOTION: expected a line end");
     if (auto e = motion()) return *e;
     return build();
   }
@@ -270,8 +271,6 @@ class BvhParser {
     for (;;) {
       while (p < end && (is_space(*p) || *p == '\f')) ++p;
       if (p == end) break;
-      const char* word_end = p;
-      while (word_end < end && !is_space(*word_end)) ++word_end;
       if (k == n) {
         std::size_t count = k;
         for (std::string_view rest(p, static_cast<std::size_t>(end - p)); !text::next_word(rest).empty();) ++count;
@@ -279,13 +278,18 @@ class BvhParser {
                     " values: expected " + std::to_string(n) + " (one per channel of the hierarchy)");
       }
       double v = 0.0;
-      const char* q = text::parse_number_at(p, word_end, v);
-      if (q != word_end || !(std::abs(v) <= kMaxMagnitude))
+      // Read up to the block's end, not the word's: the number stops at the
+      // line's CR or LF, and the word is found only for a message.
+      const char* q = text::parse_number_at(p, in_.block_end(), v);
+      if (!q || q > end || (q < end && !is_space(*q)) || !(std::abs(v) <= kMaxMagnitude)) {
+        const char* word_end = p;
+        while (word_end < end && !is_space(*word_end)) ++word_end;
         return here("found " + quote(std::string_view(p, static_cast<std::size_t>(word_end - p))) + " in frame " +
                     std::to_string(motion_.frame_count()) + ": expected a finite number within +-1e8");
+      }
       out[column_to_channel_[k]] = v * column_scale_[k];
       ++k;
-      p = word_end;
+      p = q;
     }
     if (k != n)
       return here("frame " + std::to_string(motion_.frame_count()) + " has " + std::to_string(k) +
