@@ -1,5 +1,9 @@
-// mocap convert: a clip (ASF + AMC, or BVH) written as BVH (io/bvh.h).
+// mocap convert: a clip (ASF + AMC, or BVH) written as BVH (io/bvh.h) or
+// as a skeleton-only glTF animation (skin/gltf.h).
 #include <mocap/io/bvh.h>
+#include <mocap/skin/gltf.h>
+
+#include <filesystem>
 
 #include <iostream>
 #include <memory>
@@ -22,9 +26,14 @@ int run_convert(const ConvertOptions& o) {
     std::cerr << "mocap convert: expected a .bvh or an ASF and an AMC, found " << o.inputs.size() << " inputs\n";
     return kUsage;
   }
-  if (o.outputs.size() != 1 || !(is_bvh_path(o.outputs[0]) || o.outputs[0] == "-")) {
-    std::cerr << "mocap convert: -o takes one .bvh file (or - for standard output); writing ASF/AMC from BVH is not "
-                 "supported yet\n";
+  const auto is_glb = [](const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext == ".glb";
+  };
+  if (o.outputs.size() != 1 || !(is_bvh_path(o.outputs[0]) || is_glb(o.outputs[0]) || o.outputs[0] == "-")) {
+    std::cerr << "mocap convert: -o takes one .bvh or .glb file (or - for BVH on standard output); writing ASF/AMC "
+                 "from BVH is not supported yet\n";
     return kUsage;
   }
   const std::string& output = o.outputs[0];
@@ -40,6 +49,17 @@ int run_convert(const ConvertOptions& o) {
           load_clip_or_bvh("convert", o.inputs[0], o.inputs.size() > 1 ? o.inputs[1] : "", o.fps, o.bvh_units, clip);
       code != kOk)
     return code;
+  if (is_glb(output)) {
+    // Skeleton only: the joints as nodes, the motion as one animation, no mesh.
+    auto document =
+        gltf_from_motion(clip->skeleton, clip->motion, std::filesystem::path(clip->amc_path).stem().string());
+    auto glb = document ? format_glb(*document) : Result<std::string>(std::unexpected(document.error()));
+    if (!glb) {
+      std::cerr << "mocap convert: " << clip->amc_path << ": " << glb.error().message << "\n";
+      return kBadInput;
+    }
+    return emit(output, *glb);
+  }
   auto text = format_bvh(clip->skeleton, clip->motion, *units);
   if (!text) {
     std::cerr << "mocap convert: " << clip->amc_path << ": " << text.error().message << "\n";
@@ -53,9 +73,13 @@ int run_convert(const ConvertOptions& o) {
 void add_convert_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ConvertOptions>();
   CLI::App* c = app.add_subcommand(
-      "convert", "Write a clip (ASF + AMC, or BVH) as BVH: a joint per bone, same world positions on every frame");
+      "convert",
+      "Write a clip (ASF + AMC, or BVH) as BVH, or as a skeleton-only glTF (.glb: the BVH joints as nodes, the motion "
+      "as an animation, no mesh): same world joint positions on every frame");
   c->add_option("inputs", o->inputs, "A .bvh file, or an ASF skeleton and an AMC motion")->required()->expected(1, 2);
-  c->add_option("-o,--output", o->outputs, "Output .bvh (- for standard output)")->required()->expected(1, 2);
+  c->add_option("-o,--output", o->outputs, "Output .bvh (- for standard output) or .glb (metres, Y up)")
+      ->required()
+      ->expected(1, 2);
   add_bvh_units_option(*c, o->bvh_units);
   add_fps_option(*c, o->fps);
   c->callback([o, &exit_code] { exit_code = run_convert(*o); });

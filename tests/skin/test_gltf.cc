@@ -5,15 +5,17 @@
 #include <gtest/gtest.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
+#include <mocap/io/bvh.h>
 #include <mocap/skin/gltf.h>
 #include <mocap/skin/rigged_model.h>
 #include <mocap/skin/skin_job.h>
 
+#include <unistd.h>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include "test_data.h"
 
@@ -252,6 +254,191 @@ TEST(Glb, TruncatedOrCorruptFilesFailWithTheFileNamed) {
   EXPECT_EQ(model.error().file, broken.string());
   std::filesystem::remove(truncated);
   std::filesystem::remove(broken);
+}
+
+// A .glb read back by hand: the JSON and the floats of an accessor.
+struct GlbFile {
+  nlohmann::json gltf;
+  std::string bin;
+  std::vector<float> floats(int accessor) const {
+    const auto& a = gltf["accessors"][accessor];
+    const auto& view = gltf["bufferViews"][a["bufferView"].get<int>()];
+    const std::size_t offset = view.value("byteOffset", std::size_t{0});
+    const std::size_t length = view["byteLength"].get<std::size_t>();
+    EXPECT_EQ(a["componentType"], 5126);
+    EXPECT_LE(offset + length, bin.size());
+    std::vector<float> out(length / 4);
+    std::memcpy(out.data(), bin.data() + offset, out.size() * 4);
+    return out;
+  }
+};
+
+GlbFile split_glb(const std::string& glb) {
+  GlbFile f;
+  EXPECT_EQ(glb.substr(0, 4), "glTF");
+  EXPECT_EQ(u32(glb, 8), glb.size());
+  const std::uint32_t json_length = u32(glb, 12);
+  f.gltf = nlohmann::json::parse(glb.substr(20, json_length));
+  const std::size_t bin_at = 20 + json_length;
+  if (bin_at < glb.size()) {
+    EXPECT_EQ(u32(glb, bin_at + 4), 0x004E4942u);
+    f.bin = glb.substr(bin_at + 8, u32(glb, bin_at));
+  }
+  return f;
+}
+
+// Every node's world position on frame `f` of the file's one animation
+// (rest values where a node is not keyed), by node name.
+std::map<std::string, Eigen::Vector3f> node_positions(const GlbFile& file, int f) {
+  const auto& nodes = file.gltf["nodes"];
+  const std::size_t n = nodes.size();
+  std::vector<Eigen::Vector3f> t(n, Eigen::Vector3f::Zero());
+  std::vector<Eigen::Quaternionf> r(n, Eigen::Quaternionf::Identity());
+  std::vector<int> parent(n, -1);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (nodes[i].contains("translation"))
+      for (int k = 0; k < 3; ++k) t[i][k] = nodes[i]["translation"][k].get<float>();
+    if (nodes[i].contains("rotation")) {
+      const auto& q = nodes[i]["rotation"];
+      r[i] = Eigen::Quaternionf(q[3].get<float>(), q[0].get<float>(), q[1].get<float>(), q[2].get<float>());
+    }
+    if (nodes[i].contains("children"))
+      for (const auto& c : nodes[i]["children"]) parent[c.get<std::size_t>()] = static_cast<int>(i);
+  }
+  const auto& animation = file.gltf["animations"][0];
+  for (const auto& channel : animation["channels"]) {
+    const int node = channel["target"]["node"].get<int>();
+    const auto& sampler = animation["samplers"][channel["sampler"].get<int>()];
+    const std::vector<float> v = file.floats(sampler["output"].get<int>());
+    if (channel["target"]["path"] == "translation") {
+      t[node] = Eigen::Vector3f(v[3 * f], v[3 * f + 1], v[3 * f + 2]);
+    } else if (channel["target"]["path"] == "rotation") {
+      r[node] = Eigen::Quaternionf(v[4 * f + 3], v[4 * f], v[4 * f + 1], v[4 * f + 2]);
+    }
+  }
+  // Parents come first in a BVH's node order.
+  std::vector<Eigen::Vector3f> p(n);
+  std::vector<Eigen::Quaternionf> q(n);
+  std::map<std::string, Eigen::Vector3f> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int up = parent[i];
+    EXPECT_LT(up, static_cast<int>(i));
+    p[i] = up < 0 ? t[i] : Eigen::Vector3f(p[up] + q[up] * t[i]);
+    q[i] = up < 0 ? r[i] : Eigen::Quaternionf(q[up] * r[i]);
+    out[nodes[i]["name"].get<std::string>()] = p[i];
+  }
+  return out;
+}
+
+// A skeleton-only glTF of an ASF/AMC clip: no mesh or skin, a node per BVH
+// joint, one animation keying every frame; read back by hand, each node is
+// where the ASF bone starts (a bone named X: its parent's end) and each
+// End Site where its bone ends, on every frame.
+TEST(Glb, SkeletonOnlyAnimationOfAnAmcClip) {
+  const auto l = test::load_bundled("09_06");
+  auto document = gltf_from_motion(l.skeleton, l.motion, "09_06");
+  ASSERT_TRUE(document) << document.error().to_string();
+  EXPECT_EQ(document->mesh, nullptr);
+  const auto glb = format_glb(*document);
+  ASSERT_TRUE(glb) << glb.error().to_string();
+  const GlbFile file = split_glb(*glb);
+  EXPECT_FALSE(file.gltf.contains("meshes"));
+  EXPECT_FALSE(file.gltf.contains("skins"));
+  int leaves = 0;
+  for (std::size_t b = 0; b < l.skeleton.bones.size(); ++b) {
+    leaves += std::none_of(l.skeleton.bones.begin(), l.skeleton.bones.end(),
+                           [&](const Bone& c) { return c.parent == static_cast<int>(b); });
+  }
+  ASSERT_EQ(file.gltf["nodes"].size(), l.skeleton.bones.size() + leaves);
+  ASSERT_EQ(file.gltf["animations"].size(), 1u);
+  const auto& animation = file.gltf["animations"][0];
+  EXPECT_EQ(animation["name"], "09_06");
+  int translations = 0, rotations = 0;
+  for (const auto& channel : animation["channels"]) {
+    const auto& sampler = animation["samplers"][channel["sampler"].get<int>()];
+    EXPECT_EQ(file.gltf["accessors"][sampler["input"].get<int>()]["count"], l.motion.frame_count());
+    EXPECT_EQ(file.gltf["accessors"][sampler["output"].get<int>()]["count"], l.motion.frame_count());
+    (channel["target"]["path"] == "translation" ? translations : rotations) += 1;
+  }
+  EXPECT_EQ(translations, 1);  // the root
+  int with_rotation = 0;
+  for (const Bone& bone : l.skeleton.bones)
+    with_rotation += std::any_of(bone.dofs.begin(), bone.dofs.end(), is_rotation);
+  EXPECT_EQ(rotations, with_rotation);
+  const std::vector<float> times = file.floats(animation["samplers"][0]["input"].get<int>());
+  EXPECT_FLOAT_EQ(times.back(), static_cast<float>((l.motion.frame_count() - 1) / l.motion.fps));
+
+  const auto world = world_positions(l.skeleton, l.motion);
+  const std::size_t bones = l.skeleton.bones.size();
+  double worst = 0.0;
+  for (int f = 0; f < l.motion.frame_count(); ++f) {
+    const auto nodes = node_positions(file, f);
+    for (std::size_t b = 0; b < bones; ++b) {
+      const Bone& bone = l.skeleton.bones[b];
+      const Eigen::Vector3d start = world[f * bones + (bone.parent < 0 ? 0 : bone.parent)];
+      ASSERT_TRUE(nodes.contains(bone.name)) << bone.name;
+      worst = std::max(worst, (nodes.at(bone.name).cast<double>() - start).norm());
+      if (nodes.contains(bone.name + "_end"))
+        worst = std::max(worst, (nodes.at(bone.name + "_end").cast<double>() - world[f * bones + b]).norm());
+    }
+  }
+  std::printf("09_06 glTF node positions against the AMC's joints: worst %.3g m over %d frames\n", worst,
+              l.motion.frame_count());
+  EXPECT_LT(worst, 1e-5);  // float keys, 10 micrometres
+}
+
+// A BVH skeleton's joints are the nodes as they are (cgspeed's 09_06,
+// every joint and End Site), and a document without a mesh refuses skin
+// parts and motions without frames.
+TEST(Glb, SkeletonOnlyAnimationOfABvhAndItsRefusals) {
+  const auto path = test::shared_data_dir() / "cmu-bvh" / "09_06.bvh";
+  if (std::filesystem::exists(path)) {
+    auto bvh = read_bvh(path.string(), 0.0254 / 0.45);
+    ASSERT_TRUE(bvh) << bvh.error().to_string();
+    auto document = gltf_from_motion(bvh->skeleton, bvh->motion, "cgspeed");
+    ASSERT_TRUE(document) << document.error().to_string();
+    const auto glb = format_glb(*document);
+    ASSERT_TRUE(glb) << glb.error().to_string();
+    const GlbFile file = split_glb(*glb);
+    const std::size_t bones = bvh->skeleton.bones.size();
+    ASSERT_EQ(file.gltf["nodes"].size(), bones);
+    const auto world = world_positions(bvh->skeleton, bvh->motion);
+    double worst = 0.0;
+    for (int f = 0; f < bvh->motion.frame_count(); f += 7) {
+      const auto nodes = node_positions(file, f);
+      for (std::size_t b = 0; b < bones; ++b)
+        worst = std::max(worst, (nodes.at(bvh->skeleton.bones[b].name).cast<double>() - world[f * bones + b]).norm());
+    }
+    std::printf("cgspeed 09_06.bvh glTF node positions against its FK: worst %.3g m\n", worst);
+    EXPECT_LT(worst, 1e-5);
+  }
+  const auto l = test::load_bundled("09_06");
+  Motion empty = l.motion;
+  empty.frame_numbers.clear();
+  empty.values.clear();
+  auto none = gltf_from_motion(l.skeleton, empty, "x");
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message.find("no frames"), std::string::npos) << none.error().message;
+  auto document = gltf_from_motion(l.skeleton, l.motion, "x");
+  ASSERT_TRUE(document);
+  GltfDocument bad = *document;
+  bad.joints = {0};
+  auto glb = format_glb(bad);
+  ASSERT_FALSE(glb);
+  EXPECT_NE(glb.error().message.find("without a mesh"), std::string::npos) << glb.error().message;
+  bad = *document;
+  bad.nodes.clear();
+  bad.animations.clear();
+  glb = format_glb(bad);
+  ASSERT_FALSE(glb);
+  EXPECT_NE(glb.error().message.find("no nodes"), std::string::npos) << glb.error().message;
+  // Nodes alone: no buffer at all (a glTF buffer has at least one byte).
+  bad = *document;
+  bad.animations.clear();
+  glb = format_glb(bad);
+  ASSERT_TRUE(glb) << glb.error().to_string();
+  EXPECT_EQ(u32(*glb, 8), 20 + u32(*glb, 12));
+  EXPECT_FALSE(split_glb(*glb).gltf.contains("buffers"));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-#include <mocap/skin/gltf.h>
 #include <mocap/io/atomic_write.h>
+#include <mocap/io/bvh.h>
+#include <mocap/skin/gltf.h>
 
 #include <algorithm>
 #include <cmath>
@@ -73,6 +74,52 @@ GltfDocument gltf_from_clip(const Skeleton& skeleton, const Motion& motion, cons
       rigid_local(parent < 0 ? Eigen::Affine3d::Identity() : world[parent], world[b], t, r);
       animation.tracks[b].translations.push_back(t);
       animation.tracks[b].rotations.push_back(r);
+    }
+  }
+  for (GltfTrack& track : animation.tracks) make_continuous(track.rotations);
+  document.animations.push_back(std::move(animation));
+  return document;
+}
+
+Result<GltfDocument> gltf_from_motion(const Skeleton& skeleton, const Motion& motion,
+                                      const std::string& animation_name) {
+  if (motion.frame_count() == 0) return fail("", 0, "cannot write glTF: the motion has no frames");
+  // BVH joints are glTF nodes as they are: a node's local transform is the
+  // joint's pose offset and rotation (fk.h, offsets_in_parent_frame).
+  auto bvh = to_bvh(skeleton, motion);
+  if (!bvh) return fail("", 0, "cannot write glTF: " + bvh.error().message);
+  const Skeleton& joints = bvh->skeleton;
+  const std::size_t bones = joints.bones.size();
+  GltfDocument document;
+  const Pose rest = rest_pose(joints);
+  document.nodes.resize(bones);
+  for (std::size_t b = 0; b < bones; ++b) {
+    document.nodes[b] = GltfNode{joints.bones[b].name, joints.bones[b].parent, rest.offset[b].cast<float>(),
+                                 rest.rotation[b].cast<float>(), Eigen::Vector3f::Ones()};
+  }
+  GltfAnimation animation;
+  animation.name = animation_name;
+  std::vector<int> track_of(bones, -1);
+  for (std::size_t b = 0; b < bones; ++b) {
+    const auto& dofs = joints.bones[b].dofs;
+    const bool moves = std::any_of(dofs.begin(), dofs.end(), [](Channel c) { return !is_rotation(c); });
+    const bool turns = std::any_of(dofs.begin(), dofs.end(), [](Channel c) { return is_rotation(c); });
+    if (!moves && !turns) continue;
+    track_of[b] = static_cast<int>(animation.tracks.size());
+    GltfTrack& track = animation.tracks.emplace_back();
+    track.node = static_cast<int>(b);
+    if (moves) track.translations.reserve(static_cast<std::size_t>(motion.frame_count()));
+    if (turns) track.rotations.reserve(static_cast<std::size_t>(motion.frame_count()));
+  }
+  Pose pose = make_pose(joints);
+  for (int f = 0; f < bvh->motion.frame_count(); ++f) {
+    animation.times.push_back(static_cast<float>(f / motion.fps));
+    pose_from_channels(joints, bvh->motion.frame(f), pose);
+    for (std::size_t b = 0; b < bones; ++b) {
+      if (track_of[b] < 0) continue;
+      GltfTrack& track = animation.tracks[static_cast<std::size_t>(track_of[b])];
+      if (track.translations.capacity() > 0) track.translations.push_back(pose.offset[b].cast<float>());
+      if (track.rotations.capacity() > 0) track.rotations.push_back(pose.rotation[b].cast<float>());
     }
   }
   for (GltfTrack& track : animation.tracks) make_continuous(track.rotations);
@@ -173,8 +220,15 @@ void append_u32(std::string& out, std::uint32_t value) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xffu));
 }
 
+std::optional<std::string> check_nodes_and_animations(const GltfDocument& d);
+
 std::optional<std::string> check(const GltfDocument& d) {
-  if (d.mesh == nullptr) return "no mesh";
+  if (d.mesh == nullptr) {
+    if (!d.weights.empty() || !d.joints.empty() || !d.inverse_bind.empty())
+      return "weights, joints or inverse binds without a mesh";
+    if (d.nodes.empty()) return "no mesh and no nodes";
+    return check_nodes_and_animations(d);
+  }
   const std::size_t n = d.mesh->positions.size();
   if (n == 0 || d.mesh->triangles.empty()) return "the mesh has no triangles";
   if (n > std::numeric_limits<std::uint32_t>::max()) return "too many vertices";
@@ -185,10 +239,6 @@ std::optional<std::string> check(const GltfDocument& d) {
   if (d.joints.empty() || d.joints.size() > 65535) return "expected 1 to 65535 joints";
   if (d.inverse_bind.size() != d.joints.size()) return "expected one inverse bind matrix per joint";
   const int nodes = static_cast<int>(d.nodes.size());
-  for (int i = 0; i < nodes; ++i) {
-    if (d.nodes[i].parent >= nodes || d.nodes[i].parent == i || d.nodes[i].parent < -1)
-      return "node " + std::to_string(i) + " has parent " + std::to_string(d.nodes[i].parent);
-  }
   for (const int j : d.joints) {
     if (j < 0 || j >= nodes) return "joint node " + std::to_string(j) + " is not a node";
   }
@@ -202,6 +252,16 @@ std::optional<std::string> check(const GltfDocument& d) {
     for (const int v : t.vertex) {
       if (v < 0 || static_cast<std::size_t>(v) >= n) return "a triangle refers to vertex " + std::to_string(v);
     }
+  }
+  return check_nodes_and_animations(d);
+}
+
+// Parents in range and animations consistent, mesh or not.
+std::optional<std::string> check_nodes_and_animations(const GltfDocument& d) {
+  const int nodes = static_cast<int>(d.nodes.size());
+  for (int i = 0; i < nodes; ++i) {
+    if (d.nodes[i].parent >= nodes || d.nodes[i].parent == i || d.nodes[i].parent < -1)
+      return "node " + std::to_string(i) + " has parent " + std::to_string(d.nodes[i].parent);
   }
   for (const GltfAnimation& a : d.animations) {
     if (a.times.empty()) return "animation `" + a.name + "` has no keys";
@@ -242,14 +302,10 @@ std::vector<Eigen::Vector2f> vertex_uvs(const Mesh& mesh) {
   return out;
 }
 
-}  // namespace
-
-Result<std::string> format_glb(const GltfDocument& document) {
-  if (const auto problem = check(document)) return fail("", 0, "cannot write glTF: " + *problem);
+// The mesh, its skin and the node holding them (a scene root).
+void add_skinned_mesh(const GltfDocument& document, BinaryBuilder& b, json& gltf, json& nodes, json& roots) {
   const Mesh& mesh = *document.mesh;
   const std::size_t n = mesh.positions.size();
-  BinaryBuilder b;
-
   json attributes;
   attributes["POSITION"] = b.accessor(mesh.positions, 3, kFloat, "VEC3", kArrayBuffer, true);
   if (!mesh.normals.empty()) attributes["NORMAL"] = b.accessor(mesh.normals, 3, kFloat, "VEC3", kArrayBuffer);
@@ -273,7 +329,19 @@ Result<std::string> format_glb(const GltfDocument& document) {
   // glTF matrices are column-major, as Eigen's storage.
   std::vector<Eigen::Matrix4f> inverse_bind(document.inverse_bind.begin(), document.inverse_bind.end());
   const int inverse_bind_accessor = b.accessor(inverse_bind, 16, kFloat, "MAT4", 0);
+  roots.push_back(nodes.size());
+  nodes.push_back({{"name", "mesh"}, {"mesh", 0}, {"skin", 0}});
+  json primitive = {{"attributes", std::move(attributes)}, {"indices", index_accessor}, {"mode", 4}};
+  gltf["meshes"] = json::array({{{"name", "mesh"}, {"primitives", json::array({std::move(primitive)})}}});
+  gltf["skins"] =
+      json::array({{{"name", "skin"}, {"joints", document.joints}, {"inverseBindMatrices", inverse_bind_accessor}}});
+}
 
+}  // namespace
+
+Result<std::string> format_glb(const GltfDocument& document) {
+  if (const auto problem = check(document)) return fail("", 0, "cannot write glTF: " + *problem);
+  BinaryBuilder b;
   json gltf;
   gltf["asset"] = {{"version", "2.0"}, {"generator", "mocap (libmocap gltf.cc)"}};
   json nodes = json::array();
@@ -292,16 +360,10 @@ Result<std::string> format_glb(const GltfDocument& document) {
     const int parent = document.nodes[i].parent;
     if (parent >= 0) nodes[parent]["children"].push_back(i);
   }
-  const std::size_t mesh_node = document.nodes.size();
-  nodes.push_back({{"name", "mesh"}, {"mesh", 0}, {"skin", 0}});
-  roots.push_back(mesh_node);
+  if (document.mesh != nullptr) add_skinned_mesh(document, b, gltf, nodes, roots);
   gltf["nodes"] = std::move(nodes);
   gltf["scene"] = 0;
   gltf["scenes"] = json::array({{{"name", "scene"}, {"nodes", std::move(roots)}}});
-  json primitive = {{"attributes", std::move(attributes)}, {"indices", index_accessor}, {"mode", 4}};
-  gltf["meshes"] = json::array({{{"name", "mesh"}, {"primitives", json::array({std::move(primitive)})}}});
-  gltf["skins"] =
-      json::array({{{"name", "skin"}, {"joints", document.joints}, {"inverseBindMatrices", inverse_bind_accessor}}});
 
   json animations = json::array();
   for (const GltfAnimation& animation : document.animations) {
@@ -326,16 +388,19 @@ Result<std::string> format_glb(const GltfDocument& document) {
     animations.push_back({{"name", animation.name}, {"samplers", std::move(samplers)}, {"channels", std::move(channels)}});
   }
   if (!animations.empty()) gltf["animations"] = std::move(animations);
-  gltf["bufferViews"] = std::move(b.views);
-  gltf["accessors"] = std::move(b.accessors);
-  gltf["buffers"] = json::array({{{"byteLength", b.bin.size()}}});
+  // A buffer has at least one byte (glTF 2.0): nodes alone have none.
+  if (!b.bin.empty()) {
+    gltf["bufferViews"] = std::move(b.views);
+    gltf["accessors"] = std::move(b.accessors);
+    gltf["buffers"] = json::array({{{"byteLength", b.bin.size()}}});
+  }
 
   std::string text = gltf.dump();
   text.append((4 - text.size() % 4) % 4, ' ');
   std::string& bin = b.bin;
   bin.append((4 - bin.size() % 4) % 4, '\0');
   std::string glb;
-  const std::size_t total = 12 + 8 + text.size() + 8 + bin.size();
+  const std::size_t total = 12 + 8 + text.size() + (bin.empty() ? 0 : 8 + bin.size());
   if (total > std::numeric_limits<std::uint32_t>::max()) return fail("", 0, "cannot write glTF: more than 4 GB");
   glb.reserve(total);
   glb += "glTF";
@@ -344,6 +409,7 @@ Result<std::string> format_glb(const GltfDocument& document) {
   append_u32(glb, static_cast<std::uint32_t>(text.size()));
   append_u32(glb, 0x4E4F534Au);  // "JSON"
   glb += text;
+  if (bin.empty()) return glb;  // the BIN chunk is optional
   append_u32(glb, static_cast<std::uint32_t>(bin.size()));
   append_u32(glb, 0x004E4942u);  // "BIN\0"
   glb += bin;

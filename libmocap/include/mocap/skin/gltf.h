@@ -11,6 +11,10 @@
 // A viewer computes a joint's matrix as G_j * inverse_bind_j with G_j the
 // node's world transform: the K_b of bind.h.
 //
+// A document without a mesh (mesh null, no weights, joints or inverse
+// binds) is a skeleton-only animation: the nodes and their animations, no
+// mesh, skin or mesh node (gltf_from_motion).
+//
 // Layout (glTF 2.0 spec, "GLB File Format Specification"): a 12-byte header
 // (magic "glTF", version 2, total length), a JSON chunk padded with spaces
 // to 4 bytes, a BIN chunk padded with zeros to 4 bytes. Every buffer view
@@ -60,7 +64,7 @@ struct GltfAnimation {
 
 // What a .glb holds. The mesh and weights are the caller's (not copied).
 struct GltfDocument {
-  const Mesh* mesh = nullptr;               // positions and normals in metres, bind pose
+  const Mesh* mesh = nullptr;               // positions and normals in metres, bind pose; null: no mesh, no skin
   std::span<const VertexWeights> weights;   // one per vertex; bone = index into `joints`
   std::vector<GltfNode> nodes;              // the joints and any node above them
   std::vector<int> joints;                  // node index per skin joint (at most 65535)
@@ -78,6 +82,22 @@ GltfDocument gltf_from_clip(const Skeleton& skeleton, const Motion& motion, cons
                             const SkeletonBind& bind, const Mesh& mesh, std::span<const VertexWeights> weights,
                             std::span<const int> frames, const std::string& animation_name);
 
+// A skeleton-only animation of any motion (ASF/AMC, BVH, rebuilt): no mesh
+// and no skin. The nodes are the BVH joints of to_bvh (io/bvh.h): for a BVH
+// skeleton its joints and End Sites, for an Acclaim one a node per bone at
+// the bone's start (named as the bone) and an End Site node "<bone>_end" at
+// each leaf's end. A node's local translation is the joint's OFFSET (with
+// its position channels), its rotation the joint's channel rotation, in
+// metres, Y up as the skeleton is; the rest values are the rest pose
+// (every channel 0). One animation named `animation_name` keys every frame
+// at (f / motion.fps) seconds: translation for the nodes with position
+// channels (the root), rotation for the nodes with rotation channels.
+// A node's world position is then the joint's world position (core/fk.h).
+// Fails as to_bvh (translation or length dofs below the root) or for a
+// motion without frames.
+Result<GltfDocument> gltf_from_motion(const Skeleton& skeleton, const Motion& motion,
+                                      const std::string& animation_name);
+
 // A rigged model (rigged_model.h) with `animation` sampled at `times`
 // (seconds, strictly increasing): every node of the model, its joints and
 // inverse binds, translation, rotation and scale keys for the nodes the
@@ -85,7 +105,8 @@ GltfDocument gltf_from_clip(const Skeleton& skeleton, const Motion& motion, cons
 GltfDocument gltf_from_model(const RiggedModel& model, const ModelAnimation& animation, std::span<const float> times);
 
 // The .glb bytes. Fails (naming what) when the document is inconsistent:
-// weights or normals not one per vertex, a joint or weight bone out of range,
+// no nodes, weights or normals not one per vertex (or, without a mesh,
+// weights, joints or inverse binds given), a joint or weight bone out of range,
 // track values not one per time, times not increasing.
 Result<std::string> format_glb(const GltfDocument& document);
 // format_glb written atomically to `path`.
