@@ -253,7 +253,7 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
   const Motion& motion = clip->motion;
   const int frames = motion.frame_count();
   if (frames == 0) {
-    std::cerr << "mocap compress: " << o.amc << ": no frames to compress\n";
+    std::cerr << "mocap compress: " << clip->amc_path << ": no frames to compress\n";
     return kBadInput;
   }
   std::vector<double> weights;
@@ -305,7 +305,7 @@ int run_compress(const CompressOptions& o, bool by_threshold, bool by_keys, bool
     }
     return write_clip_file(o, skeleton, motion, encode, "bound");
   }
-  auto result = compress_keys(skeleton, motion, options, o.amc);
+  auto result = compress_keys(skeleton, motion, options, clip->amc_path);
   if (!result) {
     std::cerr << "mocap compress: " << result.error().to_string() << "\n";
     return kBadInput;
