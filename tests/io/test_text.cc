@@ -79,6 +79,18 @@ TEST(Text, ReadsNumbersInsideLongerTextExactlyAsFromChars) {
   const char* const tails[] = {
       " 12.5 -3 0.25\n",   "\r\nrfemur 1 2 3\n", "\nlhumerus -10.0203 -20.6355 82.8192\n", "e", "e+",
       "x1234567890123456", " .5 7 7 7 7 7 7 7"};
+  const std::vector<std::string> written = {
+      "-9.54166e-015", "1e0005", "1e-0022", "1e-022",  "5e22",  "5e23",   "1.5e-7", "12345678.5e-10",
+      "0.000001e-16",  "1E+000", "-0e-0",   "123e-25", "9e-22", "7.5e21", "1e300",  "1e-300"};
+  for (const std::string& number : written) {
+    const std::string text = number + " 1 2 3 4 5 6 7 8 9\n";
+    double v = 0.0;
+    const char* end = parse_number_at(text.data(), text.data() + text.size(), v);
+    ASSERT_EQ(end, text.data() + number.size()) << number;
+    const double expected = standard(number);
+    EXPECT_EQ(std::signbit(v), std::signbit(expected)) << number;
+    EXPECT_EQ(v, expected) << number;
+  }
   char buf[64];
   for (int i = 0; i < 300000; ++i) {
     std::string number;

@@ -102,14 +102,15 @@ std::optional<int> parse_int(std::string_view word);
 // fast path (an exact integer mantissa times or over an exact power of ten is
 // one correctly rounded operation), anything else goes to from_chars.
 //
-// Inline for the common case (no exponent, up to 15 digits); the rest goes to
-// parse_number_at_slow, which reads the same text from the start.
+// Inline for the common case (up to 15 digits, an exponent of up to 3 digits,
+// the power within 1e±22); the rest goes to parse_number_at_slow, which reads
+// the same text from the start.
 const char* parse_number_at_slow(const char* p, const char* end, double& v);
 
 namespace detail {
 
-inline constexpr double kPowersOfTen[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                          1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+inline constexpr double kPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                          1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 inline constexpr std::uint64_t kIntPowersOfTen[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
 
 // How many of the 8 bytes in `w` (first byte lowest) are digits before the
@@ -171,10 +172,27 @@ inline const char* parse_number_at(const char* p, const char* end, double& v) {
     fraction = p > point ? static_cast<std::size_t>(p - point - 1) : 0;
     digits = static_cast<std::size_t>(p - digits_start) - (p > point ? 1 : 0);
   }
-  if (digits == 0 || digits > 15 || (p < end && (*p == 'e' || *p == 'E'))) return parse_number_at_slow(start, end, v);
+  if (digits == 0 || digits > 15) return parse_number_at_slow(start, end, v);
+  int power = -static_cast<int>(fraction);
+  if (p < end && (*p == 'e' || *p == 'E')) {
+    // Exponents of up to 3 digits ("-9.54166e-015", as CMU files write
+    // values near zero); anything else is left to the slow path.
+    const char* q = p + 1;
+    const bool negative_exponent = q < end && *q == '-';
+    if (q < end && (*q == '-' || *q == '+')) ++q;
+    const char* const exponent_start = q;
+    int exponent = 0;
+    while (q < end && q - exponent_start < 3 && static_cast<unsigned>(*q - '0') < 10)
+      exponent = exponent * 10 + (*q++ - '0');
+    if (q == exponent_start || (q < end && static_cast<unsigned>(*q - '0') < 10))
+      return parse_number_at_slow(start, end, v);
+    power += negative_exponent ? -exponent : exponent;
+    if (power < -22 || power > 22) return parse_number_at_slow(start, end, v);
+    p = q;
+  }
   // Clinger's fast path: both operands exact, so one correctly rounded step.
   const double m = static_cast<double>(mantissa);
-  const double magnitude = fraction == 0 ? m : m / detail::kPowersOfTen[fraction];
+  const double magnitude = power < 0 ? m / detail::kPowersOfTen[-power] : m * detail::kPowersOfTen[power];
   v = negative ? -magnitude : magnitude;
   return p;
 }
