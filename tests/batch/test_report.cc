@@ -779,6 +779,10 @@ TEST(ReportWrite, ReadingJsonRejectsWhatIsNotAReport) {
   const auto huge = parse_report_json(R"({"format":"mocap-report","version":1e999})", "huge.json");
   ASSERT_FALSE(huge);
   EXPECT_NE(huge.error().message.find("not JSON"), std::string::npos) << huge.error().message;
+  // A float where a count belongs was cast to an integer, undefined beyond its range (a fuzz finding).
+  const auto fractional = parse_report_json(R"({"format":"mocap-report","version":3.0})", "float.json");
+  ASSERT_FALSE(fractional);
+  EXPECT_NE(fractional.error().message.find("expected a whole number"), std::string::npos) << fractional.error().message;
   EXPECT_FALSE(parse_report_json(R"({"format":"mocap-report","version":99})", "a.json"));
   auto missing = parse_report_json(R"({"format":"mocap-report","version":1})", "a.json");
   ASSERT_FALSE(missing);

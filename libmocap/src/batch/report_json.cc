@@ -13,7 +13,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <limits>
 #include <type_traits>
+#include <utility>
 
 namespace mocap {
 namespace {
@@ -151,6 +153,22 @@ Json write_value(const T& v) {
   }
 }
 
+// A whole number of type T: nlohmann converts a JSON float to an integer
+// with a plain cast, undefined beyond T's range (a fuzz finding: 8.7e29 into
+// a size_t), so a float, or a number T cannot hold, is refused.
+template <class T>
+T whole(const Json& j) {
+  if (j.is_number_unsigned()) {
+    const auto u = j.get<std::uint64_t>();
+    if (u <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return static_cast<T>(u);
+  } else if (j.is_number_integer()) {
+    const auto i = j.get<std::int64_t>();
+    if (std::cmp_greater_equal(i, std::numeric_limits<T>::min()) && std::cmp_less_equal(i, std::numeric_limits<T>::max()))
+      return static_cast<T>(i);
+  }
+  throw std::runtime_error("expected a whole number, found " + j.dump());
+}
+
 template <class T>
 void read_value(const Json& j, T& v);
 
@@ -177,6 +195,8 @@ void read_value(const Json& j, T& v) {
     if (!parse_budget_kind(j.get<std::string>(), v)) {
       throw std::runtime_error("unknown budget kind " + j.dump());
     }
+  } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    v = whole<T>(j);
   } else {
     v = j.get<T>();
   }
@@ -193,9 +213,9 @@ Json sparse(const ErrorHistogram& h) {
 
 void read_sparse(const Json& j, ErrorHistogram& h) {
   for (const Json& pair : j) {
-    const auto bin = pair.at(0).get<std::size_t>();
+    const auto bin = whole<std::size_t>(pair.at(0));
     if (bin >= h.counts.size()) throw std::out_of_range("histogram bin " + std::to_string(bin) + " out of range");
-    h.counts[bin] += pair.at(1).get<std::int64_t>();
+    h.counts[bin] += whole<std::int64_t>(pair.at(1));
   }
 }
 
@@ -266,7 +286,7 @@ Result<Report> parse_report_json(std::string_view text, const std::string& name)
                   "not a mocap report (expected \"format\": \"mocap-report\", written by mocap report -o "
                   "part.json)");
     }
-    if (j.at("version").get<int>() != kFormatVersion) {
+    if (whole<int>(j.at("version")) != kFormatVersion) {
       return fail(name, 0,
                   "report format version " + j.at("version").dump() + ", expected " + std::to_string(kFormatVersion) +
                       " (run the shards again with this mocap)");
@@ -274,9 +294,9 @@ Result<Report> parse_report_json(std::string_view text, const std::string& name)
     Report r;
     read_value(j.at("run"), r.run);
     read_value(j.at("options"), r.options);
-    r.shard_index = j.at("shard").at("index").get<int>();
-    r.shard_count = j.at("shard").at("count").get<int>();
-    r.threads = j.at("threads").get<int>();
+    r.shard_index = whole<int>(j.at("shard").at("index"));
+    r.shard_count = whole<int>(j.at("shard").at("count"));
+    r.threads = whole<int>(j.at("threads"));
     r.wall_seconds = j.at("wall_seconds").get<double>();
     for (const Json& x : j.at("clips")) {
       ClipResult& c = r.clips.emplace_back();
@@ -284,7 +304,7 @@ Result<Report> parse_report_json(std::string_view text, const std::string& name)
       c.ok = x.at("status").get<std::string>() == "ok";
     }
     for (const Json& x : j.at("aggregate")) {
-      if (x.at("bins_per_decade").get<int>() != ErrorHistogram::kBinsPerDecade ||
+      if (whole<int>(x.at("bins_per_decade")) != ErrorHistogram::kBinsPerDecade ||
           x.at("lowest_cm").get<double>() != ErrorHistogram::kLowestCm) {
         return fail(name, 0, "histogram bins differ from this version's");
       }
