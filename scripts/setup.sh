@@ -4,9 +4,18 @@
 # Extra packages a script needs only for itself come as arguments, e.g.
 # `scripts/setup.sh chromium` from report_screenshot.sh. `--list` prints the
 # packages, one a line, and installs nothing (scripts/check_packages.sh).
+# Named groups stand for several packages: `slurm` (a one-node cluster for
+# scripts/slurm_report.sh), `blender` (the real-client check), `ffmpeg`.
 set -euo pipefail
 list_only=0
 if [ "${1:-}" = "--list" ]; then list_only=1; shift; fi
+extras=()
+for a in "$@"; do
+  case "$a" in
+    slurm) extras+=(slurm-wlm slurm-client munge) ;;
+    *) extras+=("$a") ;;
+  esac
+done
 
 packages=(
   build-essential cmake pkg-config python3 ccache
@@ -17,7 +26,7 @@ packages=(
   xvfb xauth libgl1-mesa-dri
   nodejs npm ca-certificates
   clang-16 libclang-rt-16-dev libc++-16-dev libc++abi-16-dev
-  "$@"
+  ${extras[@]+"${extras[@]}"}
 )
 
 # Node.js (the glTF validator's runtime) may come with its own npm, from
