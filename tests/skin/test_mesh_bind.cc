@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <mocap/io/amc.h>
 #include <mocap/skin/auto_weights.h>
+#include <mocap/skin/embed.h>
+#include <mocap/skin/heat_weights.h>
 #include <mocap/skin/mesh_bind.h>
 #include <mocap/skin/skinner.h>
 
@@ -59,10 +61,13 @@ TEST(MeshBind, ErrorsNameTheFile) {
   EXPECT_EQ(bound.error().file, "/nonexistent/pose.amc");
 }
 
-// The one call gives what its steps give, bit for bit.
+// The one call gives what its steps give, bit for bit: the height fit with
+// distance weights...
 TEST(MeshBind, IsTheStepsItStandsFor) {
   const auto clip = test::load_bundled("09_06");
-  const MeshBindOptions o = humanoid_options();
+  MeshBindOptions o = humanoid_options();
+  o.fit = BindFit::kHeight;
+  o.weight_method = WeightMethod::kDistance;
   const auto bound = bind_mesh(clip.skeleton, o);
   ASSERT_TRUE(bound) << bound.error().to_string();
   const auto mesh = read_obj(o.mesh_path, ObjReadOptions{0.1});
@@ -84,6 +89,35 @@ TEST(MeshBind, IsTheStepsItStandsFor) {
   }
 }
 
+// ... and the default, the embedding with bone heat.
+TEST(MeshBind, EmbeddingWithHeatIsTheStepsItStandsFor) {
+  const auto clip = test::load_bundled("09_06");
+  const MeshBindOptions o = humanoid_options();
+  ASSERT_EQ(o.fit, BindFit::kEmbed);
+  ASSERT_EQ(o.weight_method, WeightMethod::kHeat);
+  const auto bound = bind_mesh(clip.skeleton, o);
+  ASSERT_TRUE(bound) << bound.error().to_string();
+  EXPECT_TRUE(bound->fit_note.empty()) << bound->fit_note;
+  const auto mesh = read_obj(o.mesh_path, ObjReadOptions{0.1});
+  ASSERT_TRUE(mesh);
+  const auto apose = read_amc(o.bind_pose_amc, clip.skeleton);
+  ASSERT_TRUE(apose);
+  Pose pose = make_pose(clip.skeleton);
+  pose_from_channels(clip.skeleton, apose->frame(0), pose);
+  const Embedding embedded = embed_skeleton(clip.skeleton, pose, fit_placement(clip.skeleton, pose, *mesh), *mesh);
+  const SkeletonBind bind = bind_skeleton(clip.skeleton, embedded.bind_pose, embedded.placement, embedded.bone_scale);
+  EXPECT_EQ(bound->bind.bone_scale, bind.bone_scale);
+  for (std::size_t b = 0; b < bind.inverse_bind.size(); ++b) {
+    ASSERT_TRUE(bound->bind.inverse_bind[b].isApprox(bind.inverse_bind[b], 0.0)) << b;
+  }
+  const auto weights = heat_weights(*mesh, bind.segments);
+  ASSERT_EQ(bound->weights.size(), weights.size());
+  for (std::size_t v = 0; v < weights.size(); ++v) {
+    ASSERT_EQ(bound->weights[v].bone, weights[v].bone) << v;
+    ASSERT_EQ(bound->weights[v].weight, weights[v].weight) << v;
+  }
+}
+
 TEST(MeshBind, ExplicitPlacementReplacesTheFit) {
   const auto clip = test::load_bundled("09_06");
   MeshBindOptions o = humanoid_options();
@@ -92,6 +126,7 @@ TEST(MeshBind, ExplicitPlacementReplacesTheFit) {
   ASSERT_TRUE(bound);
   EXPECT_EQ(bound->bind.placement.scale, 0.5);
   EXPECT_EQ(bound->bind.placement.translation, Eigen::Vector3d::Zero());
+  EXPECT_TRUE(bound->bind.bone_scale.empty());  // no embedding under an explicit placement
 }
 
 TEST(SkinnerValidity, AWeightPastTheBonesFails) {

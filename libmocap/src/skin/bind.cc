@@ -8,6 +8,22 @@
 
 namespace mocap {
 
+namespace {
+
+// Positions again from the rotations forward kinematics gave, with each
+// bone's offset scaled by its factor (fk.h's two conventions). No allocation.
+void scale_bones(const Skeleton& skeleton, const Pose& pose, std::span<const double> bone_scale,
+                 std::span<const Eigen::Quaterniond> rotations, std::span<Eigen::Vector3d> positions) {
+  for (const int b : skeleton.eval_order) {
+    const int parent = skeleton.bones[b].parent;
+    if (parent < 0) continue;  // the root keeps its position
+    const Eigen::Quaterniond& turn = skeleton.offsets_in_parent_frame ? rotations[parent] : rotations[b];
+    positions[b] = positions[parent] + bone_scale[b] * (turn * pose.offset[b]);
+  }
+}
+
+}  // namespace
+
 Eigen::Affine3d Placement::matrix() const {
   Eigen::Affine3d m = Eigen::Affine3d::Identity();
   m.translate(translation);
@@ -83,8 +99,9 @@ Placement fit_placement(const Skeleton& skeleton, const Pose& bind_pose, const M
 
 void bone_frames(const Skeleton& skeleton, const Pose& pose, const Placement& placement,
                  std::span<Eigen::Vector3d> positions, std::span<Eigen::Quaterniond> rotations,
-                 std::span<Eigen::Affine3d> frames) {
+                 std::span<Eigen::Affine3d> frames, std::span<const double> bone_scale) {
   forward_kinematics(skeleton, pose, positions, rotations);
+  if (!bone_scale.empty()) scale_bones(skeleton, pose, bone_scale, rotations, positions);
   const Eigen::Quaterniond yaw(Eigen::AngleAxisd(placement.yaw_radians, Eigen::Vector3d::UnitY()));
   for (std::size_t b = 0; b < skeleton.bones.size(); ++b) {
     const int parent = skeleton.bones[b].parent;
@@ -98,16 +115,19 @@ void bone_frames(const Skeleton& skeleton, const Pose& pose, const Placement& pl
   }
 }
 
-SkeletonBind bind_skeleton(const Skeleton& skeleton, const Pose& bind_pose, const Placement& placement) {
+SkeletonBind bind_skeleton(const Skeleton& skeleton, const Pose& bind_pose, const Placement& placement,
+                           std::span<const double> bone_scale) {
   const std::size_t bones = skeleton.bones.size();
   std::vector<Eigen::Vector3d> positions(bones);
   std::vector<Eigen::Quaterniond> rotations(bones);
   std::vector<Eigen::Affine3d> frames(bones);
-  bone_frames(skeleton, bind_pose, placement, positions, rotations, frames);
+  bone_frames(skeleton, bind_pose, placement, positions, rotations, frames, bone_scale);
   SkeletonBind bind;
   bind.placement = placement;
+  bind.bone_scale.assign(bone_scale.begin(), bone_scale.end());
   bind.inverse_bind.resize(bones);
   bind.segments.resize(bones);
+  // positions[] already carry the bone factors; the placement only places them.
   const Eigen::Affine3d place = placement.matrix();
   for (std::size_t b = 0; b < bones; ++b) {
     bind.inverse_bind[b] = frames[b].inverse(Eigen::Isometry);
@@ -127,7 +147,7 @@ SkinScratch::SkinScratch(std::size_t bone_count) : positions(bone_count), rotati
 
 void skinning_matrices(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind, SkinScratch& scratch,
                        std::span<SkinMatrix> matrices) {
-  bone_frames(skeleton, pose, bind.placement, scratch.positions, scratch.rotations, scratch.frames);
+  bone_frames(skeleton, pose, bind.placement, scratch.positions, scratch.rotations, scratch.frames, bind.bone_scale);
   for (std::size_t b = 0; b < skeleton.bones.size(); ++b) {
     const Eigen::Affine3d k = scratch.frames[b] * bind.inverse_bind[b];
     matrices[b] = k.matrix().topRows<3>().cast<float>();

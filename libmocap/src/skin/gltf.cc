@@ -40,7 +40,7 @@ GltfDocument gltf_from_clip(const Skeleton& skeleton, const Motion& motion, cons
   std::vector<Eigen::Vector3d> positions(bones);
   std::vector<Eigen::Quaterniond> rotations(bones);
   std::vector<Eigen::Affine3d> world(bones);
-  bone_frames(skeleton, bind_pose, bind.placement, positions, rotations, world);
+  bone_frames(skeleton, bind_pose, bind.placement, positions, rotations, world, bind.bone_scale);
   document.nodes.resize(bones);
   for (std::size_t b = 0; b < bones; ++b) {
     GltfNode& node = document.nodes[b];
@@ -66,7 +66,7 @@ GltfDocument gltf_from_clip(const Skeleton& skeleton, const Motion& motion, cons
   for (const int f : frames) {
     animation.times.push_back(static_cast<float>((f - frames.front()) / motion.fps));
     pose_from_channels(skeleton, motion.frame(f), pose);
-    bone_frames(skeleton, pose, bind.placement, positions, rotations, world);
+    bone_frames(skeleton, pose, bind.placement, positions, rotations, world, bind.bone_scale);
     for (std::size_t b = 0; b < bones; ++b) {
       const int parent = skeleton.bones[b].parent;
       Eigen::Vector3f t;

@@ -1,5 +1,7 @@
 #include <mocap/io/amc.h>
 #include <mocap/skin/auto_weights.h>
+#include <mocap/skin/embed.h>
+#include <mocap/skin/heat_weights.h>
 #include <mocap/skin/mesh_bind.h>
 
 namespace mocap {
@@ -40,10 +42,18 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
     placement.scale = options.scale.value_or(1.0);
     placement.translation = options.translation.value_or(Eigen::Vector3d::Zero());
   }
-  out.bind = bind_skeleton(skeleton, out.bind_pose, placement);
+  std::vector<double> bone_scale;
+  if (options.fit == BindFit::kEmbed && !options.scale && !options.translation) {
+    Embedding embedded = embed_skeleton(skeleton, out.bind_pose, placement, out.mesh);
+    out.bind_pose = std::move(embedded.bind_pose);
+    bone_scale = std::move(embedded.bone_scale);
+    out.fit_note = std::move(embedded.note);
+  }
+  out.bind = bind_skeleton(skeleton, out.bind_pose, placement, bone_scale);
 
   if (options.weights_path.empty()) {
-    out.weights = automatic_weights(out.mesh, out.bind.segments);
+    out.weights = options.weight_method == WeightMethod::kHeat ? heat_weights(out.mesh, out.bind.segments)
+                                                               : automatic_weights(out.mesh, out.bind.segments);
     out.automatic_weights = true;
   } else {
     std::vector<std::string> names;

@@ -17,7 +17,12 @@
 // A skeleton is placed in the mesh by a similarity (scale, yaw about +Y,
 // translation). The same placement is applied to every animated frame, so a
 // clip's root motion is scaled with the skeleton and the mesh walks as far as
-// its own legs carry it.
+// its own legs carry it. A bind may also scale each bone on its own
+// (`bone_scale`, from embed_skeleton in embed.h), on top of the placement:
+// forward kinematics becomes p_b = p_parent + bone_scale[b] * R * offset[b]
+// (fk.h; the root's position is scaled by the placement only), so bone
+// lengths follow the mesh's limbs while every frame keeps the capture's
+// rotations. Empty bone_scale: every factor 1.
 #pragma once
 
 #include <mocap/core/fk.h>
@@ -39,7 +44,6 @@ struct Placement {
   double scale = 1.0;
   double yaw_radians = 0.0;
   Eigen::Vector3d translation = Eigen::Vector3d::Zero();
-
   Eigen::Affine3d matrix() const;
 };
 
@@ -65,21 +69,26 @@ inline constexpr double kHeadRatio = 0.04;
 Placement fit_placement(const Skeleton& skeleton, const Pose& bind_pose, const Mesh& mesh, double yaw_radians = 0.0);
 
 // The frame of every bone in mesh space, as described above, written to
-// `frames` (one per bone). `positions` and `rotations` are scratch with one
+// `frames` (one per bone), with bone factors `bone_scale` (one per bone,
+// each > 0; empty: all 1, see above). `positions` receive the bones' end
+// points in the skeleton's frame before the placement (factors applied). `positions` and `rotations` are scratch with one
 // entry per bone. No allocation.
 void bone_frames(const Skeleton& skeleton, const Pose& pose, const Placement& placement,
                  std::span<Eigen::Vector3d> positions, std::span<Eigen::Quaterniond> rotations,
-                 std::span<Eigen::Affine3d> frames);
+                 std::span<Eigen::Affine3d> frames, std::span<const double> bone_scale = {});
 
 // What a skeleton bound to a mesh keeps from its bind pose.
 struct SkeletonBind {
   Placement placement;
+  std::vector<double> bone_scale;             // per bone on top of the placement (see above); empty: all 1
   std::vector<Eigen::Affine3d> inverse_bind;  // B_b^-1 per bone: mesh space to bone frame
   std::vector<BoneSegment> segments;          // per bone, in mesh space; the root and zero-length bones do not deform
 };
 
-// Binds `skeleton` posed by `bind_pose` and placed by `placement`.
-SkeletonBind bind_skeleton(const Skeleton& skeleton, const Pose& bind_pose, const Placement& placement);
+// Binds `skeleton` posed by `bind_pose`, placed by `placement`, with bone
+// factors `bone_scale` (empty or one per bone, each > 0).
+SkeletonBind bind_skeleton(const Skeleton& skeleton, const Pose& bind_pose, const Placement& placement,
+                           std::span<const double> bone_scale = {});
 
 // Scratch for skinning_matrices, sized once per skeleton.
 struct SkinScratch {

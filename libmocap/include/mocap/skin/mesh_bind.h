@@ -6,9 +6,13 @@
 //  3. the placement: fit_placement after a yaw of `yaw_radians` (bind.h),
 //     or, when `scale` or `translation` is given, those (yaw kept; a missing
 //     one is 1 or zero);
-//  4. bind_skeleton with that pose and placement;
-//  5. the weights: read from `weights_path` (io/skin_weights.h, bones by
-//     name), or automatic (auto_weights.h) from the bound bone segments.
+//  4. with `fit` kEmbed and no explicit placement, the skeleton embedded in
+//     the mesh from there (embed.h): the bind pose's limbs turned along the
+//     mesh's and each bone's length fitted (SkeletonBind::bone_scale);
+//  5. bind_skeleton with that pose, placement and bone factors;
+//  6. the weights: read from `weights_path` (io/skin_weights.h, bones by
+//     name), or automatic from the bound bone segments: bone heat
+//     (heat_weights.h, the default) or distance (auto_weights.h).
 // The result feeds a Skinner (skinner.h) or a glTF export (gltf.h).
 #pragma once
 
@@ -26,6 +30,17 @@
 
 namespace mocap {
 
+// How the skeleton is fitted to the mesh (step 4).
+enum class BindFit {
+  kHeight,  // one scale from the mesh's height (fit_placement) only
+  kEmbed,   // then the limbs embedded in the mesh (embed.h)
+};
+// Which automatic weights (step 6).
+enum class WeightMethod {
+  kHeat,      // bone heat with visibility (heat_weights.h)
+  kDistance,  // distance to bones, smoothed (auto_weights.h)
+};
+
 struct MeshBindOptions {
   std::string mesh_path;                       // OBJ, Y-up, facing +Z like CMU skeletons
   std::string units = "m";                     // the OBJ's unit, a name of kMeshUnits (io/mesh.h)
@@ -36,6 +51,8 @@ struct MeshBindOptions {
   std::optional<double> scale;                 // explicit placement: skeleton scale, > 0
   std::optional<Eigen::Vector3d> translation;  // explicit placement: metres
   std::string weights_path;                    // skin-weights file; empty: automatic weights
+  BindFit fit = BindFit::kEmbed;               // ignored with an explicit placement
+  WeightMethod weight_method = WeightMethod::kHeat;
 
   // Fails (no file) when `units` is not a kMeshUnits name, `scale` is not
   // > 0, `bind_pose_fps` not > 0 or `mesh_path` is empty.
@@ -45,12 +62,13 @@ struct MeshBindOptions {
 struct BoundMesh {
   Mesh mesh;                           // in metres, only the kept groups
   Pose bind_pose;                      // the skeleton as the mesh stands
-  SkeletonBind bind;                   // placement, inverse bind matrices, bone segments
+  SkeletonBind bind;                   // placement, bone factors, inverse bind matrices, bone segments
+  std::string fit_note;                // embedding: what was not fitted and why; empty when all was
   std::vector<VertexWeights> weights;  // one per vertex of `mesh`
   bool automatic_weights = false;      // computed, not read
 };
 
-// Steps 1-5 above. Validates `options` first; then every error names its
+// Steps 1-6 above. Validates `options` first; then every error names its
 // file (and line where the parser gives one): the OBJ, a group it lacks, the
 // bind-pose AMC (or that it has no frame), the weights file.
 Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& options);

@@ -1,0 +1,83 @@
+// Skeleton embedding: the capture's skeleton fitted into a mesh before
+// binding, so that every joint lies inside the mesh where the mesh's own
+// joint is (the "initial matching of skeleton and skin"). Baran and Popovic
+// 2007 embed a skeleton in a medial approximation of the mesh; here the
+// medial curve of each limb comes from cross-sections:
+//  1. Start: the skeleton in `start_pose`, placed by `start` (fit_placement
+//     in bind.h: one scale from the mesh's height). Shoulders (clavicle
+//     ends), hips (hipjoint ends) and the trunk stay where that puts them.
+//  2. Each limb is marched from its root joint: the mesh is sliced by the
+//     plane perpendicular to the limb every `step` metres, the closed loop of
+//     the slice nearest the march is kept and its centroid is the next point
+//     of the limb's centre line; the direction follows the centroids. The
+//     march ends where no loop is found (the finger tips, the sole).
+//  3. On the centre line: the wrist is the narrowest cross-section (loop
+//     perimeter) between 62% and 85% of the arm's length to the finger tip,
+//     the ankle the narrowest within 3-12% of the mesh height above the
+//     sole; elbow and knee divide the line to them in the capture's own
+//     ratio of upper to lower limb (as the forearm twist joint, `radius`);
+//     the hand and finger ends lie on the line beyond the wrist in the
+//     capture's ratio, the fingers' end 1.5 cm short of the tip; the foot's
+//     end (the ball) and the toes' end are the centroids of the foot's
+//     cross-sections at 72% of the way from ankle to toe tip and 2 cm short
+//     of it.
+//  4. The bind pose: each fitted bone turned (the least rotation, in the
+//     world) from its direction to the fitted one, its children carried with
+//     it; each bone's factor on its length (SkeletonBind::bone_scale, bind.h)
+//     is the fitted length over the placed one. Bones not fitted keep their
+//     local rotation (the thumb takes the hand's factor).
+// The skeleton must be an Acclaim one (ASF) with CMU's bone names
+// (lhumerus, lradius, lwrist, lhand, lfingers, lthumb, lfemur, ltibia,
+// lfoot, ltoes and the r ones); for any other the start is kept and `note`
+// says why. A limb whose march fails keeps its start as well (`note`).
+#pragma once
+
+#include <mocap/core/fk.h>
+#include <mocap/core/skeleton.h>
+#include <mocap/io/mesh.h>
+#include <mocap/skin/bind.h>
+
+#include <Eigen/Core>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mocap {
+
+struct EmbedOptions {
+  double step = 0.01;  // metres between slices along a limb (> 0)
+};
+
+struct Embedding {
+  Pose bind_pose;                 // the skeleton as the mesh stands, limbs along the mesh's
+  Placement placement;            // the start's similarity, unchanged
+  std::vector<double> bone_scale; // per bone (bind.h); 1 for bones not fitted
+  std::vector<int> fitted;        // bones whose end point was fitted, in bone order
+  std::string note;               // what was not fitted and why; empty when every limb was
+};
+
+Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const Placement& start, const Mesh& mesh,
+                         const EmbedOptions& options = {});
+
+// How a bound skeleton sits in its mesh: per joint (a bone's end point, the
+// root's position for the root), its position and signed distance to the
+// surface (mesh_inside.h), negative inside, metres.
+struct JointFit {
+  int bone = 0;
+  Eigen::Vector3d position = Eigen::Vector3d::Zero();  // mesh space, metres
+  double signed_distance = 0.0;                        // metres; < 0 inside
+};
+struct FitReport {
+  std::vector<JointFit> joints;  // one per bone, in bone order
+  // The joint farthest outside among `bones` (all when empty), -1 when none
+  // is outside.
+  int worst_outside(std::span<const int> bones = {}) const;
+};
+
+// The fit of `skeleton` posed by `pose` with `bind`'s placement and bone
+// factors, against the surface `positions` + `triangles` (the bind-pose mesh,
+// or a skinned frame's positions).
+FitReport fit_report(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind,
+                     std::span<const Eigen::Vector3f> positions, std::span<const MeshTriangle> triangles);
+
+}  // namespace mocap

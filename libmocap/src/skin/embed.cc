@@ -1,0 +1,368 @@
+#include <mocap/skin/embed.h>
+#include <mocap/skin/mesh_inside.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <unordered_map>
+
+namespace mocap {
+
+namespace {
+
+using Vec3 = Eigen::Vector3d;
+
+// One closed loop of a plane's cut through the mesh.
+struct Loop {
+  Vec3 centroid = Vec3::Zero();  // of the cut's segments, by length
+  double perimeter = 0.0;
+};
+
+// The closed loops where the plane (point `origin`, unit `normal`) cuts the
+// triangles within `radius` of `origin`. Cut segments are joined through the
+// mesh edges they end on; a loop is closed when every edge it crosses is
+// crossed twice (a loop cut off by `radius` is not).
+std::vector<Loop> slice(const Mesh& mesh, const Vec3& origin, const Vec3& normal, double radius) {
+  const std::size_t n = mesh.positions.size();
+  std::vector<double> side(n);
+  for (std::size_t v = 0; v < n; ++v) side[v] = normal.dot(mesh.positions[v].cast<double>() - origin);
+  std::unordered_map<std::uint64_t, int> edge_id;
+  std::vector<int> parent;
+  std::vector<int> uses;
+  struct Segment {
+    int edge;
+    Vec3 a, b;
+  };
+  std::vector<Segment> segments;
+  auto find = [&](int x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  auto id_of = [&](int i, int j) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(std::min(i, j)) << 32) | static_cast<std::uint32_t>(std::max(i, j));
+    auto [it, added] = edge_id.try_emplace(key, static_cast<int>(parent.size()));
+    if (added) {
+      parent.push_back(it->second);
+      uses.push_back(0);
+    }
+    ++uses[it->second];
+    return it->second;
+  };
+  const double r2 = radius * radius;
+  for (const MeshTriangle& t : mesh.triangles) {
+    const int* v = t.vertex.data();
+    const bool above[3] = {side[v[0]] > 0.0, side[v[1]] > 0.0, side[v[2]] > 0.0};
+    if (above[0] == above[1] && above[1] == above[2]) continue;
+    if ((mesh.positions[v[0]].cast<double>() - origin).squaredNorm() > r2) continue;
+    int ids[2];
+    Vec3 points[2];
+    int found = 0;
+    for (int k = 0; k < 3 && found < 2; ++k) {
+      const int i = v[k], j = v[(k + 1) % 3];
+      if (above[k] == above[(k + 1) % 3]) continue;
+      const double s = side[i] / (side[i] - side[j]);
+      points[found] = mesh.positions[i].cast<double>() + s * (mesh.positions[j] - mesh.positions[i]).cast<double>();
+      ids[found++] = id_of(i, j);
+    }
+    if (found != 2) continue;
+    parent[find(ids[0])] = find(ids[1]);
+    segments.push_back({ids[0], points[0], points[1]});
+  }
+  std::unordered_map<int, int> loop_of;
+  std::vector<Loop> loops;
+  std::vector<bool> open;
+  for (std::size_t e = 0; e < parent.size(); ++e) {
+    const int root = find(static_cast<int>(e));
+    auto [it, added] = loop_of.try_emplace(root, static_cast<int>(loops.size()));
+    if (added) {
+      loops.emplace_back();
+      open.push_back(false);
+    }
+    if (uses[e] != 2) open[it->second] = true;
+  }
+  for (const Segment& s : segments) {
+    Loop& loop = loops[loop_of[find(s.edge)]];
+    const double length = (s.b - s.a).norm();
+    loop.centroid += length * 0.5 * (s.a + s.b);
+    loop.perimeter += length;
+  }
+  std::vector<Loop> closed;
+  for (std::size_t i = 0; i < loops.size(); ++i) {
+    if (open[i] || !(loops[i].perimeter > 0.0)) continue;
+    loops[i].centroid /= loops[i].perimeter;
+    closed.push_back(loops[i]);
+  }
+  return closed;
+}
+
+// The loop of `loops` whose centroid is nearest `target`, within `reach`.
+std::optional<Loop> nearest_loop(const std::vector<Loop>& loops, const Vec3& target, double reach) {
+  std::optional<Loop> best;
+  double best_distance = reach;
+  for (const Loop& loop : loops) {
+    const double d = (loop.centroid - target).norm();
+    if (d < best_distance) best_distance = d, best = loop;
+  }
+  return best;
+}
+
+// A limb's centre line: points from its root joint out, with arc length
+// and the cross-section's perimeter.
+struct CentreLine {
+  std::vector<Vec3> point;
+  std::vector<double> arc;
+  std::vector<double> perimeter;
+
+  // The point at arc length s (clamped to the line).
+  Vec3 at(double s) const {
+    if (s <= arc.front()) return point.front();
+    for (std::size_t i = 1; i < arc.size(); ++i) {
+      if (s <= arc[i]) {
+        const double t = (s - arc[i - 1]) / std::max(arc[i] - arc[i - 1], 1e-12);
+        return point[i - 1] + t * (point[i] - point[i - 1]);
+      }
+    }
+    return point.back();
+  }
+  // The index of the narrowest cross-section among those where keep(i).
+  template <class Keep>
+  int narrowest(Keep keep) const {
+    int best = -1;
+    for (std::size_t i = 1; i < point.size(); ++i) {
+      if (keep(static_cast<int>(i)) && (best < 0 || perimeter[i] < perimeter[best])) best = static_cast<int>(i);
+    }
+    return best;
+  }
+};
+
+// Marches a limb from `joint` along `direction` (unit): first a few probes
+// from `lead` metres out to settle the direction, then slices every `step`.
+CentreLine march(const Mesh& mesh, const Vec3& joint, Vec3 direction, double lead, double step, double max_length) {
+  const double radius = 0.25;  // metres: a limb's cross-section fits in it
+  // Settle the direction: the centroid of the slice `lead` out, seen from the joint.
+  for (int probe = 0; probe < 3; ++probe) {
+    const Vec3 at = joint + lead * direction;
+    const auto loop = nearest_loop(slice(mesh, at, direction, radius), at, 0.6 * lead + 0.05);
+    if (!loop) break;
+    direction = (loop->centroid - joint).normalized();
+  }
+  CentreLine line;
+  line.point.push_back(joint);
+  line.arc.push_back(0.0);
+  line.perimeter.push_back(0.0);
+  Vec3 here = joint + lead * direction;
+  double travelled = lead;
+  // Near the joint the slice cuts the trunk too: the centre line starts at `lead`.
+  bool first = true;
+  while (travelled < max_length) {
+    const Vec3 at = first ? here : here + step * direction;
+    const double reach = first ? 0.6 * lead + 0.05 : std::max(4.0 * step, 0.03);
+    const auto loop = nearest_loop(slice(mesh, at, direction, radius), at, reach);
+    if (!loop) break;
+    const Vec3 next = loop->centroid;
+    line.arc.push_back(line.arc.back() + (next - line.point.back()).norm());
+    line.point.push_back(next);
+    line.perimeter.push_back(loop->perimeter);
+    // The direction from a point ~6 cm back (or the joint): smooth, and it
+    // bends with the limb.
+    std::size_t back = line.point.size() - 1;
+    while (back > 0 && line.arc.back() - line.arc[back] < 0.06) --back;
+    if ((next - line.point[back]).norm() > 1e-6) direction = (next - line.point[back]).normalized();
+    here = next;
+    travelled = line.arc.back();
+    first = false;
+  }
+  return line;
+}
+
+struct Limb {
+  std::vector<int> bones;  // root to tip
+};
+
+}  // namespace
+
+Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const Placement& start, const Mesh& mesh,
+                         const EmbedOptions& options) {
+  const std::size_t bones = skeleton.bones.size();
+  Embedding out;
+  out.bind_pose = start_pose;
+  out.placement = start;
+  out.bone_scale.assign(bones, 1.0);
+  if (skeleton.offsets_in_parent_frame) {
+    out.note = "a BVH skeleton: embedding needs an Acclaim (ASF) one; the placement alone is used";
+    return out;
+  }
+  const double step = options.step > 0.0 ? options.step : 0.01;
+
+  // Joint positions (bone ends) in mesh space, and bone directions, from the start.
+  std::vector<Vec3> fk(bones);
+  std::vector<Eigen::Quaterniond> rotations(bones);
+  forward_kinematics(skeleton, start_pose, fk, rotations);
+  const Eigen::Affine3d place = start.matrix();
+  std::vector<Vec3> end(bones);
+  for (std::size_t b = 0; b < bones; ++b) end[b] = place * fk[b];
+  auto start_of = [&](int b) { return skeleton.bones[b].parent < 0 ? end[b] : end[skeleton.bones[b].parent]; };
+  auto placed_length = [&](int b) { return start.scale * start_pose.offset[b].norm(); };
+
+  Eigen::AlignedBox3d body;
+  for (const auto& p : mesh.positions) body.extend(p.cast<double>());
+  const double height = body.sizes().y();
+
+  std::vector<std::optional<Vec3>> target(bones);
+  std::vector<std::string> missing;
+  auto bone = [&](const std::string& name) {
+    const int b = skeleton.find_bone(name);
+    if (b < 0) missing.push_back(name);
+    return b;
+  };
+
+  for (const char side : {'l', 'r'}) {
+    const std::string s(1, side);
+    // Arm.
+    const int humerus = bone(s + "humerus"), radius = bone(s + "radius"), wrist = bone(s + "wrist");
+    const int hand = bone(s + "hand"), fingers = bone(s + "fingers"), thumb = bone(s + "thumb");
+    if (humerus >= 0 && radius >= 0 && wrist >= 0 && hand >= 0 && fingers >= 0 && thumb >= 0) {
+      const Vec3 shoulder = start_of(humerus);
+      const double upper = placed_length(humerus), fore = placed_length(radius) + placed_length(wrist);
+      const CentreLine line =
+          march(mesh, shoulder, (end[humerus] - shoulder).normalized(), 0.4 * upper, step, 3.0 * (upper + fore));
+      const double tip = line.arc.back();
+      const int w = line.narrowest([&](int i) { return line.arc[i] >= 0.62 * tip && line.arc[i] <= 0.85 * tip; });
+      if (w < 0 || tip < 0.3 * (upper + fore)) {
+        out.note += "the " + s + " arm was not found in the mesh; ";
+      } else {
+        const double sw = line.arc[w];
+        const double se = sw * upper / (upper + fore);
+        target[humerus] = line.at(se);
+        target[radius] = line.at(se + (sw - se) * placed_length(radius) / fore);
+        target[wrist] = line.point[w];
+        const double hand_end = tip - 0.015;
+        const double h = placed_length(hand), f = placed_length(fingers);
+        target[hand] = line.at(sw + (hand_end - sw) * h / (h + f));
+        target[fingers] = line.at(hand_end);
+      }
+    }
+    // Leg.
+    const int femur = bone(s + "femur"), tibia = bone(s + "tibia"), foot = bone(s + "foot"), toes = bone(s + "toes");
+    if (femur >= 0 && tibia >= 0 && foot >= 0 && toes >= 0) {
+      const Vec3 hip = start_of(femur);
+      const double thigh = placed_length(femur), shin = placed_length(tibia);
+      const CentreLine line =
+          march(mesh, hip, (end[femur] - hip).normalized(), 0.4 * thigh, step, 2.0 * (thigh + shin));
+      const double floor = body.min().y();
+      const int a = line.narrowest([&](int i) {
+        const double up = line.point[i].y() - floor;
+        return up >= 0.03 * height && up <= 0.12 * height;
+      });
+      if (a < 0) {
+        out.note += "the " + s + " leg was not found in the mesh; ";
+      } else {
+        const Vec3 ankle = line.point[a];
+        const double sa = line.arc[a];
+        target[femur] = line.at(sa * thigh / (thigh + shin));
+        target[tibia] = ankle;
+        // The foot: vertices below the ankle, beside it; its tip the one farthest in +Z (the mesh faces +Z).
+        Vec3 toe_tip = ankle;
+        for (const auto& q : mesh.positions) {
+          const Vec3 p = q.cast<double>();
+          if (p.y() < ankle.y() && std::abs(p.x() - ankle.x()) < 0.08 && std::abs(p.z() - ankle.z()) < 0.35 &&
+              p.z() > toe_tip.z()) {
+            toe_tip = p;
+          }
+        }
+        auto foot_section = [&](double z) -> std::optional<Vec3> {
+          const Vec3 at(ankle.x() + (toe_tip.x() - ankle.x()) * (z - ankle.z()) / std::max(toe_tip.z() - ankle.z(), 1e-6),
+                        floor + 0.4 * (ankle.y() - floor), z);
+          const auto loop = nearest_loop(slice(mesh, at, Vec3::UnitZ(), 0.2), at, 0.08);
+          if (!loop) return std::nullopt;
+          return loop->centroid;
+        };
+        const auto ball = foot_section(ankle.z() + 0.72 * (toe_tip.z() - ankle.z()));
+        const auto tip = foot_section(toe_tip.z() - 0.02);
+        if (ball && tip && toe_tip.z() > ankle.z() + 0.05) {
+          target[foot] = *ball;
+          target[toes] = *tip;
+        } else {
+          out.note += "the " + s + " foot was not found in the mesh; ";
+        }
+      }
+    }
+  }
+  if (!missing.empty()) {
+    out.note += "no bone";
+    for (const auto& name : missing) out.note += " " + name;
+    out.note += " (embedding knows CMU's bone names); ";
+  }
+
+  // The bind pose: bones turned and scaled to their targets, parents first.
+  const Eigen::Quaterniond yaw(Eigen::AngleAxisd(start.yaw_radians, Vec3::UnitY()));
+  std::vector<Eigen::Quaterniond> world(bones);
+  std::vector<Vec3> placed(bones);  // mesh space, fitted
+  for (const int b : skeleton.eval_order) {
+    const int parent = skeleton.bones[b].parent;
+    if (parent < 0) {
+      world[b] = out.bind_pose.rotation[b];
+      placed[b] = end[b];
+      continue;
+    }
+    world[b] = world[parent] * out.bind_pose.rotation[b];
+    const Vec3 offset = start_pose.offset[b];
+    if (target[b] && offset.norm() > 0.0) {
+      const Vec3 want = yaw.inverse() * (*target[b] - placed[parent]);
+      const Vec3 have = world[b] * offset;
+      if (want.norm() > 1e-6) {
+        world[b] = Eigen::Quaterniond::FromTwoVectors(have, want) * world[b];
+        out.bind_pose.rotation[b] = (world[parent].inverse() * world[b]).normalized();
+        out.bone_scale[b] = want.norm() / (start.scale * offset.norm());
+        out.fitted.push_back(b);
+      }
+    }
+    placed[b] = placed[parent] + start.scale * out.bone_scale[b] * (yaw * (world[b] * offset));
+  }
+  // The thumb has no target of its own: it grows with the hand.
+  for (const char side : {'l', 'r'}) {
+    const int thumb = skeleton.find_bone(std::string(1, side) + "thumb");
+    const int hand = skeleton.find_bone(std::string(1, side) + "hand");
+    if (thumb >= 0 && hand >= 0) out.bone_scale[thumb] = out.bone_scale[hand];
+  }
+  std::sort(out.fitted.begin(), out.fitted.end());
+  if (!out.note.empty()) out.note.resize(out.note.size() - 2);
+  return out;
+}
+
+int FitReport::worst_outside(std::span<const int> bones) const {
+  int worst = -1;
+  double distance = 0.0;
+  auto consider = [&](int b) {
+    if (joints[b].signed_distance > distance) distance = joints[b].signed_distance, worst = b;
+  };
+  if (bones.empty()) {
+    for (std::size_t b = 0; b < joints.size(); ++b) consider(static_cast<int>(b));
+  } else {
+    for (const int b : bones) consider(b);
+  }
+  return worst;
+}
+
+FitReport fit_report(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind,
+                     std::span<const Eigen::Vector3f> positions, std::span<const MeshTriangle> triangles) {
+  const std::size_t bones = skeleton.bones.size();
+  std::vector<Vec3> fk(bones);
+  std::vector<Eigen::Quaterniond> rotations(bones);
+  std::vector<Eigen::Affine3d> frames(bones);
+  bone_frames(skeleton, pose, bind.placement, fk, rotations, frames, bind.bone_scale);
+  const Eigen::Affine3d place = bind.placement.matrix();
+  FitReport report;
+  report.joints.resize(bones);
+  for (std::size_t b = 0; b < bones; ++b) {
+    JointFit& joint = report.joints[b];
+    joint.bone = static_cast<int>(b);
+    joint.position = place * fk[b];
+    joint.signed_distance = signed_distance(positions, triangles, joint.position);
+  }
+  return report;
+}
+
+}  // namespace mocap
