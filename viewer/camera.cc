@@ -33,15 +33,27 @@ Eigen::Matrix4d Camera::view() const {
   return m;
 }
 
+double Camera::region_aspect(double aspect) const {
+  const double w = std::max(region.right - region.left, 0.05), h = std::max(region.bottom - region.top, 0.05);
+  return aspect * w / h;
+}
+
 Eigen::Matrix4d Camera::projection(double aspect) const {
   const double f = 1.0 / std::tan(fov_y / 2.0);
   Eigen::Matrix4d m = Eigen::Matrix4d::Zero();
-  m(0, 0) = f / aspect;
+  m(0, 0) = f / region_aspect(aspect);
   m(1, 1) = f;
   m(2, 2) = (far_m + near_m) / (near_m - far_m);
   m(2, 3) = 2.0 * far_m * near_m / (near_m - far_m);
   m(3, 2) = -1.0;
-  return m;
+  // Into the region: scale the normalised device square to its size and move
+  // it to its centre (x' = sx x + cx w, the same for y, y up).
+  const double sx = std::max(region.right - region.left, 0.05), sy = std::max(region.bottom - region.top, 0.05);
+  const double cx = region.left + region.right - 1.0, cy = 1.0 - (region.top + region.bottom);
+  Eigen::Matrix4d into = Eigen::Matrix4d::Identity();
+  into(0, 0) = sx, into(0, 3) = cx;
+  into(1, 1) = sy, into(1, 3) = cy;
+  return into * m;
 }
 
 void Camera::orbit(double dyaw, double dpitch) {
@@ -80,14 +92,35 @@ void frame_points(Camera& camera, std::span<const Eigen::Vector3d> points, doubl
     hi = hi.cwiseMax(p);
   }
   if (!lo.allFinite()) return;
+  // Centred on the box, then on the points' extent across the view (a wide
+  // row of figures is framed by its width, not its bounding sphere).
   camera.target = (lo + hi) / 2.0;
-  // The bounding sphere of the box, at least 25 cm across, fits the narrower
-  // of the two fields of view with a margin.
-  const double radius = std::max((hi - lo).norm() / 2.0, 0.25);
-  const double half_fov_y = camera.fov_y / 2.0;
-  const double half_fov_x = std::atan(std::tan(half_fov_y) * aspect);
-  const double half_fov = std::min(half_fov_y, half_fov_x);
-  camera.distance = 1.08 * radius / std::sin(half_fov);
+  const Eigen::Vector3d back = camera.backward();
+  const Eigen::Vector3d right = Eigen::Vector3d::UnitY().cross(back).normalized();
+  const Eigen::Vector3d up = back.cross(right);
+  double x_lo = 0.0, x_hi = 0.0, y_lo = 0.0, y_hi = 0.0;
+  for (const Eigen::Vector3d& p : points) {
+    if (!p.allFinite()) continue;
+    const Eigen::Vector3d r = p - camera.target;
+    x_lo = std::min(x_lo, r.dot(right)), x_hi = std::max(x_hi, r.dot(right));
+    y_lo = std::min(y_lo, r.dot(up)), y_hi = std::max(y_hi, r.dot(up));
+  }
+  camera.target += (x_lo + x_hi) / 2.0 * right + (y_lo + y_hi) / 2.0 * up;
+  // The nearest eye that sees every point inside the region with a margin:
+  // a point r off the target at depth d - r.back needs
+  // d >= |r.right| / tan(half fov x) + r.back, and the same for up.
+  const double margin = 0.9;
+  const double tan_y = std::tan(camera.fov_y / 2.0) * margin;
+  const double tan_x = std::tan(camera.fov_y / 2.0) * camera.region_aspect(aspect) * margin;
+  double distance = 0.25 / tan_y;  // at least 25 cm of view
+  for (const Eigen::Vector3d& p : points) {
+    if (!p.allFinite()) continue;
+    const Eigen::Vector3d r = p - camera.target;
+    const double z = r.dot(back);
+    distance = std::max({distance, std::abs(r.dot(right)) / tan_x + z, std::abs(r.dot(up)) / tan_y + z,
+                         z + 2.0 * camera.near_m});
+  }
+  camera.distance = distance;
 }
 
 Camera initial_camera(std::span<const Eigen::Vector3d> points, double aspect) {

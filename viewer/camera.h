@@ -21,12 +21,23 @@ struct Camera {
   double fov_y = 0.7853981634;                              // vertical field of view, radians (45 degrees)
   double near_m = 0.05;
   double far_m = 500.0;
+  // The part of the picture the scene is framed in, as fractions of its width
+  // (left, right) and height (top, bottom, from the top): the window's free
+  // part beside the panels and above the timeline. The projection centres the
+  // view there (an off-centre frustum), so the figure is not under a panel.
+  struct Region {
+    double left = 0.0, top = 0.0, right = 1.0, bottom = 1.0;
+  } region;
+
+  // The aspect (width / height) of the region in a picture of `aspect`.
+  double region_aspect(double aspect) const;
 
   // Unit vector from the target toward the eye.
   Eigen::Vector3d backward() const;
   Eigen::Vector3d eye() const { return target + distance * backward(); }
   // World to camera (right-handed, looking down -Z), and camera to clip for
-  // `aspect` = width / height (OpenGL conventions, depth in [-1, 1]).
+  // `aspect` = width / height of the whole picture (OpenGL conventions, depth
+  // in [-1, 1]), the view centred in `region`.
   Eigen::Matrix4d view() const;
   Eigen::Matrix4d projection(double aspect) const;
 
@@ -42,8 +53,9 @@ enum class ViewPreset { kFront, kSide, kTop };
 // CMU rest pose (from +Z), side from the character's left (+X), top from +Y.
 void apply_preset(Camera& camera, ViewPreset preset);
 
-// Moves target and distance so that every point is in view for `aspect`,
-// keeping the direction. Does nothing for no points.
+// Moves target and distance so that every point is in view in the camera's
+// region of a picture of `aspect`, keeping the direction. Does nothing for no
+// points.
 void frame_points(Camera& camera, std::span<const Eigen::Vector3d> points, double aspect);
 
 // The camera the viewer opens a pose with (and the headless path renders): a

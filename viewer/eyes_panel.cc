@@ -8,6 +8,9 @@ namespace mocap::viewer {
 namespace {
 
 constexpr double kHalfEyeDistance_m = 0.032;
+// Gaze lines end 40 cm out: far enough to read the direction, short enough to
+// stay on screen when the camera frames the figure.
+constexpr double kGazeLength_m = 0.4;
 
 // One eye, as seen facing the character: gaze x toward the character's right
 // is to the viewer's left.
@@ -135,7 +138,7 @@ std::vector<Eigen::Vector3d> gaze_segments(const EyesState& state, int frame) {
   for (const auto& [eye, side] : {std::pair{f.left, 1.0}, std::pair{f.right, -1.0}}) {
     const Eigen::Vector3d from = middle + side * kHalfEyeDistance_m * left;
     out.push_back(from);
-    out.push_back(from + gaze_direction(head, rotation, Eigen::Vector2d(eye.x, eye.y), range));
+    out.push_back(from + kGazeLength_m * gaze_direction(head, rotation, Eigen::Vector2d(eye.x, eye.y), range));
   }
   return out;
 }

@@ -40,7 +40,7 @@ void eyes_panel(EyesState& state, const Clip* clip);
 // A window with the two eyes at `frame`, as seen facing the character.
 void eyes_window(const EyesState& state, int frame);
 
-// Gaze lines of `frame` (left eye start, end, right eye start, end), 1 m long;
+// Gaze lines of `frame` (left eye start, end, right eye start, end), 40 cm long;
 // empty when off or without a head.
 std::vector<Eigen::Vector3d> gaze_segments(const EyesState& state, int frame);
 

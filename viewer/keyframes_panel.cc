@@ -1,5 +1,7 @@
 #include "keyframes_panel.h"
 
+#include "compare.h"
+
 #include <mocap/core/fk.h>
 
 #include <imgui.h>
@@ -112,10 +114,18 @@ int keyframes_panel(KeyframeState& state, const Clip* clip, const Playback& play
   ImGui::Checkbox("Ghost", &state.show_ghost);
   ImGui::SameLine();
   ImGui::Checkbox("Colour joints by error", &state.color_by_error);
-  if (state.color_by_error) ImGui::SliderFloat("Red at", &state.color_max_cm, 0.5f, 30.0f, "%.1f cm");
+  if (state.color_by_error) ImGui::SliderFloat("Red at (per joint)", &state.color_max_cm, 0.5f, 30.0f, "%.1f cm");
+  // Both statistics of the frame: the joints are coloured per joint, the
+  // graph is the mean over joints.
   const int frame = playback.frame();
   if (frame < static_cast<int>(state.error_per_frame.size())) {
-    ImGui::Text("this frame: %.2f cm", state.error_per_frame[frame]);
+    double worst = 0.0;
+    const std::size_t bones = clip->skeleton.bones.size();
+    for (std::size_t j = 0; j < bones && state.rebuilt_positions.size() >= static_cast<std::size_t>(frame + 1) * bones; ++j) {
+      const std::size_t i = frame * bones + j;
+      worst = std::max(worst, 100.0 * (state.rebuilt_positions[i] - state.original_positions[i]).norm());
+    }
+    ImGui::Text("this frame: mean over joints %.2f cm, worst joint %.2f cm", state.error_per_frame[frame], worst);
   }
   return jump;
 }
@@ -139,10 +149,7 @@ std::span<const colors::Rgb> error_colors(KeyframeState& state, int frame) {
   for (std::size_t j = 0; j < bones; ++j) {
     const std::size_t i = frame * bones + j;
     const double cm = 100.0 * (state.rebuilt_positions[i] - state.original_positions[i]).norm();
-    const float t = std::clamp(static_cast<float>(cm) / state.color_max_cm, 0.0f, 1.0f);
-    // Green through yellow to red.
-    state.joint_colors[j] = t < 0.5f ? colors::Rgb{0.25f + 1.5f * t, 0.85f, 0.25f}
-                                     : colors::Rgb{1.0f, 0.85f - 1.3f * (t - 0.5f), 0.25f - 0.2f * (t - 0.5f)};
+    state.joint_colors[j] = error_scale(static_cast<float>(cm) / state.color_max_cm);
   }
   return state.joint_colors;
 }
@@ -150,7 +157,7 @@ std::span<const colors::Rgb> error_colors(KeyframeState& state, int frame) {
 TimelineMarks timeline_marks(const KeyframeState& state) {
   if (!state.enabled || state.error_per_frame.empty()) return {};
   const float top = *std::max_element(state.error_per_frame.begin(), state.error_per_frame.end());
-  return {state.keys, state.error_per_frame, std::max(top, 0.01f)};
+  return {state.keys, state.error_per_frame, std::max(top, 0.01f), "mean over joints"};
 }
 
 }  // namespace mocap::viewer

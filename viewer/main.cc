@@ -1,8 +1,12 @@
 // mocap-viewer: an ImGui + GLFW player for Acclaim ASF/AMC captures.
 //
-//   mocap-viewer [subject.asf motion.amc [mesh.obj [weights.txt]]]
+//   mocap-viewer [subject.asf motion.amc | clip.bvh] [mesh.obj [weights.txt]] [--compare other.amc ...]
 //   mocap-viewer [files] --frame N --screenshot out.png [--size WxH]   (headless)
 //   mocap-viewer [files] --frame A --last B [--step S] --screenshot prefix_   (a PNG per frame)
+//   mocap-viewer [files] --frame A --last B --record out.mp4 [--record-fps R]   (a movie, through ffmpeg)
+// Camera flags (--azimuth, --elevation, --distance, --target, --fov,
+// --turntable) set the headless camera; --compare adds motions beside the
+// main clip (an AMC of its skeleton, a BVH, or another skeleton's ASF + AMC).
 // Frames are the file's frame numbers (the AMC's, 1-based in CMU files), as
 // in the CLI, in flags, the HUD, the timeline and the PNG names.
 //
@@ -12,15 +16,21 @@
 //
 // Exit codes: 0 success, 1 usage, 2 bad input, 3 no window or OpenGL, 4 output.
 #include "camera.h"
+#include "camera_flags.h"
 #include "clip.h"
+#include "compare.h"
+#include "compare_panel.h"
 #include "eyes_panel.h"
 #include "keyframes_panel.h"
 #include "panels.h"
 #include "playback.h"
+#include "record.h"
 #include "render.h"
 #include "skin_panel.h"
 
 #include <mocap/core/frame_range.h>
+#include <mocap/io/atomic_write.h>
+#include <mocap/io/bvh.h>
 #include <mocap/io/mesh.h>
 
 #include <epoxy/gl.h>
@@ -34,9 +44,11 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <numbers>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,8 +58,15 @@ namespace {
 
 enum ExitCode { kOk = 0, kUsage = 1, kInput = 2, kNoGl = 3, kOutput = 4 };
 
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
 struct Options {
-  std::vector<std::string> files;  // asf amc [mesh.obj [weights.txt]]
+  std::vector<std::string> files;  // asf amc | bvh, then [mesh.obj [weights.txt]]
+  std::vector<std::vector<std::string>> compare;  // each --compare: a motion, or an ASF and an AMC
   std::optional<int> frame;        // file frame number; none: the first (and, in a window, play)
   std::string screenshot;          // headless when set
   std::optional<int> last_frame;   // >= frame: --screenshot is a prefix, one PNG per frame up to this one
@@ -63,8 +82,25 @@ struct Options {
   bool stats = false;
   int samples = -1;  // multisampling of the window; -1: 4, or 0 under software OpenGL (screenshots always use 4)
   double quit_after_s = 0.0;      // 0: run until closed
-  std::string window_screenshot;  // with quit_after_s: the whole window, panels included, at the end
+  std::string window_screenshot;  // the whole window, panels included, on closing
+  std::string record;              // a movie of frames --frame to --last (headless)
+  double record_fps = 0.0;         // 0: the clip's rate
+  CameraFlags camera;
+
+  bool main_is_bvh() const { return !files.empty() && is_bvh_path(files[0]); }
+  // How many of `files` name the clip (2: ASF + AMC, 1: a BVH).
+  std::size_t clip_files() const { return main_is_bvh() ? 1 : 2; }
 };
+
+// The --compare motions: (ASF, AMC), or (motion, "") for one path.
+std::vector<std::pair<std::string, std::string>> compare_inputs(const Options& options) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::vector<std::string>& paths : options.compare) {
+    if (paths.empty()) continue;
+    out.emplace_back(paths[0], paths.size() > 1 ? paths[1] : "");
+  }
+  return out;
+}
 
 // Turns on the keyframe panel in the selection the command line asked for;
 // false when it asked for none.
@@ -90,12 +126,6 @@ bool parse_size(const std::string& text, int& width, int& height) {
   if (w < 16 || h < 16 || w > 8192 || h > 8192) return false;
   width = w, height = h;
   return true;
-}
-
-std::string lower_extension(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext;
 }
 
 void glfw_error(int code, const char* message) {
@@ -133,7 +163,16 @@ struct SceneExtras {
   std::span<const colors::Rgb> joint_colors;  // per joint, e.g. by error
   std::span<const Eigen::Vector3d> gaze;      // line segments (eyes)
   const SkinState* skin = nullptr;            // a skinned mesh, posed
+  const CompareState* compare = nullptr;      // motions beside the main clip, posed and placed
 };
+
+// A contact cue under a figure's root: darker the nearer the root is to the
+// ground (a standing root is about 1 m up).
+void root_shadow(Renderer& renderer, const Eigen::Vector3d& root) {
+  const float height = static_cast<float>(std::max(root.y(), 0.0));
+  const float darkness = 0.5f * std::clamp(1.6f - 0.6f * height, 0.15f, 1.0f);
+  renderer.shadow(root, 0.38f, darkness);
+}
 
 // The scene for the current pose of `clip` (none: grid and axes only).
 void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int width, int height,
@@ -142,6 +181,14 @@ void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int
   if (view.options.show_grid) renderer.grid(view.camera.target);
   if (view.options.show_axes) renderer.axes();
   if (!clip) return;
+  if (view.options.show_shadow) {
+    root_shadow(renderer, clip->positions[0]);
+    if (extras.compare) {
+      for (const CompareMotion& m : extras.compare->motions) {
+        if (m.visible && !m.placed.empty()) root_shadow(renderer, m.placed[0]);
+      }
+    }
+  }
   if (extras.skin && extras.skin->loaded && view.options.show_mesh) {
     const SkinState& skin = *extras.skin;
     renderer.mesh(skin.skinner->positions(), skin.skinner->normals(), skin.indices, skin.world_from_mesh,
@@ -151,6 +198,21 @@ void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int
   style.selected = view.selected;
   style.joint_colors = extras.joint_colors;
   renderer.skeleton(clip->skeleton, clip->positions, view.options, style);
+  if (extras.compare) {
+    std::vector<colors::Rgb> by_error;
+    const CompareState& compare = *extras.compare;
+    for (std::size_t i = 0; i < compare.motions.size(); ++i) {
+      const CompareMotion& m = compare.motions[i];
+      if (!m.visible) continue;
+      SkeletonStyle other;
+      other.bone = m.color;
+      other.joint = joint_color(m.color);
+      other.joint_colors = error_colors(compare, static_cast<int>(i), by_error);
+      // Overlaid, thinner, so that the main clip shows through.
+      other.radius_scale = compare.side_by_side ? 1.0f : 0.7f;
+      renderer.skeleton(m.clip.skeleton, m.placed, view.options, other);
+    }
+  }
   if (!extras.ghost.empty()) {
     // Thinner and blue: it shows where the rebuild leaves the original.
     SkeletonStyle ghost;
@@ -168,25 +230,25 @@ std::string frame_file(const std::string& prefix, int number) {
   return prefix + digits + ".png";
 }
 
-// Renders `clip` into `offscreen` at its size and writes the PNG.
+// Renders `clip` into `offscreen` at its size and writes the PNG. The folder
+// must exist, as the CLI's outputs (io/atomic_write.h check_output_path).
 std::optional<std::string> save_png(Renderer& renderer, Offscreen& offscreen, const Clip* clip, const ViewState& view,
                                     const std::string& path, const SceneExtras& extras = {}) {
+  if (auto ok = check_output_path(path); !ok) return ok.error().to_string();
   offscreen.bind();
   draw_scene(renderer, clip, view, offscreen.width(), offscreen.height(), extras);
   const std::vector<std::uint8_t> rgb = offscreen.read_rgb();
   Offscreen::bind_default();
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ignored;
-  if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
   return write_png(path, offscreen.width(), offscreen.height(), rgb);
 }
 
-// The mesh the command line names, if any.
+// The mesh the command line names, if any (after the clip's files).
 std::optional<SkinForm> skin_form(const Options& options) {
-  if (options.files.size() < 3) return std::nullopt;
+  const std::size_t at = options.clip_files();
+  if (options.files.size() <= at) return std::nullopt;
   SkinForm form;
-  form.obj = options.files[2];
-  if (options.files.size() > 3) form.weights = options.files[3];
+  form.obj = options.files[at];
+  if (options.files.size() > at + 1) form.weights = options.files[at + 1];
   form.bind_pose = options.bind_pose;
   form.groups = options.groups;
   for (std::size_t i = 0; i < kMeshUnits.size(); ++i) {
@@ -197,6 +259,7 @@ std::optional<SkinForm> skin_form(const Options& options) {
 
 // The clip the files on the command line name, or the bundled one.
 Result<Clip> load_initial(const Options& options) {
+  if (options.main_is_bvh()) return load_clip(options.files[0], "");
   if (options.files.size() >= 2) return load_clip(options.files[0], options.files[1]);
   const std::string asf = default_asf(), amc = default_amc();
   if (!std::filesystem::exists(asf) || !std::filesystem::exists(amc)) {
@@ -205,6 +268,26 @@ Result<Clip> load_initial(const Options& options) {
                 "directory); give an ASF and an AMC on the command line or open them in the window");
   }
   return load_clip(asf, amc);
+}
+
+// The --compare motions, added beside `main`; the error names the file.
+std::optional<std::string> load_compare(CompareState& state, const Options& options, const Clip& main) {
+  for (const auto& [first, second] : compare_inputs(options)) {
+    Result<Clip> other = load_other(first, second, main.asf_path);
+    if (!other) return "--compare: " + other.error().to_string();
+    add_motion(state, std::move(*other), main);
+  }
+  return std::nullopt;
+}
+
+// One output frame of a movie of frames [first, last] at `movie_fps`: the
+// clip frame shown `i` frames in (frame f covers [f / fps, (f + 1) / fps)).
+int movie_frame(int first, int i, double clip_fps, double movie_fps) {
+  return first + static_cast<int>(std::floor(i / movie_fps * clip_fps + 1e-6));
+}
+// How many output frames cover frames [first, last].
+int movie_length(int first, int last, double clip_fps, double movie_fps) {
+  return std::max(1, static_cast<int>(std::lround((last - first + 1) / clip_fps * movie_fps)));
 }
 
 int run_headless(const Options& options) {
@@ -226,13 +309,45 @@ int run_headless(const Options& options) {
   }
   FrameRange range;
   range.first = options.frame.value_or(numbers.front());
-  range.last = options.last_frame.value_or(range.first);
+  range.last = options.last_frame.value_or(options.record.empty() ? range.first : numbers.back());
   range.step = options.frame_step;
-  const std::vector<int> frames = select_frames(range, numbers);
+  std::vector<int> frames = select_frames(range, numbers);
   if (frame_index(*clip, range.first) < 0 || range.last < range.first || frames.empty()) {
     std::cerr << "mocap-viewer: --frame " << range.first << " --last " << range.last << ": the clip has frames "
               << numbers.front() << " to " << numbers.back() << " (and --last may not come before --frame)\n";
     return kUsage;
+  }
+  const bool movie = !options.record.empty();
+  const double movie_fps = options.record_fps > 0.0 ? options.record_fps : clip->motion.fps;
+  // Every output is checked before anything is rendered.
+  if (movie) {
+    if (auto e = check_movie(options.record, width, height, movie_fps)) {
+      std::cerr << "mocap-viewer: --record " << *e << "\n";
+      return kOutput;
+    }
+    const int count = movie_length(frames.front(), frames.back(), clip->motion.fps, movie_fps);
+    std::vector<int> shown;
+    for (int i = 0; i < count; ++i) {
+      shown.push_back(std::min(movie_frame(frames.front(), i, clip->motion.fps, movie_fps), frames.back()));
+    }
+    frames = std::move(shown);
+  } else {
+    const std::string first = options.last_frame ? frame_file(options.screenshot, numbers[frames.front()])
+                                                 : options.screenshot;
+    if (auto ok = check_output_path(first); !ok) {
+      std::cerr << "mocap-viewer: --screenshot " << ok.error().to_string() << "\n";
+      return kOutput;
+    }
+  }
+  Result<CameraTarget> target = parse_target(options.camera.target, clip->skeleton);
+  if (!target) {
+    std::cerr << "mocap-viewer: " << target.error().to_string() << "\n";
+    return kUsage;
+  }
+  CompareState compare;
+  if (auto e = load_compare(compare, options, *clip)) {
+    std::cerr << "mocap-viewer: " << *e << "\n";
+    return kInput;
   }
   GLFWwindow* window = open_window(64, 64, false, "mocap-viewer");
   if (!window) {
@@ -250,13 +365,22 @@ int run_headless(const Options& options) {
       code = kNoGl;
     } else {
       pose_clip(*clip, frames.front());
+      pose_motions(compare, *clip);
       ViewState view;
-      // The camera frames the first picture and follows the root over the
-      // ground, as the window's camera does by default.
-      view.camera = initial_camera(clip->positions, static_cast<double>(width) / height);
+      // The camera frames the first picture (every motion in it) and follows
+      // the root over the ground, as the window's camera does by default.
+      const Camera first = flags_camera(options.camera, *target, scene_points(compare, *clip), clip->positions,
+                                        static_cast<double>(width) / height);
+      view.camera = first;
       view.followed_root = clip->positions[0];
+      const bool follow = options.camera.target.empty();
       KeyframeState keyframes;
       if (start_keyframes(keyframes, options)) run_keyframes(keyframes, *clip);
+      EyesState eyes;
+      if (options.eyes) {
+        eyes.enabled = true;
+        update_eyes(eyes, *clip);
+      }
       SkinState skin;
       if (const auto form = skin_form(options)) {
         if (auto e = load_skin(skin, *form, *clip)) {
@@ -264,21 +388,57 @@ int run_headless(const Options& options) {
           code = kInput;
         }
       }
+      MovieWriter writer;
+      if (code == kOk && movie) {
+        if (auto e = writer.open(options.record, width, height, movie_fps)) {
+          std::cerr << "mocap-viewer: --record " << *e << "\n";
+          code = kOutput;
+        }
+      }
       // The mesh failed to load: nothing is written.
-      for (const int frame : frames) {
+      for (std::size_t i = 0; i < frames.size(); ++i) {
         if (code != kOk) break;
+        const int frame = frames[i];
         pose_clip(*clip, frame);
+        pose_motions(compare, *clip);
         update_skin(skin, *clip);
-        view.camera.target.x() += clip->positions[0].x() - view.followed_root.x();
-        view.camera.target.z() += clip->positions[0].z() - view.followed_root.z();
+        if (follow) {
+          view.camera.target.x() += clip->positions[0].x() - view.followed_root.x();
+          view.camera.target.z() += clip->positions[0].z() - view.followed_root.z();
+        }
         view.followed_root = clip->positions[0];
-        const SceneExtras extras{ghost_positions(keyframes, frame), error_colors(keyframes, frame), {}, &skin};
+        const double seconds = movie ? i / movie_fps : (frame - frames.front()) / clip->motion.fps;
+        advance_camera(view.camera, first, options.camera, *target, clip->positions, seconds);
+        const std::vector<Eigen::Vector3d> gaze = gaze_segments(eyes, frame);
+        const SceneExtras extras{ghost_positions(keyframes, frame), error_colors(keyframes, frame), gaze, &skin,
+                                 &compare};
+        if (movie) {
+          offscreen.bind();
+          draw_scene(renderer, &*clip, view, width, height, extras);
+          const std::vector<std::uint8_t> rgb = offscreen.read_rgb(false);
+          Offscreen::bind_default();
+          if (auto e = writer.write(rgb)) {
+            std::cerr << "mocap-viewer: --record " << *e << "\n";
+            code = kOutput;
+          }
+          continue;
+        }
         const std::string path = options.last_frame
                                      ? frame_file(options.screenshot, numbers[static_cast<std::size_t>(frame)])
                                      : options.screenshot;
         if (auto e = save_png(renderer, offscreen, &*clip, view, path, extras)) {
           std::cerr << "mocap-viewer: " << *e << "\n";
           code = kOutput;
+        }
+      }
+      if (movie && writer.is_open()) {
+        const int written = writer.frames();
+        if (auto e = writer.close()) {
+          std::cerr << "mocap-viewer: --record " << *e << "\n";
+          code = kOutput;
+        } else if (code == kOk) {
+          std::printf("mocap-viewer: wrote %s: %d frames of %dx%d at %g fps\n", options.record.c_str(), written,
+                      width, height, movie_fps);
         }
       }
     }
@@ -315,8 +475,38 @@ class App {
 
   std::optional<std::string> init() { return renderer_.init(); }
 
-  // Loads a pair; on failure keeps what is loaded and shows the parser's message.
+  // Loads a pair (or a BVH alone, amc empty); on failure keeps what is loaded
+  // and shows the parser's message.
   void load(const std::string& asf, const std::string& amc) { adopt(load_clip(asf, amc), asf, amc); }
+
+  // Adds a motion beside the main clip; the message says what happened.
+  void add_compare(const std::string& first, const std::string& second) {
+    if (!clip_) return set_status("open a clip before comparing motions", true);
+    Result<Clip> other = load_other(first, second, clip_->asf_path);
+    if (!other) {
+      std::cerr << "mocap-viewer: " << other.error().to_string() << "\n";
+      return set_status(other.error().to_string(), true);
+    }
+    add_motion(compare_, std::move(*other), *clip_);
+    const CompareMotion& m = compare_.motions.back();
+    set_status("added " + m.name + (m.error.valid ? "" : " (" + m.error.note + ")"), false);
+    needs_framing_ = true;
+  }
+  std::optional<std::string> add_compare(const Options& options) {
+    if (!clip_) return std::nullopt;
+    if (auto e = load_compare(compare_, options, *clip_)) return e;
+    needs_framing_ = true;
+    return std::nullopt;
+  }
+  // The window takes the direction, field of view and turntable; distance and
+  // target are the headless pictures' (the window frames the figure and
+  // follows its root).
+  void set_camera_flags(const CameraFlags& flags) {
+    camera_flags_ = flags;
+    if (flags.azimuth_deg) view_.camera.yaw = *flags.azimuth_deg * std::numbers::pi / 180.0;
+    if (flags.elevation_deg) view_.camera.pitch = *flags.elevation_deg * std::numbers::pi / 180.0;
+    if (flags.fov_deg) view_.camera.fov_y = *flags.fov_deg * std::numbers::pi / 180.0;
+  }
 
   void adopt(Result<Clip> clip, const std::string& asf, const std::string& amc) {
     form_.asf = asf, form_.amc = amc;
@@ -326,6 +516,10 @@ class App {
       return;
     }
     clip_ = std::move(*clip);
+    // The motions beside it stay, measured against the new clip.
+    std::vector<CompareMotion> kept = std::move(compare_.motions);
+    compare_.motions.clear();
+    for (CompareMotion& m : kept) add_motion(compare_, std::move(m.clip), *clip_);
     playback_.load(clip_->motion.frame_numbers, clip_->motion.fps);
     export_ = ExportState{export_.screenshot_path, export_.sequence_prefix};
     export_.last = clip_->frame_count() - 1;
@@ -338,7 +532,8 @@ class App {
     const Camera framed = initial_camera(clip_->positions, h > 0 ? static_cast<double>(w) / h : 16.0 / 9.0);
     view_.camera.target = framed.target, view_.camera.distance = framed.distance;
     view_.followed_root = clip_->positions[0];
-    status_ = {"loaded " + asf + " + " + amc + " (" + std::to_string(clip_->frame_count()) + " frames, " +
+    needs_framing_ = true;  // again once the panels' sizes are known
+    status_ = {"loaded " + asf + (amc.empty() ? "" : " + " + amc) + " (" + std::to_string(clip_->frame_count()) + " frames, " +
                    std::to_string(clip_->skeleton.bones.size()) + " bones)",
                false};
   }
@@ -372,27 +567,39 @@ class App {
 
   void set_status(std::string text, bool error) { status_ = {std::move(text), error}; }
 
+  // Dropped files: with a clip loaded, motions to compare (an AMC of its
+  // skeleton, a BVH, or an ASF and an AMC); without one, or with shift held,
+  // the main clip.
   void take_drops() {
     if (g_dropped.empty()) return;
     std::string asf, amc;
+    std::vector<std::string> bvhs, amcs;
     for (const std::string& path : g_dropped) {
       const std::string ext = lower_extension(path);
-      if (ext == ".asf")
+      if (ext == ".asf") {
         asf = path;
-      else if (ext == ".amc")
-        amc = path;
-      else
-        status_ = {path + ": not an ASF or AMC file", true};
+      } else if (ext == ".amc") {
+        amcs.push_back(path);
+      } else if (is_bvh_path(path)) {
+        bvhs.push_back(path);
+      } else {
+        status_ = {path + ": not an ASF, AMC or BVH file", true};
+      }
     }
     g_dropped.clear();
-    if (!amc.empty() && asf.empty() && clip_) asf = clip_->asf_path;  // another motion of the same subject
-    if (!asf.empty() && !amc.empty()) {
-      load(asf, amc);
-    } else if (!asf.empty()) {
-      status_ = {asf + ": dropped without an AMC; drop an ASF and an AMC together", true};
-    } else if (!amc.empty()) {
-      status_ = {amc + ": dropped without an ASF; drop an ASF and an AMC together", true};
+    const bool replace = !clip_ || glfwGetKey(window_, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+                         glfwGetKey(window_, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+    if (replace) {
+      if (!bvhs.empty()) return load(bvhs.front(), "");
+      if (!amcs.empty() && asf.empty() && clip_) asf = clip_->asf_path;  // another motion of the same subject
+      if (!asf.empty() && !amcs.empty()) return load(asf, amcs.front());
+      if (!asf.empty()) status_ = {asf + ": dropped without an AMC; drop an ASF and an AMC together", true};
+      if (!amcs.empty()) status_ = {amcs.front() + ": dropped without an ASF; drop an ASF and an AMC together", true};
+      return;
     }
+    for (const std::string& path : bvhs) add_compare(path, "");
+    for (const std::string& path : amcs) add_compare(asf.empty() ? path : asf, asf.empty() ? "" : path);
+    if (!asf.empty() && amcs.empty()) status_ = {asf + ": dropped without an AMC; drop an ASF and an AMC together", true};
   }
 
   // One pass of the loop after polling.
@@ -405,19 +612,33 @@ class App {
     ViewRequest request = handle_input(playback_, view_, clip_ ? &*clip_ : nullptr);
     if (!io.WantCaptureKeyboard && ImGui::IsKeyPressed(GLFW_KEY_P, false)) export_.screenshot_requested = true;
 
-    const TimelineMarks marks = timeline_marks(keyframes_);
+    // The keyframe panel's graph when it is on, else the compared motion's.
+    TimelineMarks marks = timeline_marks(keyframes_);
+    if (marks.error.empty()) marks = compare_marks(compare_);
+    const float timeline_h = timeline_height(marks);
     // The side panel stays above the timeline and scrolls when it is longer.
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSizeConstraints(ImVec2(260, 80),
-                                        ImVec2(10000, std::max(io.DisplaySize.y - timeline_height(marks) - 20, 80.0f)));
+    ImGui::SetNextWindowSize(ImVec2(380, std::max(io.DisplaySize.y - timeline_h - 20, 80.0f)), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(260, 80), ImVec2(10000, std::max(io.DisplaySize.y - timeline_h - 20, 80.0f)));
     ImGui::Begin("mocap-viewer");
     if (ImGui::CollapsingHeader("Open", ImGuiTreeNodeFlags_DefaultOpen) && open_panel(form_, status_)) {
-      load(form_.asf, form_.amc);
+      load(form_.asf, is_bvh_path(form_.asf) ? "" : form_.amc);
+    }
+    if (ImGui::CollapsingHeader("Compare", compare_.motions.empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
+      const CompareRequest r = compare_panel(compare_form_, compare_, clip_ ? &*clip_ : nullptr);
+      if (r.add) add_compare(compare_form_.asf.empty() ? compare_form_.motion : compare_form_.asf,
+                             compare_form_.asf.empty() ? "" : compare_form_.motion);
+      if (r.remove >= 0) compare_.motions.erase(compare_.motions.begin() + r.remove);
+      if ((r.relayout || r.remove >= 0) && clip_) lay_out(compare_, *clip_);
     }
     if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
       const ViewRequest r = scene_panel(view_, clip_ ? &*clip_ : nullptr);
       if (r != ViewRequest::kNone) request = r;
+      ImGui::Checkbox("Shadow", &view_.options.show_shadow);
+      ImGui::SameLine();
+      float turn = static_cast<float>(camera_flags_.turntable_deg_per_s);
+      ImGui::SetNextItemWidth(140.0f);
+      if (ImGui::SliderFloat("Turntable", &turn, -90.0f, 90.0f, "%.0f deg/s")) camera_flags_.turntable_deg_per_s = turn;
     }
     if (ImGui::CollapsingHeader("Skin", skin_.loaded ? ImGuiTreeNodeFlags_DefaultOpen : 0) &&
         skin_panel(skin_form_, skin_, view_.options)) {
@@ -431,15 +652,35 @@ class App {
       eyes_panel(eyes_, clip_ ? &*clip_ : nullptr);
     }
     if (ImGui::CollapsingHeader("Export")) export_panel(export_, playback_);
+    // The free part of the window: right of the panel (unless it is
+    // collapsed or moved away) and above the timeline.
+    const ImVec2 panel_at = ImGui::GetWindowPos(), panel_size = ImGui::GetWindowSize();
     ImGui::End();
+    const float W = std::max(io.DisplaySize.x, 1.0f), H = std::max(io.DisplaySize.y, 1.0f);
+    Camera::Region free;
+    const float panel_right = panel_at.x + panel_size.x;
+    if (panel_at.x < 0.5f * W && panel_right < 0.6f * W && panel_size.y > 0.3f * H) free.left = (panel_right + 4.0f) / W;
+    free.bottom = std::max(0.2f, (H - timeline_h) / H);
+    view_.camera.region = free;
+
     const bool scrubbing = timeline_panel(playback_, marks);
     eyes_window(eyes_, playback_.frame());
+    LegendExtras legend;
+    legend.ghost = !ghost_positions(keyframes_, clip_ ? clip_->frame : -1).empty();
+    legend.key_red_at_cm = keyframes_.enabled && keyframes_.color_by_error ? keyframes_.color_max_cm : 0.0f;
+    legend.marks = marks.error.empty() ? nullptr : &marks;
+    legend_window(compare_, clip_ ? &*clip_ : nullptr, legend, W);
 
     if (!scrubbing) playback_.advance(dt);
+    if (playback_.playing && camera_flags_.turntable_deg_per_s != 0.0) {
+      view_.camera.orbit(camera_flags_.turntable_deg_per_s * std::numbers::pi / 180.0 * dt * playback_.speed, 0.0);
+    }
     if (clip_) {
       pose_clip(*clip_, playback_.frame());
+      pose_motions(compare_, *clip_);
       update_skin(skin_, *clip_);
       follow_root();
+      if (needs_framing_) request = ViewRequest::kFrameFigure, needs_framing_ = false;
       apply(request);
       joint_label(view_, *clip_);
     }
@@ -464,6 +705,7 @@ class App {
     gaze_ = gaze_segments(eyes_, clip_->frame);
     e.gaze = gaze_;
     e.skin = &skin_;
+    e.compare = &compare_;
     return e;
   }
 
@@ -482,15 +724,21 @@ class App {
     glfwGetFramebufferSize(window_, &w, &h);
     const double aspect = h > 0 ? static_cast<double>(w) / h : 16.0 / 9.0;
     if (request == ViewRequest::kFrameAll) {
-      frame_points(view_.camera, sampled_positions(*clip_, 4), aspect);
+      std::vector<Eigen::Vector3d> points = sampled_positions(*clip_, 4);
+      for (const CompareMotion& m : compare_.motions) {
+        if (!m.visible) continue;
+        for (const Eigen::Vector3d& p : sampled_positions(m.clip, 4)) points.push_back(p + m.offset);
+      }
+      frame_points(view_.camera, points, aspect);
       view_.follow_root = false;  // the whole path stays in view
     } else if (request == ViewRequest::kFrameFigure) {
-      frame_points(view_.camera, clip_->positions, aspect);
+      frame_points(view_.camera, scene_points(compare_, *clip_), aspect);
     }
   }
 
   // The screenshot and the sequence (one frame per pass, so the window stays live).
   void export_pictures(int w, int h) {
+    export_movie(w, h);
     if (!export_.screenshot_requested && !export_.sequence_running) return;
     if (auto e = offscreen_.resize(w, h)) {
       set_status(*e, true);
@@ -524,6 +772,54 @@ class App {
     }
   }
 
+  // The movie of frames First to Last (Export panel), one frame per pass of
+  // the loop; ffmpeg is checked before the first frame is rendered.
+  void export_movie(int w, int h) {
+    if (!clip_) return;
+    // H.264 wants an even size: the window's, less its odd last column or row.
+    const int mw = w & ~1, mh = h & ~1;
+    const double rate = export_.movie_fps > 0.0f ? export_.movie_fps : clip_->motion.fps;
+    if (export_.movie_requested) {
+      export_.movie_requested = false;
+      if (auto e = movie_.open(export_.movie_path, mw, mh, rate)) return set_status(*e, true);
+      if (auto e = offscreen_.resize(mw, mh)) return set_status(*e, true);
+      export_.movie_running = true;
+      export_.movie_frame = 0;
+    }
+    if (!movie_.is_open()) return;
+    const int count = movie_length(export_.first, export_.last, clip_->motion.fps, rate);
+    if (export_.movie_running && export_.movie_frame < count) {
+      if (auto e = offscreen_.resize(mw, mh)) {
+        movie_.close();
+        export_.movie_running = false;
+        return set_status(*e, true);
+      }
+      const int shown = clip_->frame;
+      pose_clip(*clip_, std::min(movie_frame(export_.first, export_.movie_frame, clip_->motion.fps, rate), export_.last));
+      pose_motions(compare_, *clip_);
+      update_skin(skin_, *clip_);
+      offscreen_.bind();
+      draw_scene(renderer_, &*clip_, view_, mw, mh, extras());
+      const std::vector<std::uint8_t> rgb = offscreen_.read_rgb(false);
+      Offscreen::bind_default();
+      pose_clip(*clip_, shown);
+      pose_motions(compare_, *clip_);
+      update_skin(skin_, *clip_);
+      if (auto e = movie_.write(rgb)) {
+        export_.movie_running = false;
+        set_status(*e, true);
+      } else {
+        ++export_.movie_frame;
+      }
+      if (export_.movie_frame < count && export_.movie_running) return;
+    }
+    // Done or stopped: ffmpeg finishes the file.
+    const int written = movie_.frames();
+    export_.movie_running = false;
+    if (auto e = movie_.close()) return set_status(*e, true);
+    set_status("saved " + export_.movie_path + " (" + std::to_string(written) + " frames)", false);
+  }
+
   GLFWwindow* window_;
   Renderer renderer_;
   Offscreen offscreen_;
@@ -538,6 +834,11 @@ class App {
   SkinState skin_;
   std::vector<Eigen::Vector3d> gaze_;  // this frame's gaze lines
   Status status_;
+  CompareState compare_;
+  CompareForm compare_form_;
+  CameraFlags camera_flags_;
+  bool needs_framing_ = true;  // frame the figure once the panels have their sizes
+  MovieWriter movie_;
 };
 
 int run_window(const Options& options) {
@@ -545,6 +846,12 @@ int run_window(const Options& options) {
   if (!parse_size(options.size, width, height)) {
     std::cerr << "mocap-viewer: --size " << options.size << ": expected WxH, e.g. 1280x720\n";
     return kUsage;
+  }
+  if (!options.window_screenshot.empty()) {
+    if (auto ok = check_output_path(options.window_screenshot); !ok) {
+      std::cerr << "mocap-viewer: --window-screenshot " << ok.error().to_string() << "\n";
+      return kOutput;
+    }
   }
   GLFWwindow* window = open_window(width, height, true, "mocap-viewer", options.samples < 0 ? 4 : options.samples);
   if (window && options.samples < 0 && software_gl()) {
@@ -573,9 +880,14 @@ int run_window(const Options& options) {
       std::cerr << "mocap-viewer: " << *e << "\n";
       code = kNoGl;
     } else {
-      const bool given = options.files.size() >= 2;
+      const bool given = options.files.size() >= options.clip_files();
       app.adopt(load_initial(options), given ? options.files[0] : default_asf(),
-                given ? options.files[1] : default_amc());
+                given ? (options.main_is_bvh() ? "" : options.files[1]) : default_amc());
+      if (auto e = app.add_compare(options)) {
+        std::cerr << "mocap-viewer: " << *e << "\n";
+        app.set_status(*e, true);
+      }
+      app.set_camera_flags(options.camera);
       if (options.frame) app.seek_number(*options.frame);
       app.extract_keys(options);
       if (options.eyes) app.show_eyes();
@@ -585,14 +897,18 @@ int run_window(const Options& options) {
       const double start = glfwGetTime();
       double last = start;
       stats.window_start = start;
-      while (!glfwWindowShouldClose(window)) {
+      int stats_frames = 0;
+      for (;;) {
         glfwPollEvents();
-        app.take_drops();
+        // Closed by the user or by --quit-after: one more frame is drawn, so
+        // that --window-screenshot saves what the window showed.
         const double now = glfwGetTime();
+        const bool quit = glfwWindowShouldClose(window) ||
+                          (options.quit_after_s > 0.0 && now - start >= options.quit_after_s);
+        app.take_drops();
         const double dt = now - last;
         last = now;
         app.frame(dt);
-        const bool quit = options.quit_after_s > 0.0 && now - start >= options.quit_after_s;
         if (quit && !options.window_screenshot.empty()) {
           int w = 0, h = 0;
           glfwGetFramebufferSize(window, &w, &h);
@@ -602,8 +918,13 @@ int run_window(const Options& options) {
           }
         }
         glfwSwapBuffers(window);
-        if (options.stats) stats.add(now, dt);
+        if (options.stats) stats.add(now, dt), ++stats_frames;
         if (quit) break;
+      }
+      if (options.stats) {
+        const double seconds = glfwGetTime() - start;
+        std::printf("mocap-viewer: %d frames in %.2f s: %.1f fps overall\n", stats_frames, seconds,
+                    stats_frames / seconds);
       }
     }
   }
@@ -623,7 +944,33 @@ int main(int argc, char** argv) {
   CLI::App app{"mocap-viewer: play an Acclaim ASF/AMC capture (no files: the bundled clip)", "mocap-viewer"};
   Options options;
   app.option_defaults()->always_capture_default();  // --help shows every default
-  app.add_option("files", options.files, "subject.asf motion.amc [mesh.obj [weights.txt]]")->expected(0, 4);
+  app.add_option("files", options.files, "subject.asf motion.amc (or clip.bvh) [mesh.obj [weights.txt]]")
+      ->expected(0, 4);
+  app.add_option("--compare", options.compare,
+                 "another motion beside the main clip, repeatable: an AMC of its skeleton, a BVH, or another "
+                 "skeleton as --compare other.asf other.amc (put --compare after the files)")
+      ->expected(1, 2)
+      ->check(CLI::ExistingFile);
+  app.add_option("--record", options.record,
+                 "write a movie of frames --frame to --last (default: the whole clip) through ffmpeg, e.g. out.mp4 "
+                 "(headless)");
+  app.add_option("--record-fps", options.record_fps, "the movie's frame rate (default: the clip's)")
+      ->check(CLI::Range(0.1, 1000.0));
+  app.add_option("--azimuth", options.camera.azimuth_deg,
+                 "camera direction about the vertical, degrees: 0 faces a CMU rest pose, 90 from its left "
+                 "(default 31.5)")
+      ->check(CLI::Range(-3600.0, 3600.0));
+  app.add_option("--elevation", options.camera.elevation_deg, "camera height angle, degrees (default 10.3)")
+      ->check(CLI::Range(-89.0, 89.0));
+  app.add_option("--distance", options.camera.distance_m, "camera distance to its target, metres (default: framed)")
+      ->check(CLI::Range(0.05, 400.0));
+  app.add_option("--target", options.camera.target,
+                 "what the camera looks at: a bone to follow (e.g. head) or x,y,z in metres (default: the figure, "
+                 "following the root over the ground)");
+  app.add_option("--fov", options.camera.fov_deg, "vertical field of view, degrees (default 45)")
+      ->check(CLI::Range(5.0, 150.0));
+  app.add_option("--turntable", options.camera.turntable_deg_per_s,
+                 "turn the camera about the target, degrees per second of clip time (e.g. 30)");
   app.add_option("--frame", options.frame,
                  "frame to show, or to render with --screenshot: the file's frame number (default: the first)");
   app.add_option("--screenshot", options.screenshot,
@@ -652,7 +999,7 @@ int main(int argc, char** argv) {
                  "multisampling of the window: 0, 2, 4 (default: 4, or 0 under software OpenGL)");
   app.add_option("--quit-after", options.quit_after_s, "close the window after this many seconds");
   app.add_option("--window-screenshot", options.window_screenshot,
-                 "with --quit-after: save the whole window, panels included, as a PNG on closing");
+                 "save the whole window, panels included, as a PNG on closing (by --quit-after or by hand)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -662,10 +1009,14 @@ int main(int argc, char** argv) {
     std::cerr << "mocap-viewer: " << e.what() << " (mocap-viewer --help for the options)\n";
     return kUsage;
   }
-  if (options.files.size() == 1) {
+  if (options.files.size() == 1 && !options.main_is_bvh()) {
     std::cerr << "mocap-viewer: " << options.files[0]
-              << ": an ASF needs its AMC (mocap-viewer subject.asf motion.amc)\n";
+              << ": an ASF needs its AMC (mocap-viewer subject.asf motion.amc, or a BVH alone)\n";
     return kUsage;
   }
-  return options.screenshot.empty() ? run_window(options) : run_headless(options);
+  if (!options.screenshot.empty() && !options.record.empty()) {
+    std::cerr << "mocap-viewer: --screenshot and --record: one output at a time\n";
+    return kUsage;
+  }
+  return options.screenshot.empty() && options.record.empty() ? run_window(options) : run_headless(options);
 }

@@ -84,7 +84,7 @@ bool timeline_panel(Playback& playback, const TimelineMarks& marks) {
   if (!marks.error.empty()) {
     ImGui::SetNextItemWidth(-1.0f);
     char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "position error, max %.2f cm", marks.error_max);
+    std::snprintf(overlay, sizeof overlay, "error: %s, cm", marks.statistic);
     ImGui::PlotLines("##error", marks.error.data(), static_cast<int>(marks.error.size()), 0, overlay, 0.0f,
                      marks.error_max * 1.05f, ImVec2(0.0f, 64.0f));
     const ImVec2 glo = ImGui::GetItemRectMin(), ghi = ImGui::GetItemRectMax();
@@ -93,6 +93,17 @@ bool timeline_panel(Playback& playback, const TimelineMarks& marks) {
     const int n = static_cast<int>(marks.error.size());
     const float x = inner_lo + (inner_hi - inner_lo) * playback.frame() / std::max(n - 1, 1);
     draw->AddLine(ImVec2(x, glo.y), ImVec2(x, ghi.y), IM_COL32(64, 217, 255, 255), 1.5f);
+    // The y scale: the top is 1.05 x the max, the bottom 0.
+    char top[32];
+    std::snprintf(top, sizeof top, "%.2f cm", marks.error_max * 1.05f);
+    const ImU32 label = IM_COL32(200, 200, 200, 255);
+    draw->AddText(ImVec2(inner_lo + 2.0f, glo.y + 1.0f), label, top);
+    draw->AddText(ImVec2(inner_lo + 2.0f, ghi.y - ImGui::GetTextLineHeight() - 1.0f), label, "0 cm");
+    if (playback.frame() < n) {
+      char now[48];
+      std::snprintf(now, sizeof now, "%.2f cm", marks.error[static_cast<std::size_t>(playback.frame())]);
+      draw->AddText(ImVec2(x + 4.0f, glo.y + 1.0f), IM_COL32(64, 217, 255, 255), now);
+    }
     if (ImGui::IsItemHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && n > 1) {
       const float t = (io.MousePos.x - inner_lo) / (inner_hi - inner_lo);
       playback.pause();
@@ -154,12 +165,37 @@ ViewRequest scene_panel(ViewState& view, const Clip* clip) {
   return request;
 }
 
+bool path_field(const char* label, std::string& path) {
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float width = ImGui::CalcItemWidth();
+  const bool changed = ImGui::InputText(label, &path);
+  if (ImGui::IsItemActive() || path.empty()) return changed;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float inner = width - 2.0f * style.FramePadding.x;
+  if (ImGui::CalcTextSize(path.c_str()).x <= inner) return changed;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", path.c_str());
+  // Cover the field's text and draw "..." and as much of the end as fits.
+  std::size_t start = 0;
+  const float dots = ImGui::CalcTextSize("...").x;
+  while (start < path.size() && ImGui::CalcTextSize(path.c_str() + start).x + dots > inner) ++start;
+  const std::string shown = "..." + path.substr(start);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 lo(at.x + 1.0f, at.y + 1.0f), hi(at.x + width - 1.0f, at.y + ImGui::GetFrameHeight() - 1.0f);
+  // The frame's colour is translucent over the window's: both, as ImGui drew them.
+  draw->AddRectFilled(lo, hi, ImGui::GetColorU32(ImGuiCol_WindowBg), 0.0f);
+  draw->AddRectFilled(lo, hi,
+                      ImGui::GetColorU32(ImGui::IsItemHovered() ? ImGuiCol_FrameBgHovered : ImGuiCol_FrameBg));
+  draw->AddText(ImVec2(at.x + style.FramePadding.x, at.y + style.FramePadding.y), ImGui::GetColorU32(ImGuiCol_Text),
+                shown.c_str());
+  return changed;
+}
+
 bool open_panel(OpenForm& form, const Status& status) {
-  ImGui::InputText("ASF", &form.asf);
-  ImGui::InputText("AMC", &form.amc);
+  path_field("ASF or BVH", form.asf);
+  path_field("AMC", form.amc);
   const bool load = ImGui::Button("Load");
   ImGui::SameLine();
-  ImGui::TextDisabled("or drop an ASF and an AMC on the window");
+  ImGui::TextDisabled("or drop an ASF + AMC, or a BVH");
   if (!status.text.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, status.error ? kErrorColor : kOkColor);
     ImGui::TextWrapped("%s", status.text.c_str());
@@ -169,10 +205,10 @@ bool open_panel(OpenForm& form, const Status& status) {
 }
 
 void export_panel(ExportState& state, const Playback& playback) {
-  ImGui::InputText("PNG", &state.screenshot_path);
+  path_field("PNG", state.screenshot_path);
   if (ImGui::Button("Save screenshot (P)")) state.screenshot_requested = true;
   ImGui::Separator();
-  ImGui::InputText("Prefix", &state.sequence_prefix);
+  path_field("Prefix", state.sequence_prefix);
   const int last = std::max(playback.frame_count - 1, 0);
   // Typed and shown as the file's frame numbers, kept as frames.
   int first_number = playback.number_of(state.first), last_number = playback.number_of(state.last);
@@ -191,6 +227,16 @@ void export_panel(ExportState& state, const Playback& playback) {
     const float done = static_cast<float>(state.next - state.first) / (state.last - state.first + 1);
     ImGui::ProgressBar(done);
     if (ImGui::Button("Stop")) state.sequence_running = false;
+  }
+  ImGui::Separator();
+  path_field("Movie", state.movie_path);
+  ImGui::SliderFloat("Movie rate", &state.movie_fps, 0.0f, 120.0f, state.movie_fps > 0.0f ? "%.0f fps" : "clip's rate");
+  if (!state.movie_running) {
+    if (ImGui::Button("Record movie (First to Last)") && playback.frame_count > 0) state.movie_requested = true;
+    ImGui::SameLine();
+    ImGui::TextDisabled("ffmpeg");
+  } else if (ImGui::Button("Stop recording")) {
+    state.movie_running = false;
   }
 }
 

@@ -45,6 +45,13 @@ struct ExportState {
   bool screenshot_requested = false;
   bool sequence_running = false;
   int next = 0;  // the sequence's next frame while running
+  // A movie of frames first to last through ffmpeg (record.h), one frame per
+  // pass of the loop, at the clip's rate or `movie_fps`.
+  std::string movie_path = "mocap-movie.mp4";
+  float movie_fps = 0.0f;  // 0: the clip's rate
+  bool movie_requested = false;
+  bool movie_running = false;
+  int movie_frame = 0;  // the movie's next output frame while running
 };
 
 // What a panel asks the main loop to do.
@@ -56,6 +63,7 @@ struct TimelineMarks {
   std::span<const int> keys;     // frame indices
   std::span<const float> error;  // one value per frame, cm
   float error_max = 0.0f;        // the graph's top
+  const char* statistic = "mean over joints";  // what a frame's value is, as the graph and legend name it
 };
 
 // The timeline's height in pixels, with or without the error graph.
@@ -70,7 +78,11 @@ bool timeline_panel(Playback& playback, const TimelineMarks& marks = {});
 // Scene toggles, camera presets and joint selection.
 ViewRequest scene_panel(ViewState& view, const Clip* clip);
 
-// Paths of an ASF and AMC to load; returns true when Load was pressed.
+// A path field that, while not edited, shows the end of a long path (the
+// file's name) rather than its start; the whole path in a tooltip.
+bool path_field(const char* label, std::string& path);
+
+// Paths of an ASF and AMC (or a BVH alone) to load; returns true when Load was pressed.
 bool open_panel(OpenForm& form, const Status& status);
 
 // Screenshot and sequence controls.

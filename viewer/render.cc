@@ -60,8 +60,10 @@ void main() {
 
 constexpr const char* kFlatFragment = R"(#version 330 core
 in vec3 v_color;
+uniform int u_shadow;
 out vec4 frag_color;
-void main() { frag_color = vec4(v_color, 1.0); }
+// A shadow's vertices carry its darkness (alpha) in the red channel.
+void main() { frag_color = u_shadow != 0 ? vec4(0.0, 0.0, 0.0, v_color.r) : vec4(v_color, 1.0); }
 )";
 
 std::optional<std::string> compile(GLenum type, const char* source, GLuint& shader) {
@@ -232,6 +234,7 @@ void Renderer::begin(const Camera& camera, int width, int height) {
                         -1, -1, 0, b[0], b[1], b[2], 1, 1,  0, t[0], t[1], t[2], -1, 1, 0, t[0], t[1], t[2]};
   view_proj_ = Eigen::Matrix4f::Identity();
   glUseProgram(flat_program_);
+  glUniform1i(glGetUniformLocation(flat_program_, "u_shadow"), 0);
   glUniformMatrix4fv(glGetUniformLocation(flat_program_, "u_view_proj"), 1, GL_FALSE, view_proj_.data());
   glBindVertexArray(lines_vao_);
   glBindBuffer(GL_ARRAY_BUFFER, lines_vbo_);
@@ -247,6 +250,7 @@ void Renderer::begin(const Camera& camera, int width, int height) {
 void Renderer::draw_lines(std::span<const float> vertices) {
   if (vertices.empty()) return;
   glUseProgram(flat_program_);
+  glUniform1i(glGetUniformLocation(flat_program_, "u_shadow"), 0);
   glUniformMatrix4fv(glGetUniformLocation(flat_program_, "u_view_proj"), 1, GL_FALSE, view_proj_.data());
   glBindVertexArray(lines_vao_);
   glBindBuffer(GL_ARRAY_BUFFER, lines_vbo_);
@@ -269,7 +273,8 @@ void Renderer::grid(const Eigen::Vector3d& center) {
 }
 
 void Renderer::axes() {
-  constexpr float kLength = 0.5f, kRadius = 0.008f;
+  // Small, at the origin: a reference for the directions, not a pole beside the figure.
+  constexpr float kLength = 0.15f, kRadius = 0.004f;
   const std::pair<Eigen::Vector3d, colors::Rgb> axes[] = {
       {Eigen::Vector3d::UnitX(), colors::kAxisX},
       {Eigen::Vector3d::UnitY(), colors::kAxisY},
@@ -278,8 +283,37 @@ void Renderer::axes() {
   for (const auto& [axis, color] : axes) {
     cylinder(Eigen::Vector3d::Zero(), kLength * axis, kRadius, color);
     // A tip: a short, wider piece at the end.
-    cylinder(kLength * axis, (kLength + 0.06) * axis, 2.2f * kRadius, color);
+    cylinder(kLength * axis, (kLength + 0.03) * axis, 2.2f * kRadius, color);
   }
+}
+
+void Renderer::shadow(const Eigen::Vector3d& center, float radius, float darkness) {
+  // A fan on the ground, darkest at the centre and fading to nothing at the
+  // rim, blended over the grid and drawn without depth writes.
+  constexpr int kSegments = 32;
+  const Eigen::Vector3f c(static_cast<float>(center.x()), 0.002f, static_cast<float>(center.z()));
+  scratch_.clear();
+  for (int i = 0; i < kSegments; ++i) {
+    const float a0 = 2.0f * std::numbers::pi_v<float> * i / kSegments;
+    const float a1 = 2.0f * std::numbers::pi_v<float> * (i + 1) / kSegments;
+    const Eigen::Vector3f p0 = c + radius * Eigen::Vector3f(std::cos(a0), 0.0f, std::sin(a0));
+    const Eigen::Vector3f p1 = c + radius * Eigen::Vector3f(std::cos(a1), 0.0f, std::sin(a1));
+    scratch_.insert(scratch_.end(), {c.x(), c.y(), c.z(), darkness, 0, 0, p0.x(), p0.y(), p0.z(), 0, 0, 0,
+                                     p1.x(), p1.y(), p1.z(), 0, 0, 0});
+  }
+  glUseProgram(flat_program_);
+  glUniform1i(glGetUniformLocation(flat_program_, "u_shadow"), 1);
+  glUniformMatrix4fv(glGetUniformLocation(flat_program_, "u_view_proj"), 1, GL_FALSE, view_proj_.data());
+  glBindVertexArray(lines_vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, lines_vbo_);
+  glBufferData(GL_ARRAY_BUFFER, scratch_.size() * sizeof(float), scratch_.data(), GL_STREAM_DRAW);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glDepthMask(GL_FALSE);
+  glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(scratch_.size() / 6));
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
+  glUniform1i(glGetUniformLocation(flat_program_, "u_shadow"), 0);
 }
 
 void Renderer::skeleton(const Skeleton& skeleton, std::span<const Eigen::Vector3d> positions,
@@ -436,7 +470,7 @@ void Offscreen::bind_default() {
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
-std::vector<std::uint8_t> Offscreen::read_rgb() {
+std::vector<std::uint8_t> Offscreen::read_rgb(bool top_first) {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolve_fbo_);
   glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
@@ -445,17 +479,17 @@ std::vector<std::uint8_t> Offscreen::read_rgb() {
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, width_, height_, GL_RGB, GL_UNSIGNED_BYTE, rgb.data());
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  flip_rows(rgb, width_, height_);
+  if (top_first) flip_rows(rgb, width_, height_);
   return rgb;
 }
 
-std::vector<std::uint8_t> read_window_rgb(int width, int height) {
+std::vector<std::uint8_t> read_window_rgb(int width, int height, bool top_first) {
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glReadBuffer(GL_BACK);
   std::vector<std::uint8_t> rgb(static_cast<std::size_t>(width) * height * 3);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, rgb.data());
-  flip_rows(rgb, width, height);
+  if (top_first) flip_rows(rgb, width, height);
   return rgb;
 }
 

@@ -25,6 +25,7 @@ struct SceneOptions {
   bool bones_as_lines = false;
   bool show_grid = true;
   bool show_axes = true;
+  bool show_shadow = true;        // a blob shadow under each root
   bool show_mesh = true;          // the skinned mesh, when one is loaded
   float bone_radius_m = 0.017f;   // cylinder radius
   float joint_radius_m = 0.026f;  // sphere radius
@@ -54,8 +55,11 @@ class Renderer {
   void begin(const Camera& camera, int width, int height);
   // A 1 m grid on the ground (y = 0) around `center`, every fifth line brighter.
   void grid(const Eigen::Vector3d& center);
-  // X, Y, Z as red, green, blue arrows of 0.5 m at the origin.
+  // X, Y, Z as red, green, blue arrows of 18 cm at the origin.
   void axes();
+  // A soft dark disc on the ground (y = 0) under `center`, `radius` metres,
+  // `darkness` the alpha at its centre: a contact cue so that height reads.
+  void shadow(const Eigen::Vector3d& center, float radius, float darkness = 0.45f);
   void skeleton(const Skeleton& skeleton, std::span<const Eigen::Vector3d> positions, const SceneOptions& options,
                 const SkeletonStyle& style);
   // Line segments a0 b0 a1 b1 ... in one colour, over the scene when `on_top`.
@@ -101,8 +105,9 @@ class Offscreen {
   std::optional<std::string> resize(int width, int height, int samples = 4);
   void bind() const;  // as the draw framebuffer; unbind with bind_default()
   static void bind_default();
-  // Resolves the samples and reads the picture: RGB, 8 bits, rows top first.
-  std::vector<std::uint8_t> read_rgb();
+  // Resolves the samples and reads the picture: RGB, 8 bits, rows top first
+  // (or bottom first, as GL keeps them, for a movie that ffmpeg flips).
+  std::vector<std::uint8_t> read_rgb(bool top_first = true);
   int width() const { return width_; }
   int height() const { return height_; }
 
@@ -115,7 +120,7 @@ class Offscreen {
 
 // The window's back buffer with everything drawn into it (panels included):
 // RGB, 8 bits, rows top first.
-std::vector<std::uint8_t> read_window_rgb(int width, int height);
+std::vector<std::uint8_t> read_window_rgb(int width, int height, bool top_first = true);
 
 // Writes RGB rows (top first) as a PNG; the error names the file.
 std::optional<std::string> write_png(const std::string& path, int width, int height, std::span<const std::uint8_t> rgb);
