@@ -3,6 +3,7 @@
 // libmocap's report.h; this file parses flags, shows progress and maps
 // outcomes to exit codes.
 #include <mocap/batch/report_format.h>
+#include <mocap/batch/report_journal.h>
 #include <mocap/batch/report_summary.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -25,7 +27,7 @@ struct ReportFlags {
   std::vector<double> ratios, thresholds, max_errors, under_cm = {1.0}, bounds;
   int jobs = 0;
   std::string shard, asf, progress = "auto", output;
-  bool merge = false, no_mkc = false;
+  bool merge = false, no_mkc = false, resume = false;
   double mkc_error_cm = ReportOptions{}.clip_file_error_cm;
   std::string command_line;  // as parsed: see command_line_of
   int worst = 3;
@@ -243,14 +245,66 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
   }
   const std::vector<ClipInput> clips = shard_clips(all, shard_index, shard_count);
 
+  // The journal beside the output keeps every finished clip, so that a run
+  // stopped part way can continue (--resume). One left behind without
+  // --resume is refused rather than replaced: it may hold hours of work.
+  const std::string journal_file = journal_path_for(f.output);
+  std::error_code ec;
+  if (!f.resume && std::filesystem::symlink_status(journal_file, ec).type() != std::filesystem::file_type::not_found) {
+    std::cerr << "mocap report: " << journal_file << " exists: a run writing " << f.output
+              << " was stopped part way (or is running); add --resume to continue it, or remove the file to start "
+                 "again\n";
+    return kUsage;
+  }
+  if (const int code = check_outputs("report", {journal_file}); code != kOk) return code;
+  const JournalRun journal_run{clips, options, shard_index, shard_count};
+  Result<ReportJournal> journal = f.resume ? resume_journal(journal_file, journal_run)
+                                           : create_journal(journal_file, journal_run);
+  if (!journal) {
+    std::cerr << "mocap report: " << journal.error().to_string() << "\n";
+    return f.resume && std::filesystem::exists(journal_file, ec) ? kBadInput : kOutputError;
+  }
+  if (mode == ProgressMode::kMachine && f.resume) {
+    const nlohmann::ordered_json j{{"event", "resume"},
+                                   {"done", journal->resume.done.size()},
+                                   {"total", clips.size()},
+                                   {"journal", journal_file},
+                                   {"torn_bytes", journal->torn_bytes}};
+    std::cerr << j.dump() << "\n";
+  } else if (mode == ProgressMode::kTerminal && (!journal->resume.done.empty() || journal->torn_bytes > 0)) {
+    std::cerr << "mocap report: resuming: " << journal->resume.done.size() << " of " << clips.size()
+              << " clips done in " << journal_file;
+    if (journal->torn_bytes > 0) std::cerr << " (a torn last line of " << journal->torn_bytes << " bytes ignored)";
+    std::cerr << "\n";
+  }
+  std::optional<Error> journal_error;
+  journal->resume.finished = [&](const ClipResult& clip, std::span<const BudgetAggregate> share) {
+    if (auto kept = append_journal(*journal, clip, share); !kept) {
+      journal_error = kept.error();
+      return false;
+    }
+    return true;
+  };
+
   ProgressDisplay display(mode);
-  Report report = run_report(clips, options, [&](const ReportProgress& p) { display.update(p); });
+  Report report = run_report(clips, options, [&](const ReportProgress& p) { display.update(p); },
+                             std::move(journal->resume));
+  if (journal_error) {
+    std::cerr << "mocap report: " << journal_error->to_string() << " (stopped; the clips kept so far stay there)\n";
+    return kOutputError;
+  }
   report.run.tool_version = MOCAP_VERSION;
   report.run.command_line = f.command_line;
   report.shard_index = shard_index;
   report.shard_count = shard_count;
   const ReportSummary s = summarise(report);
-  if (const int code = write(report, f.output); code != kOk) return code;
+  if (const int code = write(report, f.output); code != kOk) {
+    std::cerr << "mocap report: the finished clips stay in " << journal_file << ": run again with --resume\n";
+    return code;
+  }
+  if (auto removed = remove_journal(*journal); !removed) {
+    std::cerr << "mocap report: warning: " << removed.error().to_string() << "\n";
+  }
   display.finish(s, report.wall_seconds, f.output);
   if (s.failed > 0) {
     if (mode != ProgressMode::kMachine) {
@@ -287,6 +341,9 @@ void add_report_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"auto", "machine", "none"}));
   c->add_option("-o,--output", f->output, "report.html, report.csv or report.json (by extension)")->required();
   c->add_flag("--merge", f->merge, "Join report JSON files (shards) into one report");
+  c->add_flag("--resume", f->resume,
+              "Continue a run that was stopped: skip the clips kept in <output>.journal (the same inputs and "
+              "options)");
   c->add_option("--under-cm", f->under_cm, "Count frames whose position error is under these, in cm (default 1)")
       ->delimiter(',');
   c->add_option("--worst", f->worst, "Clips whose error over time is plotted, per budget (default 3)")
@@ -313,6 +370,9 @@ void add_report_command(CLI::App& app, int& exit_code) {
       exit_code = kUsage;
     } else if (const int code = check_outputs("report", {f->output}); code != kOk) {
       exit_code = code;  // before hours of work on a large database
+    } else if (f->merge && f->resume) {
+      std::cerr << "mocap report: --resume continues a run of clips; a --merge has nothing to continue\n";
+      exit_code = kUsage;
     } else if (f->merge) {
       exit_code = run_merge(*f);
     } else if (!thresholds->empty()) {

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <ctime>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -31,30 +32,60 @@ std::string utc_now_iso8601() {
 }
 
 Report run_report(std::span<const ClipInput> clips, const ReportOptions& options,
-                  const std::function<void(const ReportProgress&)>& progress) {
+                  const std::function<void(const ReportProgress&)>& progress, ReportResume resume) {
   const auto start = std::chrono::steady_clock::now();
   Report report;
   report.options = options;
   report.run.date_utc = utc_now_iso8601();
   report.aggregate = empty_aggregate(options);
+  // The thread count as a run of every clip would have it, so that a resumed
+  // report records what an uninterrupted one does.
   int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
   threads = std::max(1, std::min<int>(threads, static_cast<int>(clips.size())));
   report.threads = threads;
+
+  // The clips an earlier run finished go straight into the results.
+  std::vector<ClipResult> results(clips.size());
+  std::vector<bool> done(clips.size(), false);
+  ReportProgress state;
+  state.total = static_cast<int>(clips.size());
+  state.threads = threads;
+  {
+    std::map<std::string_view, std::size_t> index;
+    for (std::size_t i = 0; i < clips.size(); ++i) index.emplace(clips[i].path, i);
+    for (ClipResult& c : resume.done) {
+      const auto it = index.find(c.path);
+      if (it == index.end() || done[it->second]) continue;
+      done[it->second] = true;
+      ++state.done;
+      state.failed += c.ok ? 0 : 1;
+      results[it->second] = std::move(c);
+    }
+    if (!resume.done_aggregate.empty()) {
+      for (std::size_t b = 0; b < report.aggregate.size() && b < resume.done_aggregate.size(); ++b) {
+        add_aggregate(report.aggregate[b], resume.done_aggregate[b], options.worst_clips);
+      }
+    }
+  }
 
   // Workers take the next clip, largest first so that a long clip does not
   // start last and leave the other threads idle; finished results queue up
   // for this thread, which folds them in at once. A worker holds one clip at
   // a time.
-  std::vector<std::size_t> order(clips.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < clips.size(); ++i) {
+    if (!done[i]) order.push_back(i);
+  }
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return clips[a].bytes > clips[b].bytes; });
+  for (const std::size_t i : order) state.bytes_total += clips[i].bytes;
   std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};  // set when `finished` says so
   std::mutex mutex;
   std::condition_variable ready;
   std::deque<std::pair<std::size_t, ClipResult>> finished;
   auto work = [&] {
-    for (std::size_t n = next.fetch_add(1); n < clips.size(); n = next.fetch_add(1)) {
+    for (std::size_t n = next.fetch_add(1); n < order.size() && !stop; n = next.fetch_add(1)) {
       const std::size_t i = order[n];
       ClipResult result = run_clip(clips[i], options);
       {
@@ -65,16 +96,10 @@ Report run_report(std::span<const ClipInput> clips, const ReportOptions& options
     }
   };
   std::vector<std::thread> pool;  // not jthread: libc++ 16 (the fuzz build) has none
-  if (!clips.empty()) {
-    for (int t = 0; t < threads; ++t) pool.emplace_back(work);
-  }
+  const int workers = std::min<int>(threads, static_cast<int>(order.size()));
+  for (int t = 0; t < workers; ++t) pool.emplace_back(work);
 
-  std::vector<ClipResult> results(clips.size());
-  ReportProgress state;
-  state.total = static_cast<int>(clips.size());
-  state.threads = threads;
-  for (const ClipInput& c : clips) state.bytes_total += c.bytes;
-  for (std::size_t received = 0; received < clips.size(); ++received) {
+  for (std::size_t received = 0; received < order.size() && !stop; ++received) {
     std::pair<std::size_t, ClipResult> item;
     {
       std::unique_lock lock(mutex);
@@ -84,7 +109,10 @@ Report run_report(std::span<const ClipInput> clips, const ReportOptions& options
     }
     ClipResult& clip = results[item.first];
     clip = std::move(item.second);
-    fold_clip(clip, options, report.aggregate);
+    std::vector<BudgetAggregate> share = empty_aggregate(options);
+    fold_clip(clip, options, share);
+    for (std::size_t b = 0; b < share.size(); ++b) add_aggregate(report.aggregate[b], share[b], options.worst_clips);
+    if (resume.finished && !resume.finished(clip, share)) stop = true;  // the running clips finish, unread
     ++state.done;
     state.failed += clip.ok ? 0 : 1;
     state.frames += clip.frames;

@@ -56,18 +56,40 @@ struct Report {
 // run_report, once per finished clip.
 struct ReportProgress {
   int done = 0, total = 0, failed = 0;
-  std::int64_t frames = 0;                         // frames of the clips done
+  std::int64_t frames = 0;                         // frames of the clips this run finished
   std::uintmax_t bytes_done = 0, bytes_total = 0;  // AMC bytes, for time left
   double elapsed_seconds = 0.0;
   int threads = 1;
   const ClipResult* last = nullptr;  // the clip just finished
 };
 
+// Continuing a run that was stopped part way, and keeping each clip as it
+// finishes so that a run can be continued (report_journal.h keeps them in a
+// file). Every clip is folded into its own share of the aggregate (one per
+// budget) which is then added to the report's: counts add and the worst
+// curves are a sorted choice, so a report made of shares, in any order, is
+// the report of one run.
+struct ReportResume {
+  // Clips an earlier run finished (per-frame errors cleared): taken as they
+  // are, not run again. Matched to `clips` by path; others are ignored.
+  std::vector<ClipResult> done;
+  // The shares of `done` added up, one per budget; empty when `done` is.
+  std::vector<BudgetAggregate> done_aggregate;
+  // Called on run_report's thread once per clip this run finishes (per-frame
+  // errors cleared) with its share, before the progress callback. Returning
+  // false stops the run: no clip starts after it, the running ones finish,
+  // and the report returned is incomplete, for the caller to discard.
+  std::function<bool(const ClipResult& clip, std::span<const BudgetAggregate> share)> finished;
+};
+
 // run_clip over `clips` on min(threads, clips) worker threads (threads from
 // options; 0: std::thread::hardware_concurrency). `options` must pass
-// validate(). The report's clips are sorted by path; run.date_utc is set.
+// validate(). The report's clips are sorted by path; run.date_utc is set
+// (when this call started, also when resuming). With `resume`, the clips in
+// resume.done are not run; the progress counts them as done from the start
+// and its bytes (time left) are those of the clips still to run.
 Report run_report(std::span<const ClipInput> clips, const ReportOptions& options,
-                  const std::function<void(const ReportProgress&)>& progress = {});
+                  const std::function<void(const ReportProgress&)>& progress = {}, ReportResume resume = {});
 
 // The time now as ISO 8601 UTC to the second: "2026-12-02T01:11:09Z".
 std::string utc_now_iso8601();
