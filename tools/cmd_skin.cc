@@ -1,8 +1,10 @@
 // mocap skin <asf> <amc> --mesh M.obj: deform a mesh with a capture, one OBJ per frame or one glTF;
 // mocap skin --model rigged.glb: deform a rigged model with its own animation.
 #include <mocap/io/atomic_write.h>
+#include <mocap/io/bvh.h>
 #include <mocap/io/mesh.h>
 #include <mocap/io/skin_weights.h>
+#include <mocap/skin/embed.h>
 #include <mocap/skin/gltf.h>
 #include <mocap/skin/mesh_bind.h>
 #include <mocap/skin/rigged_model.h>
@@ -29,6 +31,9 @@ struct SkinOptions {
   std::vector<std::string> groups;
   std::string weights;
   bool auto_weights = false;
+  std::string weight_method = "heat";  // with --auto-weights: heat or distance
+  std::string fit = "embed";           // embed or height
+  bool fit_report = false;
   std::string save_weights;
   std::string bind_pose;
   std::optional<double> bind_scale;
@@ -41,6 +46,7 @@ struct SkinOptions {
   std::string format;  // obj or glb; empty: from the extension of output
   double fps = 120.0;
   bool fps_given = false;
+  std::string bvh_units = "cm";
   std::string model;
   std::string animation;
 };
@@ -170,12 +176,35 @@ ObjFramesResult write_obj_frames(const SkinOptions& options, const OutputPlan& p
   return result;
 }
 
+// --fit-report: every joint's signed distance to the bind-pose mesh (embed.h), and the worst of the limb joints
+// the skinning depends on most.
+void print_fit_report(const Skeleton& skeleton, const BoundMesh& bound) {
+  const FitReport report = fit_report(skeleton, bound.bind_pose, bound.bind, bound.mesh.positions, bound.mesh.triangles);
+  std::printf("fit: joint (bone end), signed distance to the mesh surface in cm (< 0 inside), length factor\n");
+  for (const JointFit& joint : report.joints) {
+    const double factor = bound.bind.bone_scale.empty() ? 1.0 : bound.bind.bone_scale[joint.bone];
+    std::printf("fit: %-12s %8.2f %-7s %.3f\n", skeleton.bones[joint.bone].name.c_str(), 100.0 * joint.signed_distance,
+                joint.signed_distance < 0.0 ? "inside" : "outside", factor);
+  }
+  std::vector<int> limbs;
+  for (const char* name : {"lhumerus", "rhumerus", "lwrist", "rwrist", "lfemur", "rfemur", "ltibia", "rtibia"}) {
+    if (const int b = skeleton.find_bone(name); b >= 0) limbs.push_back(b);
+  }
+  const int worst = report.worst_outside(limbs);
+  if (worst < 0) {
+    std::printf("fit: every elbow, wrist, knee and ankle inside the mesh\n");
+  } else {
+    std::printf("fit: worst elbow/wrist/knee/ankle: %s %.2f cm outside\n", skeleton.bones[worst].name.c_str(),
+                100.0 * report.joints[worst].signed_distance);
+  }
+}
+
 int run_model(const SkinOptions& options);
 
 int run_skin(const SkinOptions& options) {
   if (!options.model.empty()) return run_model(options);
-  if (options.asf.empty() || options.amc.empty() || options.mesh.empty()) {
-    std::cerr << "mocap skin: expected <asf> <amc> --mesh M.obj, or --model RIGGED\n";
+  if (options.asf.empty() || (options.amc.empty() && !is_bvh_path(options.asf)) || options.mesh.empty()) {
+    std::cerr << "mocap skin: expected <asf> <amc> --mesh M.obj, <bvh> --mesh M.obj, or --model RIGGED\n";
     return kUsage;
   }
   if (!options.animation.empty()) {
@@ -209,13 +238,17 @@ int run_skin(const SkinOptions& options) {
     bind_options.translation = Eigen::Vector3d(options.bind_offset[0], options.bind_offset[1], options.bind_offset[2]);
   }
   bind_options.weights_path = options.weights;
+  bind_options.fit = options.fit == "height" ? BindFit::kHeight : BindFit::kEmbed;
+  bind_options.weight_method = options.weight_method == "distance" ? WeightMethod::kDistance : WeightMethod::kHeat;
   if (auto valid = bind_options.validate(); !valid) {
     std::cerr << "mocap skin: " << valid.error().message << "\n";
     return kUsage;
   }
 
-  const auto clip = load_clip(options.asf, options.amc, options.fps);
-  if (!clip) return kBadInput;
+  std::optional<Clip> clip;
+  if (const int code = load_clip_or_bvh("skin", options.asf, options.amc, options.fps, options.bvh_units, clip);
+      code != kOk)
+    return code;
   const Skeleton& skeleton = clip->skeleton;
   const Motion& motion = clip->motion;
   const auto bound = bind_mesh(skeleton, bind_options);
@@ -224,6 +257,8 @@ int run_skin(const SkinOptions& options) {
     return kBadInput;
   }
   warn_if_implausible_mesh(bound->mesh, options.mesh_units);
+  if (!bound->fit_note.empty()) std::cerr << "mocap skin: warning: embedding: " << bound->fit_note << "\n";
+  if (options.fit_report) print_fit_report(skeleton, *bound);
   if (bound->automatic_weights && !options.save_weights.empty()) {
     if (auto saved = write_skin_weights(options.save_weights, bound->weights, clip->bone_names); !saved) {
       std::cerr << "mocap: " << saved.error().to_string() << "\n";
@@ -234,11 +269,11 @@ int run_skin(const SkinOptions& options) {
 
   const std::vector<int> frames = select_frames(plan->range, motion.frame_numbers);
   if (frames.empty()) {
-    std::cerr << "mocap skin: no frame of " << options.amc << " in --frames " << options.frames << "\n";
+    std::cerr << "mocap skin: no frame of " << clip->amc_path << " in --frames " << options.frames << "\n";
     return kUsage;
   }
   if (plan->glb) {
-    const std::string name = std::filesystem::path(options.amc).stem().string();
+    const std::string name = std::filesystem::path(clip->amc_path).stem().string();
     const GltfDocument document =
         gltf_from_clip(skeleton, motion, bound->bind_pose, bound->bind, bound->mesh, bound->weights, frames, name);
     if (auto saved = write_glb(options.output, document); !saved) {
@@ -337,8 +372,8 @@ void add_skin_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
       "skin",
       "Deform a mesh with a capture, or a rigged model with its own animation (linear blend or dual quaternion)");
-  command->add_option("asf", options->asf, "ASF skeleton (not with --model)");
-  command->add_option("amc", options->amc, "AMC motion (not with --model)");
+  command->add_option("asf", options->asf, "ASF skeleton, or a .bvh motion alone (not with --model)");
+  command->add_option("amc", options->amc, "AMC motion (not with --model or a .bvh)");
   command->add_option("--mesh", options->mesh, "OBJ mesh, Y-up, facing +Z like CMU skeletons");
   command->add_option("--model", options->model,
                       "Rigged model (glTF/GLB, COLLADA, FBX: anything Assimp reads) skinned by its own animation, "
@@ -351,6 +386,17 @@ void add_skin_command(CLI::App& app, int& exit_code) {
   command->add_option("--weights", options->weights,
                       "Skin weights file (format: libmocap/include/mocap/skin_weights.h)");
   command->add_flag("--auto-weights", options->auto_weights, "Compute weights from the bound skeleton");
+  command
+      ->add_option("--weight-method", options->weight_method,
+                   "With --auto-weights: heat (bone heat over the surface, with visibility) or distance")
+      ->check(CLI::IsMember({"heat", "distance"}));
+  command
+      ->add_option("--fit", options->fit,
+                   "embed (limbs fitted into the mesh, bone lengths following it) or height (one scale from the "
+                   "mesh's height); an explicit --bind-scale/--bind-offset fits nothing")
+      ->check(CLI::IsMember({"embed", "height"}));
+  command->add_flag("--fit-report", options->fit_report,
+                    "Print every joint's signed distance to the bind-pose mesh (cm, < 0 inside)");
   command->add_option("--save-weights", options->save_weights, "With --auto-weights: write the weights to this file");
   command->add_option("--bind-pose", options->bind_pose,
                       "AMC whose first frame poses the skeleton as the mesh stands (default: the ASF rest pose)");
@@ -369,6 +415,7 @@ void add_skin_command(CLI::App& app, int& exit_code) {
       ->required();
   command->add_option("--format", options->format, "obj or glb (default: from the extension of -o)");
   add_fps_option(*command, options->fps);
+  add_bvh_units_option(*command, options->bvh_units);
   command->callback([options, command, &exit_code] {
     options->fps_given = command->count("--fps") > 0;
     exit_code = run_skin(*options);
