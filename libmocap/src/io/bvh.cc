@@ -407,9 +407,13 @@ struct Writer {
   std::vector<std::vector<int>> children;
   std::vector<std::vector<int>> file_order;  // per bone: dof indices in file order
   std::string out;
+  // Bones in the order the hierarchy lists them (depth first), which is the
+  // order of the MOTION columns; bone order need not be (an ASF's bonedata).
+  std::vector<int> hierarchy_order;
 
   void joint(int b, int depth) {
     const Bone& bone = s.bones[static_cast<std::size_t>(b)];
+    hierarchy_order.push_back(b);
     const std::string indent(static_cast<std::size_t>(depth), '\t');
     const Eigen::Vector3d o = bone.parent < 0 ? s.root_position : Eigen::Vector3d(bone.length * bone.direction);
     if (bone.parent >= 0 && bone.dofs.empty() && children[static_cast<std::size_t>(b)].empty()) {
@@ -574,7 +578,7 @@ Result<std::string> format_bvh(const Skeleton& skeleton, const Motion& motion, d
   if (!converted) return std::unexpected(converted.error());
   const Skeleton& s = converted->skeleton;
   const Motion& m = converted->motion;
-  Writer w{s, metres_per_unit, {}, {}, {}};
+  Writer w{s, metres_per_unit, {}, {}, {}, {}};
   w.children.resize(s.bones.size());
   for (std::size_t b = 1; b < s.bones.size(); ++b) {
     w.children[static_cast<std::size_t>(s.bones[b].parent)].push_back(static_cast<int>(b));
@@ -603,7 +607,8 @@ Result<std::string> format_bvh(const Skeleton& skeleton, const Motion& motion, d
   // The file's columns: per bone, its dofs in file order, each with its scale.
   std::vector<int> columns;
   std::vector<double> scales;
-  for (std::size_t b = 0; b < s.bones.size(); ++b) {
+  for (const int joint : w.hierarchy_order) {
+    const std::size_t b = static_cast<std::size_t>(joint);
     for (const int d : w.file_order[b]) {
       columns.push_back(s.bones[b].first_channel + d);
       scales.push_back(is_rotation(s.bones[b].dofs[static_cast<std::size_t>(d)]) ? 1.0 / kDegrees
