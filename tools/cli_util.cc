@@ -1,5 +1,6 @@
 #include "cli_util.h"
 
+#include <mocap/core/floor_contact.h>
 #include <mocap/io/asf.h>
 #include <mocap/io/bvh.h>
 #include <mocap/io/atomic_write.h>
@@ -44,14 +45,22 @@ std::optional<Clip> load_clip(const std::string& asf_path, const std::string& am
     std::cerr << "mocap: " << clip.error().to_string() << "\n";
     return std::nullopt;
   }
+  warn_if_implausible(clip->skeleton, clip->motion, asf_path, amc_path);
+  return std::move(*clip);
+}
+
+void warn_if_implausible(const Skeleton& skeleton, const Motion& motion, const std::string& asf_path,
+                         const std::string& motion_path) {
   // A motion of another CMU subject parses (the bones are the same) and is
   // silently wrong: the bone lengths are not the ones it was captured with.
-  const std::string skeleton_subject = cmu_subject(asf_path, false), motion_subject = cmu_subject(amc_path, true);
+  const std::string skeleton_subject = cmu_subject(asf_path, false), motion_subject = cmu_subject(motion_path, true);
   if (!skeleton_subject.empty() && !motion_subject.empty() && skeleton_subject != motion_subject) {
-    std::cerr << "mocap: warning: " << amc_path << " is named as a motion of CMU subject " << motion_subject
+    std::cerr << "mocap: warning: " << motion_path << " is named as a motion of CMU subject " << motion_subject
               << ", the skeleton " << asf_path << " as subject " << skeleton_subject << "\n";
   }
-  return std::move(*clip);
+  // Nor need it be this skeleton's, or in its units, when the names agree.
+  const std::string why = implausible_floor_contact(skeleton, floor_contact(skeleton, motion));
+  if (!why.empty()) std::cerr << "mocap: warning: " << motion_path << ": " << why << "\n";
 }
 
 void add_bvh_units_option(CLI::App& command, std::string& bvh_units) {
@@ -89,6 +98,7 @@ int load_clip_or_bvh(std::string_view verb, const std::string& first, const std:
     std::cerr << "mocap: " << bvh.error().to_string() << "\n";
     return kBadInput;
   }
+  warn_if_implausible(bvh->skeleton, bvh->motion, first, first);
   clip = std::move(*bvh);
   return kOk;
 }

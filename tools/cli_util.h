@@ -33,6 +33,13 @@ std::optional<Skeleton> load_skeleton(const std::string& asf_path);
 // read_clip (io/clip.h), the error printed on stderr.
 std::optional<Clip> load_clip(const std::string& asf_path, const std::string& amc_path, double fps);
 
+// Warnings on stderr for a motion that parses but is likely not
+// `skeleton`'s: a CMU file name of another subject, or a figure that never
+// meets the floor or is implausibly tall (core/floor_contact.h). load_clip
+// and load_clip_or_bvh call it; results never change.
+void warn_if_implausible(const Skeleton& skeleton, const Motion& motion, const std::string& asf_path,
+                         const std::string& motion_path);
+
 // Writes `content` to `path` atomically, or to stdout when `path` is empty or
 // "-". Returns kOk or kOutputError (with the reason on stderr).
 int emit(const std::string& path, const std::string& content);

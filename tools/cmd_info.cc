@@ -192,6 +192,7 @@ int run_info(const InfoOptions& options) {
     auto amc = read_amc_file(options.amc, in.skeleton, options.fps);
     if (!amc) return bad(amc.error());
     in.amc = std::move(*amc);
+    warn_if_implausible(in.skeleton, in.amc->motion, options.asf, options.amc);
   }
   const std::string out = options.json ? info_json(in).dump(2) + "\n" : info_text(in);
   return emit("", out);
