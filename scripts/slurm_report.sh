@@ -155,7 +155,7 @@ cat > "$work/report.sbatch" <<EOF
 #SBATCH --cpus-per-task=1
 #SBATCH --time=00:10:00
 $(printf '%q' "$mocap") report$quoted \\
-  -j "\$SLURM_CPUS_PER_TASK" --progress=machine \\
+  -j "\$SLURM_CPUS_PER_TASK" --progress=machine --resume \\
   --shard "\$SLURM_ARRAY_TASK_ID/\$SLURM_ARRAY_TASK_COUNT" \\
   -o "parts/part-\$SLURM_ARRAY_TASK_ID.json"
 EOF
