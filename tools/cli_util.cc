@@ -6,6 +6,7 @@
 #include <mocap/io/atomic_write.h>
 #include <mocap/io/output_format.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -68,7 +69,14 @@ void add_bvh_units_option(CLI::App& command, std::string& bvh_units) {
       .add_option("--bvh-units", bvh_units,
                   "Length unit of BVH files read or written: m, cm, mm, in, ft, or metres per unit (CMU's cgspeed "
                   "BVH: 0.0564444, its ASF's unit)")
-      ->default_val("cm");
+      ->default_val("cm")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            return parse_length_unit(value) ? ""
+                                            : "expected m, cm, mm, in, ft or a positive number of metres, found '" +
+                                                  value + "'";
+          },
+          "UNIT"));
 }
 
 int load_clip_or_bvh(std::string_view verb, const std::string& first, const std::string& second, double fps,
@@ -167,10 +175,36 @@ std::optional<std::string> format_option(std::string_view verb, const std::strin
   return *picked;
 }
 
+namespace {
+
+// A validator that parses the value as a double and asks `ok` of it.
+CLI::Validator number_check(std::string description, bool (*ok)(double)) {
+  const std::string expected = "expected a number " + description;
+  return CLI::Validator(
+      [expected, ok](std::string& value) -> std::string {
+        double number = 0;
+        std::size_t used = 0;
+        try {
+          number = std::stod(value, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == 0 || used != value.size() || !std::isfinite(number) || !ok(number))
+          return expected + ", found '" + value + "'";
+        return "";
+      },
+      "NUMBER " + description);
+}
+
+}  // namespace
+
+const CLI::Validator kPositive = number_check("> 0", [](double x) { return x > 0; });
+const CLI::Validator kNonNegative = number_check(">= 0", [](double x) { return x >= 0; });
+
 void add_fps_option(CLI::App& command, double& fps) {
   command.add_option("--fps", fps, "Frame rate of the motion, frames per second (AMC files store none)")
       ->default_val(120.0)
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
 }
 
 void add_frames_option(CLI::App& command, std::string& frames) {

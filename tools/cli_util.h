@@ -65,6 +65,12 @@ std::optional<std::string> format_option(std::string_view verb, const std::strin
 
 // The --fps option every command that reads AMC takes: the motion's rate.
 void add_fps_option(CLI::App& command, double& fps);
+
+// Number checks for options whose messages say what was expected ("--fps:
+// expected a number > 0, found -1"); CLI11 2.1's PositiveNumber and
+// NonNegativeNumber print the whole range up to DBL_MAX instead.
+extern const CLI::Validator kPositive;
+extern const CLI::Validator kNonNegative;
 // The --frames option, with one help text everywhere.
 void add_frames_option(CLI::App& command, std::string& frames);
 

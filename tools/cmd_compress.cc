@@ -34,10 +34,10 @@ struct ErrorFlags {
 void add_error_flags(CLI::App& command, ErrorFlags& flags) {
   command.add_option("--lambda", flags.lambda, "Weight of the velocity error in the combined error")
       ->default_val(1.0)
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
   command.add_option("--shell-cm", flags.shell_cm, "Distance from each joint of the shell points, in cm")
       ->default_val(3.0)
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
 }
 
 std::string bone_name(const Skeleton& skeleton, int b) {
@@ -123,7 +123,7 @@ std::optional<std::string> motion_text(std::string_view verb, const Skeleton& sk
                                        const AmcLayout* layout = nullptr) {
   if (!skeleton.offsets_in_parent_frame && !is_bvh_path(path))
     return layout ? format_amc(motion, skeleton, *layout) : format_amc(motion, skeleton);
-  auto text = format_bvh(skeleton, motion, parse_length_unit(bvh_units).value_or(kBvhCentimetres));
+  auto text = format_bvh(skeleton, motion, *parse_length_unit(bvh_units) /* checked by --bvh-units */);
   if (!text) {
     std::cerr << "mocap " << verb << ": " << path << ": " << text.error().message << "\n";
     return std::nullopt;
@@ -495,7 +495,7 @@ int run_eval(EvalOptions o, bool gate) {
   Motion other;
   if (bvh && !is_clip_file_name(o.other)) {
     // Another BVH of the same joints (a rebuilt or decompressed one).
-    auto read = read_bvh_clip(o.other, parse_length_unit(o.bvh_units).value_or(kBvhCentimetres));
+    auto read = read_bvh_clip(o.other, *parse_length_unit(o.bvh_units) /* checked by --bvh-units */);
     if (!read) {
       std::cerr << "mocap eval: " << read.error().to_string() << "\n";
       return kBadInput;
@@ -566,18 +566,18 @@ void add_compress_commands(CLI::App& app, int& exit_code) {
     add_bvh_units_option(*c, o->bvh_units);
     auto* threshold =
         c->add_option("--threshold", o->threshold, "Keys by the distance threshold (weighted radians, root metres)")
-            ->check(CLI::NonNegativeNumber);
+            ->check(kNonNegative);
     auto* keys = c->add_option("--keys", o->keys, "This many keys, placed for the least mean position error")
-                     ->check(CLI::PositiveNumber);
+                     ->check(kPositive);
     auto* ratio = c->add_option("--ratio", o->ratio, "Keys as a share of frames (default 0.1)")
                       ->check(CLI::Range(0.0, 1.0).description("in (0, 1]"));
     auto* max_error =
         c->add_option("--max-error", o->max_error,
                       "Fewest keys keeping every joint on every frame within E cm of the original")
-            ->check(CLI::PositiveNumber);
+            ->check(kPositive);
     auto* max_shell = c->add_option("--max-shell-error", o->max_shell_error,
                                     "Fewest keys keeping every shell point (--shell-cm from each joint) within E cm")
-                          ->check(CLI::PositiveNumber);
+                          ->check(kPositive);
     threshold->excludes(keys)->excludes(ratio)->excludes(max_error)->excludes(max_shell);
     keys->excludes(ratio)->excludes(max_error)->excludes(max_shell);
     ratio->excludes(max_error)->excludes(max_shell);
@@ -628,7 +628,7 @@ void add_compress_commands(CLI::App& app, int& exit_code) {
     auto* max_error =
         c->add_option("--max-error", o->max_error,
                       "Exit with code 3 when any joint on any frame is more than E cm from the original")
-            ->check(CLI::NonNegativeNumber);
+            ->check(kNonNegative);
     c->add_flag("--json", o->json, "Print the report as one JSON object");
     add_error_flags(*c, o->error);
     add_fps_option(*c, o->fps);

@@ -24,6 +24,8 @@ namespace {
 struct EyesOptions {
   std::string asf;
   std::string amc;
+  std::string bvh;  // a BVH motion in place of asf + amc
+  std::string bvh_units = "cm";
   double fps = 120.0;  // the motion's rate (--fps, as every command that reads AMC)
   std::string left;
   std::string right;
@@ -238,6 +240,10 @@ int run_eyes(EyesOptions o) {
     std::cerr << "mocap eyes: --asf and --amc go together\n";
     return kUsage;
   }
+  if (!o.bvh.empty() && !o.asf.empty()) {
+    std::cerr << "mocap eyes: --bvh or --asf and --amc, not both\n";
+    return kUsage;
+  }
   if (o.left.empty() != o.right.empty()) {
     std::cerr << "mocap eyes: --left and --right go together\n";
     return kUsage;
@@ -283,12 +289,12 @@ int run_eyes(EyesOptions o) {
 
   std::optional<Clip> clip;
   std::optional<HeadTrack> head;
-  if (!o.asf.empty()) {
-    clip = load_clip(o.asf, o.amc, o.fps);
-    if (!clip) return kBadInput;
+  if (!o.asf.empty() || !o.bvh.empty()) {
+    const std::string& first = o.bvh.empty() ? o.asf : o.bvh;
+    if (const int code = load_clip_or_bvh("eyes", first, o.amc, o.fps, o.bvh_units, clip); code != kOk) return code;
     auto track = head_track(clip->skeleton, clip->motion);
     if (!track) {
-      std::cerr << "mocap eyes: " << o.asf << ": " << track.error().message << "\n";
+      std::cerr << "mocap eyes: " << first << ": " << track.error().message << "\n";
       return kBadInput;
     }
     head = std::move(*track);
@@ -300,7 +306,7 @@ int run_eyes(EyesOptions o) {
   if (!o.target.empty()) {
     const auto t = parse_numbers(o.target, 3);
     if (!t || !head) {
-      std::cerr << "mocap eyes: --target " << o.target << ": expected x,y,z in metres, with --asf and --amc\n";
+      std::cerr << "mocap eyes: --target " << o.target << ": expected x,y,z in metres, with --asf and --amc or --bvh\n";
       return kUsage;
     }
     to.world_target = Eigen::Vector3d((*t)[0], (*t)[1], (*t)[2]);
@@ -341,6 +347,8 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
       "Exit 1: bad options (--baud not standard, --pad outside [-1,1]); 4: a device not open within --open-timeout");
   c->add_option("--asf", o->asf, "ASF skeleton of the clip whose head drives the eyes");
   c->add_option("--amc", o->amc, "AMC motion: the tracks cover its duration, sampled on its frames");
+  c->add_option("--bvh", o->bvh, "A BVH motion in place of --asf and --amc (its joint Head or head drives the eyes)");
+  add_bvh_units_option(*c, o->bvh_units);
   add_fps_option(*c, o->fps);
   c->add_option("--left", o->left, "Serial device of the left eye's display");
   c->add_option("--right", o->right, "Serial device of the right eye's display");
@@ -352,7 +360,7 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0.001, 1000.0));
   c->add_option("--duration", o->duration,
                 "Seconds (default: the clip's; without one, 10 for a file and until SIGINT for displays)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
   c->add_option("--seed", o->seed, "Seed: the same seed gives the same track at any rate")->default_val(1);
   c->add_option("--pad", o->pad, "Emotion as pleasure,arousal,dominance, each in [-1,1] (outside: exit 1)");
   c->add_option("--mode", o->mode, "Conversation mode")->check(CLI::IsMember({"free", "listen", "speak", "think"}));
