@@ -38,6 +38,7 @@ struct Scene {
   std::vector<mocap::VertexWeights> weights;
   std::vector<mocap::SkinMatrix> matrices;
   std::vector<mocap::DualQuaternion> dqs;
+  std::vector<mocap::InfluenceRun> runs;
   Scene() : positions(kVertices), normals(kVertices), out_positions(kVertices), out_normals(kVertices) {
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
@@ -57,6 +58,7 @@ struct Scene {
     }
     dqs.resize(kBones);
     mocap::dual_quaternions_from(matrices, dqs);
+    runs = mocap::make_influence_runs(weights);
   }
 };
 
@@ -79,6 +81,7 @@ void BM_Skin(benchmark::State& state) {
   job.matrices = s.matrices;
   job.dual_quaternions = s.dqs;
   job.weights = s.weights;
+  job.influence_runs = s.runs;
   job.positions = s.positions;
   job.out_positions = s.out_positions;
   if (normals) {
@@ -148,7 +151,8 @@ BENCHMARK(BM_Memcpy)->ArgNames({"normals"})->Arg(0)->Arg(1);
 // and the 24-byte VertexWeights (and normals), copied to a buffer of that
 // size, so the memcpy writes more than skinning does (12 or 24 bytes a
 // vertex). Ratios: BM_PeerSkin vertices/cpu-s over BM_PeerMemcpy's with the
-// same normals argument.
+// same normals argument. Jobs carry make_influence_runs(weights), made with
+// the scene as a bound mesh makes them, so each count runs its own loop.
 
 constexpr int kPeerVertices = 1'000'000;
 
@@ -157,6 +161,7 @@ struct PeerScene {
   std::vector<mocap::VertexWeights> weights;
   std::vector<mocap::SkinMatrix> matrices;
   std::vector<mocap::DualQuaternion> dqs;
+  std::vector<mocap::InfluenceRun> runs;
   explicit PeerScene(int influences)
       : positions(kPeerVertices), normals(kPeerVertices), out_positions(kPeerVertices), out_normals(kPeerVertices) {
     std::mt19937 rng(19);
@@ -181,6 +186,7 @@ struct PeerScene {
     }
     dqs.resize(kBones);
     mocap::dual_quaternions_from(matrices, dqs);
+    runs = mocap::make_influence_runs(weights);
   }
 };
 
@@ -205,6 +211,7 @@ void BM_PeerSkin(benchmark::State& state) {
   job.matrices = s.matrices;
   job.dual_quaternions = s.dqs;
   job.weights = s.weights;
+  job.influence_runs = s.runs;
   job.positions = s.positions;
   job.out_positions = s.out_positions;
   if (normals) {

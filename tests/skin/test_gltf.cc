@@ -199,9 +199,9 @@ TEST(Glb, ARiggedModelRoundTrips) {
   model_skinning_matrices(*back, pb, world_b, kb);
   std::vector<Eigen::Vector3f> a(fox->mesh.positions.size());
   std::vector<Eigen::Vector3f> b(back->mesh.positions.size());
-  SkinJob job{SkinMethod::kLinear, ka, {}, fox->weights, fox->mesh.positions, {}, a, {}};
+  SkinJob job{SkinMethod::kLinear, ka, {}, fox->weights, fox->mesh.positions, {}, a, {}, {}};
   job.run();
-  job = SkinJob{SkinMethod::kLinear, kb, {}, back->weights, back->mesh.positions, {}, b, {}};
+  job = SkinJob{SkinMethod::kLinear, kb, {}, back->weights, back->mesh.positions, {}, b, {}, {}};
   job.run();
   float worst = 0.0f;
   for (std::size_t v = 0; v < a.size(); ++v) worst = std::max(worst, (a[v] - b[v]).norm());

@@ -8,7 +8,9 @@
 #include <mocap/io/skin_weights.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
+#include <limits>
 #include <numbers>
 #include <random>
 
@@ -553,6 +555,165 @@ TEST(SkinKernels, DualQuaternionMatchesAReferenceAndIgnoresQuaternionSigns) {
   expect_kernels_match(job, positions, normals, 2e-6);
 }
 
+// ---------------------------------------------------- influence runs (issue 19)
+
+VertexWeights weights_on(int count) {
+  std::vector<std::pair<int, float>> influences;
+  for (int k = 0; k < count; ++k) influences.emplace_back(k + 1, 0.4f - 0.05f * static_cast<float>(k));
+  return *make_vertex_weights(influences);
+}
+
+TEST(InfluenceRuns, FollowTheCountsInBlocksOfEightAndNeverCutASlotAVertexUses) {
+  EXPECT_EQ(influences_used(VertexWeights{}), 1);
+  EXPECT_EQ(influences_used(weights_on(3)), 3);
+  VertexWeights gap = weights_on(4);
+  gap.weight[1] = gap.weight[2] = 0.0f;  // slot 3 still used
+  EXPECT_EQ(influences_used(gap), 4);
+  gap.weight[3] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(influences_used(gap), 4);
+  EXPECT_TRUE(make_influence_runs({}).empty());
+
+  // Sorted by count: 100 rigid, 100 on two bones, 100 on four. The block
+  // 96..103 holds both 1 and 2, so the 2-run starts there.
+  std::vector<VertexWeights> sorted;
+  for (const int count : {1, 2, 4}) sorted.insert(sorted.end(), 100, weights_on(count));
+  const std::vector<InfluenceRun> runs = make_influence_runs(sorted);
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].begin, 0);
+  EXPECT_EQ(runs[0].end, 96);
+  EXPECT_EQ(runs[0].influences, 1);
+  EXPECT_EQ(runs[1].begin, 96);
+  EXPECT_EQ(runs[1].end, 200);
+  EXPECT_EQ(runs[1].influences, 2);
+  EXPECT_EQ(runs[2].begin, 200);
+  EXPECT_EQ(runs[2].end, 300);
+  EXPECT_EQ(runs[2].influences, 4);
+
+  // Counts alternating vertex by vertex: one run at the widest.
+  std::vector<VertexWeights> alternating;
+  for (int v = 0; v < 301; ++v) alternating.push_back(weights_on(1 + v % 4));
+  const std::vector<InfluenceRun> one = make_influence_runs(alternating);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].end, 301);
+  EXPECT_EQ(one[0].influences, 4);
+
+  // Stretches of random length and count: the runs tile the mesh in order,
+  // neighbours differ, none but the last is shorter than 32, and each
+  // covers every slot its vertices use.
+  std::mt19937 rng(23);
+  std::vector<VertexWeights> mixed;
+  while (mixed.size() < 5000) mixed.insert(mixed.end(), 1 + rng() % 90, weights_on(1 + static_cast<int>(rng() % 4)));
+  mixed.resize(5000);
+  const std::vector<InfluenceRun> tiles = make_influence_runs(mixed);
+  int next = 0, narrow = 0;
+  for (std::size_t r = 0; r < tiles.size(); ++r) {
+    EXPECT_EQ(tiles[r].begin, next);
+    if (r + 1 < tiles.size()) {
+      EXPECT_GE(tiles[r].end - tiles[r].begin, 32);
+      EXPECT_NE(tiles[r].influences, tiles[r + 1].influences);
+    }
+    for (int v = tiles[r].begin; v < tiles[r].end; ++v) EXPECT_LE(influences_used(mixed[v]), tiles[r].influences);
+    if (tiles[r].influences < 4) narrow += tiles[r].end - tiles[r].begin;
+    next = tiles[r].end;
+  }
+  EXPECT_EQ(next, 5000);
+  EXPECT_GT(narrow, 1500);  // most vertices on fewer than four slots go the narrow way
+}
+
+TEST(InfluenceRuns, ValidateRefusesRunsThatDoNotTileTheMeshOrCutAUsedSlot) {
+  std::vector<VertexWeights> weights(100, weights_on(1));
+  weights[70] = weights_on(3);
+  std::vector<Eigen::Vector3f> positions(100, Eigen::Vector3f::Ones()), out(100);
+  std::vector<SkinMatrix> matrices(5, SkinMatrix::Identity());
+  std::vector<InfluenceRun> runs = make_influence_runs(weights);
+  SkinJob job;
+  job.matrices = matrices;
+  job.weights = weights;
+  job.positions = positions;
+  job.out_positions = out;
+  job.influence_runs = runs;
+  EXPECT_TRUE(job.validate());
+  auto refused = [&](std::vector<InfluenceRun> bad, const std::string& needle) {
+    job.influence_runs = bad;
+    const Result<void> valid = job.validate();
+    ASSERT_FALSE(valid);
+    EXPECT_NE(valid.error().message.find(needle), std::string::npos) << valid.error().message;
+  };
+  refused({{0, 100, 2}}, "vertex 70 uses 3");
+  refused({{0, 50, 1}, {60, 100, 4}}, "influence run 1");  // a gap
+  refused({{0, 50, 4}}, "end at vertex 50");
+  refused({{0, 50, 4}, {50, 101, 4}}, "influence run 1");
+  refused({{0, 0, 4}, {0, 100, 4}}, "influence run 0");
+  refused({{0, 100, 5}}, "5 influences");
+  refused({{0, 100, 0}}, "0 influences");
+  job.influence_runs = {};
+  EXPECT_TRUE(job.validate());
+}
+
+// A mesh of stretches of 1, 2, 3 and 4 influences (random_mesh's vertices,
+// including zero weights in middle slots, regrouped): through its influence
+// runs, every kernel, LBS and DQS, with and without normals, in whole and
+// cut ranges, gives the bits of the four-slot blend every vertex took
+// without runs.
+TEST(InfluenceRuns, MixedCountsGiveTheBitsOfTheFourSlotBlend) {
+  constexpr int kBones = 23;
+  std::mt19937 rng(5);
+  const std::vector<SkinMatrix> matrices = random_matrices(kBones, rng);
+  std::vector<DualQuaternion> dqs(kBones);
+  dual_quaternions_from(matrices, dqs);
+  const RandomMesh random = random_mesh(2001, kBones, 13);
+  std::vector<int> by_count[kMaxInfluences];
+  // Not the vertex without weight: its DQS divides by zero.
+  for (int v = 0; v + 1 < static_cast<int>(random.weights.size()); ++v)
+    by_count[influences_used(random.weights[v]) - 1].push_back(v);
+  RandomMesh mesh;
+  for (int taken[kMaxInfluences] = {}; mesh.weights.size() + 1 < random.weights.size();) {
+    const int count = static_cast<int>(rng() % kMaxInfluences);
+    const int length = 1 + static_cast<int>(rng() % 120);
+    for (int i = 0; i < length && taken[count] < static_cast<int>(by_count[count].size()); ++i) {
+      const int v = by_count[count][taken[count]++];
+      mesh.positions.push_back(random.positions[v]);
+      mesh.normals.push_back(random.normals[v]);
+      mesh.weights.push_back(random.weights[v]);
+    }
+  }
+  const std::vector<InfluenceRun> runs = make_influence_runs(mesh.weights);
+  int counted[kMaxInfluences + 1] = {};
+  for (const InfluenceRun& run : runs) counted[run.influences] += run.end - run.begin;
+  for (int count = 1; count <= kMaxInfluences; ++count) EXPECT_GT(counted[count], 100) << count;
+
+  const int n = static_cast<int>(mesh.positions.size());
+  const std::vector<int> cuts{0, 1, 2, 5, 12, 13, 20, 29, 95, 100, 333, 777, n - 9, n - 1, n};
+  const std::vector<int> whole{0, n};
+  auto same_bits = [](const std::vector<Eigen::Vector3f>& a, const std::vector<Eigen::Vector3f>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Eigen::Vector3f)) == 0;
+  };
+  for (const SkinMethod method : {SkinMethod::kLinear, SkinMethod::kDualQuaternion}) {
+    for (const bool with_normals : {false, true}) {
+      for (const SkinKernel kernel : kernels_here()) {
+        SCOPED_TRACE(kernel_label(kernel) + (method == SkinMethod::kLinear ? " LBS" : " DQS") +
+                     (with_normals ? " normals" : ""));
+        SkinJob job;
+        job.method = method;
+        job.matrices = matrices;
+        job.dual_quaternions = dqs;
+        job.weights = mesh.weights;
+        job.positions = mesh.positions;
+        if (with_normals) job.normals = mesh.normals;
+        std::vector<Eigen::Vector3f> four_p, four_n, p, nn, cut_p, cut_n;
+        run_in_ranges(job, kernel, whole, four_p, four_n);
+        job.influence_runs = runs;
+        run_in_ranges(job, kernel, whole, p, nn);
+        run_in_ranges(job, kernel, cuts, cut_p, cut_n);
+        EXPECT_TRUE(same_bits(p, four_p));
+        EXPECT_TRUE(same_bits(nn, four_n));
+        EXPECT_TRUE(same_bits(cut_p, four_p));
+        EXPECT_TRUE(same_bits(cut_n, four_n));
+      }
+    }
+  }
+}
+
 // ------------------------------------------------------- real mesh, real clip
 
 struct Humanoid {
@@ -707,6 +868,46 @@ TEST(Humanoid, ThreadedSkinningIsBitIdenticalToOneThread) {
       four.run(threaded);
       ASSERT_TRUE(std::equal(p1.begin(), p1.end(), p4.begin())) << "frame " << f;
       ASSERT_TRUE(std::equal(n1.begin(), n1.end(), n4.begin())) << "frame " << f;
+    }
+  }
+}
+
+// The real mesh's influence runs, split between four threads, give the bits
+// of one thread blending four slots.
+TEST(Humanoid, InfluenceRunsOnThreadsGiveTheBitsOfTheFourSlotBlend) {
+  REQUIRE_HUMANOID();
+  const std::size_t n = h->mesh.positions.size();
+  std::vector<SkinMatrix> matrices(h->skeleton.bones.size());
+  std::vector<DualQuaternion> dqs(h->skeleton.bones.size());
+  SkinScratch scratch(h->skeleton);
+  Pose pose = make_pose(h->skeleton);
+  const std::vector<InfluenceRun> runs = make_influence_runs(h->weights);
+  std::vector<Eigen::Vector3f> p1(n), n1(n), p4(n), n4(n);
+  SkinThreads four(4);
+  for (const SkinMethod method : {SkinMethod::kLinear, SkinMethod::kDualQuaternion}) {
+    SkinJob job;
+    job.method = method;
+    job.matrices = matrices;
+    job.dual_quaternions = dqs;
+    job.weights = h->weights;
+    job.positions = h->mesh.positions;
+    job.normals = h->mesh.normals;
+    SkinJob with_runs = job;
+    with_runs.influence_runs = runs;
+    job.out_positions = p1;
+    job.out_normals = n1;
+    with_runs.out_positions = p4;
+    with_runs.out_normals = n4;
+    ASSERT_TRUE(job.validate());
+    ASSERT_TRUE(with_runs.validate());
+    for (int f = 0; f < h->motion.frame_count(); f += 29) {
+      pose_from_channels(h->skeleton, h->motion.frame(f), pose);
+      skinning_matrices(h->skeleton, pose, h->bind, scratch, matrices);
+      dual_quaternions_from(matrices, dqs);
+      job.run();
+      four.run(with_runs);
+      ASSERT_EQ(std::memcmp(p1.data(), p4.data(), n * sizeof(Eigen::Vector3f)), 0) << "frame " << f;
+      ASSERT_EQ(std::memcmp(n1.data(), n4.data(), n * sizeof(Eigen::Vector3f)), 0) << "frame " << f;
     }
   }
 }

@@ -2,6 +2,7 @@
 // choice of kernel (skin_kernels.h holds the kernels themselves).
 #include <mocap/skin/skin_job.h>
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -34,6 +35,42 @@ void dual_quaternions_from(std::span<const SkinMatrix> matrices, std::span<DualQ
   }
 }
 
+int influences_used(const VertexWeights& w) {
+  int used = 1;
+  for (int k = 1; k < kMaxInfluences; ++k) {
+    if (w.weight[k] != 0.0f || w.weight[k] != w.weight[k]) used = k + 1;
+  }
+  return used;
+}
+
+std::vector<InfluenceRun> make_influence_runs(std::span<const VertexWeights> weights) {
+  constexpr int kBlock = 8;
+  constexpr int kMinRun = 32;
+  const int n = static_cast<int>(weights.size());
+  auto block_count = [&](int begin) {
+    int used = 1;
+    for (int v = begin; v < std::min(n, begin + kBlock); ++v) used = std::max(used, influences_used(weights[v]));
+    return used;
+  };
+  std::vector<InfluenceRun> runs;
+  for (int v = 0; v < n;) {
+    InfluenceRun run{v, std::min(n, v + kBlock), block_count(v)};
+    while (run.end < n) {
+      const int next = block_count(run.end);
+      if (next != run.influences && run.end - run.begin >= kMinRun) break;
+      run.influences = std::max(run.influences, next);
+      run.end = std::min(n, run.end + kBlock);
+    }
+    if (!runs.empty() && runs.back().influences == run.influences) {
+      runs.back().end = run.end;
+    } else {
+      runs.push_back(run);
+    }
+    v = run.end;
+  }
+  return runs;
+}
+
 Result<void> SkinJob::validate() const {
   auto bad = [](std::string message) { return fail("", 0, std::move(message)); };
   const std::size_t n = positions.size();
@@ -55,6 +92,26 @@ Result<void> SkinJob::validate() const {
       }
     }
   }
+  int next = 0;
+  for (std::size_t r = 0; r < influence_runs.size(); ++r) {
+    const InfluenceRun& run = influence_runs[r];
+    const std::string name = "influence run " + std::to_string(r);
+    if (run.begin != next || run.end <= run.begin || static_cast<std::size_t>(run.end) > n) {
+      return bad(name + " is [" + std::to_string(run.begin) + ", " + std::to_string(run.end) + "), expected [" +
+                 std::to_string(next) + ", ...) within " + std::to_string(n) + " vertices");
+    }
+    if (run.influences < 1 || run.influences > kMaxInfluences)
+      return bad(name + " has " + std::to_string(run.influences) + " influences, expected 1 to 4");
+    for (int v = run.begin; v < run.end; ++v) {
+      if (influences_used(weights[v]) > run.influences) {
+        return bad("vertex " + std::to_string(v) + " uses " + std::to_string(influences_used(weights[v])) +
+                   " influences, its " + name + " " + std::to_string(run.influences));
+      }
+    }
+    next = run.end;
+  }
+  if (!influence_runs.empty() && static_cast<std::size_t>(next) != n)
+    return bad("influence runs end at vertex " + std::to_string(next) + " of " + std::to_string(n));
   return {};
 }
 
@@ -69,17 +126,34 @@ SkinKernel resolve(SkinKernel kernel) {
   return kernel;
 }
 
+// Calls piece(begin, end, influences) for the parts of [begin, end) in each
+// influence run, or once with 4 influences when the job has no runs.
+template <class Piece>
+void for_each_run(const SkinJob& job, int begin, int end, Piece piece) {
+  if (job.influence_runs.empty()) {
+    piece(begin, end, kMaxInfluences);
+    return;
+  }
+  const std::span<const InfluenceRun> runs = job.influence_runs;
+  // The first run that ends after `begin`.
+  auto run = std::ranges::upper_bound(runs, begin, {}, &InfluenceRun::end);
+  for (; run != runs.end() && run->begin < end; ++run) {
+    piece(std::max(begin, run->begin), std::min(end, run->end), run->influences);
+  }
+}
+
 void run_linear_packed(const SkinJob& job, int begin, int end, SkinKernel kernel) {
   PackedMatrix packed[kMaxPackedBones];
   pack(job.matrices, packed);
-  const Streams s = streams(job, begin);
   const bool with_normals = !job.normals.empty();
-  const int count = end - begin;
-  if (kernel == SkinKernel::kAvx2) {
-    linear_avx2(packed, s, count, with_normals);
-  } else {
-    linear_portable(packed, s, count, with_normals);
-  }
+  for_each_run(job, begin, end, [&](int from, int to, int influences) {
+    const Streams s = streams(job, from);
+    if (kernel == SkinKernel::kAvx2) {
+      linear_avx2(packed, s, to - from, with_normals, influences);
+    } else {
+      linear_portable(packed, s, to - from, with_normals, influences);
+    }
+  });
 }
 
 }  // namespace
@@ -108,7 +182,9 @@ void SkinJob::run(int begin, int end, SkinKernel kernel) const {
     return;
   }
   if (kernel == SkinKernel::kAvx2) {
-    dual_quaternion_avx2(dual_quaternions.data(), streams(*this, begin), end - begin, !normals.empty());
+    for_each_run(*this, begin, end, [&](int from, int to, int influences) {
+      dual_quaternion_avx2(dual_quaternions.data(), streams(*this, from), to - from, !normals.empty(), influences);
+    });
     return;
   }
   run_dual_quaternion_scalar(*this, begin, end);

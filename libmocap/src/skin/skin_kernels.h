@@ -35,10 +35,12 @@ struct Streams {
 // The job's streams from vertex `begin` on.
 Streams streams(const SkinJob& job, int begin);
 
-// The packed and 8-wide kernels over `count` vertices of `s`.
-void linear_portable(const PackedMatrix* packed, const Streams& s, int count, bool normals);
-void linear_avx2(const PackedMatrix* packed, const Streams& s, int count, bool normals);
-void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count, bool normals);
+// The packed and 8-wide kernels over `count` vertices of `s`, each blended
+// through its first `influences` slots (1..4; an InfluenceRun's). The loop
+// for 4 is the one every vertex took before runs existed.
+void linear_portable(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences);
+void linear_avx2(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences);
+void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count, bool normals, int influences);
 
 // Whether this CPU runs AVX2 and FMA (false where the compiler cannot target them).
 bool cpu_has_avx2();

@@ -27,31 +27,38 @@ MOCAP_AVX2_INLINE void store3(float* out, __m128 r) {
   _mm_store_ss(out + 2, _mm_movehl_ps(r, r));
 }
 
-// Vertex v of a linear blend: writes its position and returns its normal,
-// not yet normalised (lane 3 is 0), when kNormals.
-template <bool kNormals>
+// Vertex v of a linear blend through its first kSlots slots: writes its
+// position and returns its normal, not yet normalised (lane 3 is 0), when
+// kNormals. The sums run in the four-slot order, cut short.
+template <int kSlots, bool kNormals>
 MOCAP_AVX2_INLINE __m128 linear_vertex_avx2(const PackedMatrix* __restrict packed, const Streams& s, int v) {
   const VertexWeights& w = s.weights[v];
   // The four bone indices in one load.
   std::uint64_t bones;
   std::memcpy(&bones, w.bone.data(), sizeof bones);
-  const float* m0 = packed[bones & 0xFFFF].c;
-  const float* m1 = packed[(bones >> 16) & 0xFFFF].c;
-  const float* m2 = packed[(bones >> 32) & 0xFFFF].c;
-  const float* m3 = packed[bones >> 48].c;
-  const __m256 w0 = _mm256_broadcast_ss(&w.weight[0]);
-  const __m256 w1 = _mm256_broadcast_ss(&w.weight[1]);
-  const __m256 w2 = _mm256_broadcast_ss(&w.weight[2]);
-  const __m256 w3 = _mm256_broadcast_ss(&w.weight[3]);
   // Columns 0|1 and 2|3 of the blended matrix.
+  const float* m0 = packed[bones & 0xFFFF].c;
+  const __m256 w0 = _mm256_broadcast_ss(&w.weight[0]);
   __m256 a = _mm256_mul_ps(w0, _mm256_load_ps(m0));
   __m256 b = _mm256_mul_ps(w0, _mm256_load_ps(m0 + 8));
-  a = _mm256_fmadd_ps(w1, _mm256_load_ps(m1), a);
-  b = _mm256_fmadd_ps(w1, _mm256_load_ps(m1 + 8), b);
-  a = _mm256_fmadd_ps(w2, _mm256_load_ps(m2), a);
-  b = _mm256_fmadd_ps(w2, _mm256_load_ps(m2 + 8), b);
-  a = _mm256_fmadd_ps(w3, _mm256_load_ps(m3), a);
-  b = _mm256_fmadd_ps(w3, _mm256_load_ps(m3 + 8), b);
+  if constexpr (kSlots > 1) {
+    const float* m1 = packed[(bones >> 16) & 0xFFFF].c;
+    const __m256 w1 = _mm256_broadcast_ss(&w.weight[1]);
+    a = _mm256_fmadd_ps(w1, _mm256_load_ps(m1), a);
+    b = _mm256_fmadd_ps(w1, _mm256_load_ps(m1 + 8), b);
+  }
+  if constexpr (kSlots > 2) {
+    const float* m2 = packed[(bones >> 32) & 0xFFFF].c;
+    const __m256 w2 = _mm256_broadcast_ss(&w.weight[2]);
+    a = _mm256_fmadd_ps(w2, _mm256_load_ps(m2), a);
+    b = _mm256_fmadd_ps(w2, _mm256_load_ps(m2 + 8), b);
+  }
+  if constexpr (kSlots > 3) {
+    const float* m3 = packed[bones >> 48].c;
+    const __m256 w3 = _mm256_broadcast_ss(&w.weight[3]);
+    a = _mm256_fmadd_ps(w3, _mm256_load_ps(m3), a);
+    b = _mm256_fmadd_ps(w3, _mm256_load_ps(m3 + 8), b);
+  }
   // (c0 x + c2 z) + (c1 y + c3): x|y against columns 0|1, z|1 against 2|3.
   const float* p = s.positions + 3 * v;
   const __m256 xy = _mm256_blend_ps(_mm256_broadcast_ss(p), _mm256_broadcast_ss(p + 1), 0xF0);
@@ -80,16 +87,16 @@ MOCAP_AVX2_INLINE __m128 inverse_length(__m128 squared) {
   return _mm_blendv_ps(_mm_set1_ps(1.0f), inverse, _mm_cmpgt_ps(squared, _mm_setzero_ps()));
 }
 
-template <bool kNormals>
+template <int kSlots, bool kNormals>
 MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Streams s, int count) {
   int v = 0;
   if constexpr (kNormals) {
     // Four normals share one square root and one division.
     for (; v + 4 <= count; v += 4) {
-      const __m128 m0 = linear_vertex_avx2<true>(packed, s, v);
-      const __m128 m1 = linear_vertex_avx2<true>(packed, s, v + 1);
-      const __m128 m2 = linear_vertex_avx2<true>(packed, s, v + 2);
-      const __m128 m3 = linear_vertex_avx2<true>(packed, s, v + 3);
+      const __m128 m0 = linear_vertex_avx2<kSlots, true>(packed, s, v);
+      const __m128 m1 = linear_vertex_avx2<kSlots, true>(packed, s, v + 1);
+      const __m128 m2 = linear_vertex_avx2<kSlots, true>(packed, s, v + 2);
+      const __m128 m3 = linear_vertex_avx2<kSlots, true>(packed, s, v + 3);
       // Lane i: (x^2 + y^2) + (z^2 + 0) of normal i.
       const __m128 squared = _mm_hadd_ps(_mm_hadd_ps(_mm_mul_ps(m0, m0), _mm_mul_ps(m1, m1)),
                                          _mm_hadd_ps(_mm_mul_ps(m2, m2), _mm_mul_ps(m3, m3)));
@@ -102,7 +109,7 @@ MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Streams
     }
   }
   for (; v < count; ++v) {
-    const __m128 m = linear_vertex_avx2<kNormals>(packed, s, v);
+    const __m128 m = linear_vertex_avx2<kSlots, kNormals>(packed, s, v);
     if constexpr (kNormals) {
       const __m128 squared = _mm_mul_ps(m, m);
       const __m128 sums = _mm_hadd_ps(squared, squared);
@@ -190,8 +197,9 @@ MOCAP_AVX2_INLINE void rotate8(const __m256 (&r)[4], __m256& px, __m256& py, __m
 // Dual quaternion skinning of eight vertices at once, lane i = vertex i: the
 // quaternions are transposed on load, so the blend, the normalisation and
 // the rotation are plain arithmetic with no shuffles, and one square root
-// and one division serve eight vertices.
-template <bool kNormals>
+// and one division serve eight vertices. Each is blended through its first
+// kSlots slots.
+template <int kSlots, bool kNormals>
 MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restrict dqs,
                                                   const VertexWeights* __restrict weights,
                                                   const float* __restrict positions, const float* __restrict normals,
@@ -203,7 +211,7 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
   __m256 real[4], dual[4], q[4];
   for (int c = 0; c < 4; ++c) real[c] = _mm256_mul_ps(w[0], pivot[c]);
   const __m256 sign_bit = _mm256_set1_ps(-0.0f);
-  for (int k = 1; k < kMaxInfluences; ++k) {
+  for (int k = 1; k < kSlots; ++k) {
     load_soa4([&](int i) { return dqs[weights[i].bone[k]].real.data(); }, q);
     // q and -q are the same rotation: blend along the shorter arc from the first bone.
     const __m256 dot = _mm256_fmadd_ps(
@@ -214,7 +222,7 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
   }
   load_soa4([&](int i) { return dqs[weights[i].bone[0]].dual.data(); }, q);
   for (int c = 0; c < 4; ++c) dual[c] = _mm256_mul_ps(w[0], q[c]);
-  for (int k = 1; k < kMaxInfluences; ++k) {
+  for (int k = 1; k < kSlots; ++k) {
     load_soa4([&](int i) { return dqs[weights[i].bone[k]].dual.data(); }, q);
     for (int c = 0; c < 4; ++c) dual[c] = _mm256_fmadd_ps(w[k], q[c], dual[c]);
   }
@@ -245,11 +253,11 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
   }
 }
 
-template <bool kNormals>
+template <int kSlots, bool kNormals>
 MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const Streams s, int count) {
   int v = 0;
   for (; v + 8 <= count; v += 8) {
-    dual_quaternion_batch_avx2<kNormals>(dqs, s.weights + v, s.positions + 3 * v,
+    dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, s.weights + v, s.positions + 3 * v,
                                          kNormals ? s.normals + 3 * v : nullptr, s.out_positions + 3 * v,
                                          kNormals ? s.out_normals + 3 * v : nullptr);
   }
@@ -268,7 +276,7 @@ MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const
       normals[3 * i + c] = kNormals ? s.normals[3 * from + c] : 0.0f;
     }
   }
-  dual_quaternion_batch_avx2<kNormals>(dqs, weights, positions, normals, out_positions, out_normals);
+  dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, weights, positions, normals, out_positions, out_normals);
   std::copy_n(out_positions, 3 * rest, s.out_positions + 3 * v);
   if constexpr (kNormals) std::copy_n(out_normals, 3 * rest, s.out_normals + 3 * v);
 }
@@ -280,12 +288,30 @@ bool cpu_has_avx2() {
   return has;
 }
 
-void linear_avx2(const PackedMatrix* packed, const Streams& s, int count, bool normals) {
-  normals ? linear_avx2<true>(packed, s, count) : linear_avx2<false>(packed, s, count);
+void linear_avx2(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
+  switch (influences * 2 + normals) {
+    case 2: linear_avx2<1, false>(packed, s, count); break;
+    case 3: linear_avx2<1, true>(packed, s, count); break;
+    case 4: linear_avx2<2, false>(packed, s, count); break;
+    case 5: linear_avx2<2, true>(packed, s, count); break;
+    case 6: linear_avx2<3, false>(packed, s, count); break;
+    case 7: linear_avx2<3, true>(packed, s, count); break;
+    case 9: linear_avx2<4, true>(packed, s, count); break;
+    default: linear_avx2<4, false>(packed, s, count); break;
+  }
 }
 
-void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count, bool normals) {
-  normals ? dual_quaternion_avx2<true>(dqs, s, count) : dual_quaternion_avx2<false>(dqs, s, count);
+void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count, bool normals, int influences) {
+  switch (influences * 2 + normals) {
+    case 2: dual_quaternion_avx2<1, false>(dqs, s, count); break;
+    case 3: dual_quaternion_avx2<1, true>(dqs, s, count); break;
+    case 4: dual_quaternion_avx2<2, false>(dqs, s, count); break;
+    case 5: dual_quaternion_avx2<2, true>(dqs, s, count); break;
+    case 6: dual_quaternion_avx2<3, false>(dqs, s, count); break;
+    case 7: dual_quaternion_avx2<3, true>(dqs, s, count); break;
+    case 9: dual_quaternion_avx2<4, true>(dqs, s, count); break;
+    default: dual_quaternion_avx2<4, false>(dqs, s, count); break;
+  }
 }
 
 #else
@@ -294,10 +320,10 @@ void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count
 bool cpu_has_avx2() {
   return false;
 }
-void linear_avx2(const PackedMatrix* packed, const Streams& s, int count, bool normals) {
-  linear_portable(packed, s, count, normals);
+void linear_avx2(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
+  linear_portable(packed, s, count, normals, influences);
 }
-void dual_quaternion_avx2(const DualQuaternion*, const Streams&, int, bool) {}
+void dual_quaternion_avx2(const DualQuaternion*, const Streams&, int, bool, int) {}
 #endif
 
 }  // namespace mocap::skin_kernels

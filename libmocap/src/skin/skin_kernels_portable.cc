@@ -69,19 +69,20 @@ namespace {
 
 // ---------------------------------------------------------------- kPortable
 
-template <bool kNormals>
+// Each vertex blended through its first kSlots slots.
+template <int kSlots, bool kNormals>
 void linear_portable(const PackedMatrix* __restrict packed, const Streams s, int count) {
   using Packet = Eigen::Array4f;
   using Column = Eigen::Map<const Packet, Eigen::Aligned16>;
   for (int v = 0; v < count; ++v) {
     const VertexWeights& w = s.weights[v];
-    const float* m0 = packed[w.bone[0]].c;
-    const float* m1 = packed[w.bone[1]].c;
-    const float* m2 = packed[w.bone[2]].c;
-    const float* m3 = packed[w.bone[3]].c;
-    const float w0 = w.weight[0], w1 = w.weight[1], w2 = w.weight[2], w3 = w.weight[3];
+    // The sum in the four-slot order, (((w0 m0 + w1 m1) + w2 m2) + w3 m3), cut short.
     auto column = [&](int j) -> Packet {
-      return w0 * Column(m0 + 4 * j) + w1 * Column(m1 + 4 * j) + w2 * Column(m2 + 4 * j) + w3 * Column(m3 + 4 * j);
+      Packet c = w.weight[0] * Column(packed[w.bone[0]].c + 4 * j);
+      if constexpr (kSlots > 1) c += w.weight[1] * Column(packed[w.bone[1]].c + 4 * j);
+      if constexpr (kSlots > 2) c += w.weight[2] * Column(packed[w.bone[2]].c + 4 * j);
+      if constexpr (kSlots > 3) c += w.weight[3] * Column(packed[w.bone[3]].c + 4 * j);
+      return c;
     };
     const Packet c0 = column(0), c1 = column(1), c2 = column(2), c3 = column(3);
     const float* p = s.positions + 3 * v;
@@ -110,8 +111,17 @@ void linear_portable(const PackedMatrix* __restrict packed, const Streams s, int
 
 }  // namespace
 
-void linear_portable(const PackedMatrix* packed, const Streams& s, int count, bool normals) {
-  normals ? linear_portable<true>(packed, s, count) : linear_portable<false>(packed, s, count);
+void linear_portable(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
+  switch (influences * 2 + normals) {
+    case 2: linear_portable<1, false>(packed, s, count); break;
+    case 3: linear_portable<1, true>(packed, s, count); break;
+    case 4: linear_portable<2, false>(packed, s, count); break;
+    case 5: linear_portable<2, true>(packed, s, count); break;
+    case 6: linear_portable<3, false>(packed, s, count); break;
+    case 7: linear_portable<3, true>(packed, s, count); break;
+    case 9: linear_portable<4, true>(packed, s, count); break;
+    default: linear_portable<4, false>(packed, s, count); break;
+  }
 }
 
 }  // namespace mocap::skin_kernels

@@ -8,6 +8,7 @@
 
 #include <Eigen/Core>
 #include <span>
+#include <vector>
 
 namespace mocap {
 
@@ -44,6 +45,30 @@ const char* skin_kernel_name(SkinKernel kernel = SkinKernel::kAuto);
 // call; a job with more matrices than this runs kScalar.
 inline constexpr int kMaxPackedBones = 512;
 
+// Consecutive vertices [begin, end) that the SIMD kernels blend through
+// their first `influences` slots (1..4), with a loop specialised on that
+// count: a rigid vertex costs one matrix, not four. Every vertex of the run
+// has weight 0 in the slots past it, and a zero-weight slot adds +-0 to the
+// four-slot sum, so the results are the four-slot blend's bits (but for the
+// sign of an exact zero). Made once when the mesh is bound, not per frame.
+struct InfluenceRun {
+  int begin = 0;
+  int end = 0;
+  int influences = kMaxInfluences;
+};
+
+// The slots vertex `w` uses: 1 + the last slot whose weight is not 0 (NaN
+// counts), 1 when none is.
+int influences_used(const VertexWeights& w);
+
+// The runs of `weights` in their order (the mesh is not reordered): blocks of
+// 8 vertices take their widest vertex's count, blocks of equal count join,
+// and a run shorter than 32 vertices joins the next at the wider count, so
+// that a mesh whose counts alternate vertex by vertex costs what the
+// four-slot loop does and no run is too short to pay for its dispatch.
+// Meshes whose vertices come grouped by count gain the most.
+std::vector<InfluenceRun> make_influence_runs(std::span<const VertexWeights> weights);
+
 // One deformation of a mesh: inputs and outputs are plain spans the caller
 // owns; Run() allocates nothing, so a frame loop allocates nothing. Outputs
 // must not overlap inputs. Memory per vertex beyond positions and normals:
@@ -57,9 +82,14 @@ struct SkinJob {
   std::span<const Eigen::Vector3f> normals;          // bind pose, unit; empty: positions only
   std::span<Eigen::Vector3f> out_positions;          // same size as positions
   std::span<Eigen::Vector3f> out_normals;            // same size as normals (may be empty)
+  // make_influence_runs(weights), kept beside the weights; empty: every
+  // vertex through four slots (the same bits, slower for 1-3 influences).
+  std::span<const InfluenceRun> influence_runs;
 
   // Fails (no file) with what is wrong: sizes that differ, no matrices or
-  // dual quaternions for the method, a weight naming a bone past them.
+  // dual quaternions for the method, a weight naming a bone past them,
+  // influence runs that do not tile the vertices in order or leave out a
+  // slot a vertex uses.
   Result<void> validate() const;
   // Deforms vertices [begin, end). Concurrent calls on disjoint ranges are safe.
   void run(int begin, int end) const { run(begin, end, SkinKernel::kAuto); }
