@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <numeric>
 #include <optional>
 #include <unordered_map>
@@ -141,12 +142,37 @@ struct CentreLine {
 // from `lead` metres out to settle the direction, then slices every `step`.
 CentreLine march(const Mesh& mesh, const Vec3& joint, Vec3 direction, double lead, double step, double max_length) {
   const double radius = 0.25;  // metres: a limb's cross-section fits in it
-  // Settle the direction: the centroid of the slice `lead` out, seen from the joint.
+  // Find the limb: directions in a cone of 70 degrees about the start's, each
+  // probed by the slice `lead` out; the limb is where the probe lands on the
+  // centroid of a closed, limb-sized loop (a T-posed start finds an A-posed
+  // arm). Nearer the start's direction wins ties.
+  {
+    const Vec3 start = direction;
+    const Vec3 u = start.unitOrthogonal(), v = start.cross(u);
+    double best_score = std::numeric_limits<double>::infinity();
+    for (int tilt = 0; tilt <= 70; tilt += 10) {
+      const int turns = tilt == 0 ? 1 : 12;
+      for (int k = 0; k < turns; ++k) {
+        const double a = tilt * std::numbers::pi / 180.0, b = 2.0 * std::numbers::pi * k / turns;
+        const Vec3 d = std::cos(a) * start + std::sin(a) * (std::cos(b) * u + std::sin(b) * v);
+        const Vec3 at = joint + lead * d;
+        const auto loop = nearest_loop(slice(mesh, at, d, radius), at, 0.6 * lead + 0.05);
+        if (!loop || loop->perimeter > 0.7) continue;
+        const double score = (loop->centroid - at).norm() + 0.0005 * tilt;
+        if (score < best_score) best_score = score, direction = d;
+      }
+    }
+  }
+  // Settle the direction: the centroid of the slice `lead` out, seen from the
+  // joint, taken only while its own probe still lands on a loop.
   for (int probe = 0; probe < 3; ++probe) {
     const Vec3 at = joint + lead * direction;
     const auto loop = nearest_loop(slice(mesh, at, direction, radius), at, 0.6 * lead + 0.05);
     if (!loop) break;
-    direction = (loop->centroid - joint).normalized();
+    const Vec3 next = (loop->centroid - joint).normalized();
+    const Vec3 next_at = joint + lead * next;
+    if (!nearest_loop(slice(mesh, next_at, next, radius), next_at, 0.6 * lead + 0.05)) break;
+    direction = next;
   }
   CentreLine line;
   line.point.push_back(joint);
@@ -156,11 +182,19 @@ CentreLine march(const Mesh& mesh, const Vec3& joint, Vec3 direction, double lea
   double travelled = lead;
   // Near the joint the slice cuts the trunk too: the centre line starts at `lead`.
   bool first = true;
+  int misses = 0;
   while (travelled < max_length) {
     const Vec3 at = first ? here : here + step * direction;
     const double reach = first ? 0.6 * lead + 0.05 : std::max(4.0 * step, 0.03);
     const auto loop = nearest_loop(slice(mesh, at, direction, radius), at, reach);
-    if (!loop) break;
+    if (!loop) {
+      // Where the limb meets the trunk (an armpit) the cut is one open loop:
+      // walk on a few steps before calling it the limb's end.
+      if (first || ++misses > 6) break;
+      here = at;
+      continue;
+    }
+    misses = 0;
     const Vec3 next = loop->centroid;
     line.arc.push_back(line.arc.back() + (next - line.point.back()).norm());
     line.point.push_back(next);
@@ -231,7 +265,7 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
       const double tip = line.arc.back();
       const int w = line.narrowest([&](int i) { return line.arc[i] >= 0.62 * tip && line.arc[i] <= 0.85 * tip; });
       if (w < 0 || tip < 0.3 * (upper + fore)) {
-        out.note += "the " + s + " arm was not found in the mesh; ";
+        out.note += "the " + s + " arm was not found in the mesh (centre line " + std::to_string(static_cast<int>(100 * tip)) + " cm); ";
       } else {
         const double sw = line.arc[w];
         const double se = sw * upper / (upper + fore);
@@ -242,6 +276,26 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
         const double h = placed_length(hand), f = placed_length(fingers);
         target[hand] = line.at(sw + (hand_end - sw) * h / (h + f));
         target[fingers] = line.at(hand_end);
+        // The thumb: beside the hand, the slices across it show the palm's loop and,
+        // apart from it, the thumb's; the thumb's end is the farthest such loop's
+        // centroid within the hand's first 60%.
+        const Vec3 wrist_point = line.point[w];
+        const Vec3 along = (*target[fingers] - wrist_point).normalized();
+        std::optional<Vec3> thumb_end;
+        for (double t = 0.02; t <= 0.6 * (hand_end - sw); t += step) {
+          const Vec3 at = line.at(sw + t);
+          const auto loops = slice(mesh, at, along, 0.12);
+          const auto palm = nearest_loop(loops, at, 0.05);
+          if (!palm) continue;
+          std::optional<Vec3> beside;
+          double nearest = 0.07;
+          for (const Loop& loop : loops) {
+            const double d = (loop.centroid - palm->centroid).norm();
+            if (d > 0.015 && d < nearest && loop.perimeter < 0.12) nearest = d, beside = loop.centroid;
+          }
+          if (beside) thumb_end = beside;
+        }
+        if (thumb_end) target[thumb] = *thumb_end;
       }
     }
     // Leg.
@@ -321,11 +375,11 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
     }
     placed[b] = placed[parent] + start.scale * out.bone_scale[b] * (yaw * (world[b] * offset));
   }
-  // The thumb has no target of its own: it grows with the hand.
+  // A thumb not found grows with the hand.
   for (const char side : {'l', 'r'}) {
     const int thumb = skeleton.find_bone(std::string(1, side) + "thumb");
     const int hand = skeleton.find_bone(std::string(1, side) + "hand");
-    if (thumb >= 0 && hand >= 0) out.bone_scale[thumb] = out.bone_scale[hand];
+    if (thumb >= 0 && hand >= 0 && !target[thumb]) out.bone_scale[thumb] = out.bone_scale[hand];
   }
   std::sort(out.fitted.begin(), out.fitted.end());
   if (!out.note.empty()) out.note.resize(out.note.size() - 2);
