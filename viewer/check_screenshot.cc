@@ -1,15 +1,24 @@
 // mocap-viewer-check: checks a headless screenshot of the viewer.
 //
-//   mocap-viewer-check shot.png subject.asf motion.amc frame  (the file's frame number)
+//   mocap-viewer-check shot.png subject.asf motion.amc frame [other.asf other.amc]
+//   mocap-viewer-check --narrower a.png b.png   (the figure in a is narrower than in b)
+//   mocap-viewer-check --shorter a.png b.png    (the figure in a is less tall than in b)
+//   mocap-viewer-check --swatch shot.png R G B X (a 10x10 block of that colour, +-3, right of X % of the
+//                                                width: a legend's swatch)
+//   mocap-viewer-check --color shot.png R G B N (at least N pixels of that colour, +-40)
 //
-// Poses the frame with the library, projects every joint with the viewer's
-// own camera code (initial_camera, project) at the picture's size, and
-// checks that the picture is not blank and that a skeleton-coloured pixel
-// lies within 2 pixels of every joint that lands inside the picture.
+// The first form poses the frame with the library, lays out the other motion
+// beside it as the viewer does (compare.h), projects every joint with the
+// viewer's own camera code (flags_camera, project) at the picture's size, and
+// checks that the picture is not blank, that a skeleton-coloured (orange)
+// pixel lies within 2 pixels of every joint of the main clip and a
+// blue one within 2 pixels of every joint of the other motion.
 // Exit 0 when it passes, 1 when it does not, 2 when an input cannot be read.
 #include "camera.h"
+#include "camera_flags.h"
 #include "clip.h"
 #include "colors.h"
+#include "compare.h"
 
 #include <stb_image.h>
 
@@ -18,11 +27,108 @@
 #include <cstdlib>
 #include <set>
 #include <string>
+#include <vector>
+
+namespace {
+
+struct Picture {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgb;
+  const unsigned char* at(int x, int y) const { return rgb.data() + (static_cast<std::size_t>(y) * width + x) * 3; }
+};
+
+bool read_picture(const char* path, Picture& picture) {
+  int channels = 0;
+  unsigned char* pixels = stbi_load(path, &picture.width, &picture.height, &channels, 3);
+  if (!pixels) {
+    std::fprintf(stderr, "mocap-viewer-check: %s: cannot read the PNG (%s)\n", path, stbi_failure_reason());
+    return false;
+  }
+  picture.rgb.assign(pixels, pixels + static_cast<std::size_t>(picture.width) * picture.height * 3);
+  stbi_image_free(pixels);
+  return true;
+}
+
+// The box around the skeleton-coloured pixels: width and height, 0 when none.
+void figure_box(const Picture& p, int& width, int& height) {
+  int x_lo = p.width, x_hi = -1, y_lo = p.height, y_hi = -1;
+  for (int y = 0; y < p.height; ++y) {
+    for (int x = 0; x < p.width; ++x) {
+      const unsigned char* c = p.at(x, y);
+      if (!mocap::viewer::colors::is_skeleton_pixel(c[0], c[1], c[2])) continue;
+      x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x), y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
+    }
+  }
+  width = x_hi >= 0 ? x_hi - x_lo + 1 : 0;
+  height = y_hi >= 0 ? y_hi - y_lo + 1 : 0;
+}
+
+bool near(const unsigned char* c, int r, int g, int b, int tolerance) {
+  return std::abs(c[0] - r) <= tolerance && std::abs(c[1] - g) <= tolerance && std::abs(c[2] - b) <= tolerance;
+}
+
+int compare_boxes(bool width, const char* a_path, const char* b_path) {
+  Picture a, b;
+  if (!read_picture(a_path, a) || !read_picture(b_path, b)) return 2;
+  int aw = 0, ah = 0, bw = 0, bh = 0;
+  figure_box(a, aw, ah);
+  figure_box(b, bw, bh);
+  std::printf("%s: figure %dx%d px; %s: figure %dx%d px\n", a_path, aw, ah, b_path, bw, bh);
+  if (aw == 0 || bw == 0) return std::printf("FAIL: no figure\n"), 1;
+  // By a clear margin: 10 %.
+  const bool ok = width ? aw * 10 < bw * 9 : ah * 10 < bh * 9;
+  std::printf(ok ? "OK\n" : "FAIL: the first figure is not %s than the second by 10 %%\n", width ? "narrower" : "shorter");
+  return ok ? 0 : 1;
+}
+
+int find_swatch(const char* path, int r, int g, int b, int from_percent) {
+  Picture p;
+  if (!read_picture(path, p)) return 2;
+  constexpr int kSide = 10;
+  for (int y = 0; y + kSide <= p.height; ++y) {
+    for (int x = p.width * from_percent / 100; x + kSide <= p.width; ++x) {
+      bool all = true;
+      for (int dy = 0; dy < kSide && all; ++dy) {
+        for (int dx = 0; dx < kSide && all; ++dx) all = near(p.at(x + dx, y + dy), r, g, b, 3);
+      }
+      if (all) return std::printf("OK: a %dx%d block of (%d, %d, %d) at (%d, %d)\n", kSide, kSide, r, g, b, x, y), 0;
+    }
+  }
+  std::printf("FAIL: no %dx%d block of (%d, %d, %d)\n", kSide, kSide, r, g, b);
+  return 1;
+}
+
+int count_color(const char* path, int r, int g, int b, long minimum) {
+  Picture p;
+  if (!read_picture(path, p)) return 2;
+  long count = 0;
+  for (int y = 0; y < p.height; ++y) {
+    for (int x = 0; x < p.width; ++x) count += near(p.at(x, y), r, g, b, 40);
+  }
+  std::printf("%ld pixels near (%d, %d, %d), at least %ld wanted\n", count, r, g, b, minimum);
+  std::printf(count >= minimum ? "OK\n" : "FAIL\n");
+  return count >= minimum ? 0 : 1;
+}
+
+// A lit joint or bone of the blue second motion (compare.h's palette).
+bool is_blue_pixel(const unsigned char* c) {
+  return c[2] >= 60 && c[2] - c[0] >= 25 && c[2] >= c[1];
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace mocap::viewer;
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: mocap-viewer-check shot.png subject.asf motion.amc frame\n");
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if ((mode == "--narrower" || mode == "--shorter") && argc == 4) return compare_boxes(mode == "--narrower", argv[2], argv[3]);
+  if (mode == "--swatch" && argc == 7) {
+    return find_swatch(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
+  }
+  if (mode == "--color" && argc == 7) {
+    return count_color(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]), std::atol(argv[6]));
+  }
+  if (argc != 5 && argc != 7) {
+    std::fprintf(stderr, "usage: mocap-viewer-check shot.png subject.asf motion.amc frame [other.asf other.amc]\n");
     return 2;
   }
   int width = 0, height = 0, channels = 0;
@@ -43,6 +149,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   pose_clip(*clip, frame);
+  CompareState compare;
+  if (argc == 7) {
+    auto other = load_clip(argv[5], argv[6]);
+    if (!other) {
+      std::fprintf(stderr, "mocap-viewer-check: %s\n", other.error().to_string().c_str());
+      return 2;
+    }
+    add_motion(compare, std::move(*other), *clip);
+    pose_motions(compare, *clip);
+  }
   auto rgb = [&](int x, int y) { return pixels + (static_cast<std::size_t>(y) * width + x) * 3; };
   auto skeleton_at = [&](int x, int y) {
     if (x < 0 || y < 0 || x >= width || y >= height) return false;
@@ -68,7 +184,8 @@ int main(int argc, char** argv) {
   if (share < 0.002) std::printf("FAIL: almost no skeleton-coloured pixels\n"), ++failures;
 
   // Every joint: a skeleton pixel within 2 px of where the camera puts it.
-  const Camera camera = initial_camera(clip->positions, static_cast<double>(width) / height);
+  const Camera camera = flags_camera(CameraFlags{}, CameraTarget{}, scene_points(compare, *clip), clip->positions,
+                                     static_cast<double>(width) / height);
   int inside = 0, hit = 0;
   for (std::size_t b = 0; b < clip->positions.size(); ++b) {
     const auto at = project(camera, clip->positions[b], width, height);
@@ -92,6 +209,36 @@ int main(int argc, char** argv) {
   if (inside < static_cast<int>(clip->positions.size())) {
     std::printf("FAIL: the camera leaves joints out of the picture\n");
     ++failures;
+  }
+  // The other motion's joints, where the layout put them: blue.
+  for (const CompareMotion& m : compare.motions) {
+    int blue = 0;
+    for (std::size_t b = 0; b < m.placed.size(); ++b) {
+      const auto at = project(camera, m.placed[b], width, height);
+      if (!at || at->x() < 0 || at->y() < 0 || at->x() >= width || at->y() >= height) {
+        std::printf("FAIL: joint %s of %s is outside the picture\n", m.clip.skeleton.bones[b].name.c_str(),
+                    m.name.c_str());
+        ++failures;
+        continue;
+      }
+      const int cx = static_cast<int>(at->x()), cy = static_cast<int>(at->y());
+      bool found = false;
+      for (int dy = -2; dy <= 2 && !found; ++dy) {
+        for (int dx = -2; dx <= 2 && !found; ++dx) {
+          const int x = cx + dx, y = cy + dy;
+          found = x >= 0 && y >= 0 && x < width && y < height && is_blue_pixel(rgb(x, y));
+        }
+      }
+      if (found) {
+        ++blue;
+      } else {
+        const unsigned char* p = rgb(cx, cy);
+        std::printf("FAIL: joint %s of %s at pixel (%d, %d) is (%d, %d, %d), not blue\n",
+                    m.clip.skeleton.bones[b].name.c_str(), m.name.c_str(), cx, cy, p[0], p[1], p[2]);
+        ++failures;
+      }
+    }
+    std::printf("%s: %d of %zu joints on blue pixels\n", m.name.c_str(), blue, m.placed.size());
   }
   stbi_image_free(pixels);
   std::printf(failures ? "FAILED\n" : "OK\n");

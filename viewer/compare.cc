@@ -52,7 +52,13 @@ Eigen::Vector3d first_root(const Clip& clip) {
 bool same_skeleton(const Skeleton& a, const Skeleton& b) {
   if (a.bones.size() != b.bones.size() || a.channel_count != b.channel_count) return false;
   for (std::size_t i = 0; i < a.bones.size(); ++i) {
-    if (a.bones[i].name != b.bones[i].name || a.bones[i].parent != b.bones[i].parent) return false;
+    const Bone &x = a.bones[i], &y = b.bones[i];
+    // The same bones of the same lengths (0.1 mm): another subject's ASF with
+    // the same names is another skeleton.
+    if (x.name != y.name || x.parent != y.parent || std::abs(x.length - y.length) > 1e-4 ||
+        (x.direction * x.length - y.direction * y.length).norm() > 1e-4) {
+      return false;
+    }
   }
   return true;
 }
@@ -90,6 +96,19 @@ CompareError measure(const Clip& main, const Clip& other) {
 }
 
 }  // namespace
+
+bool same_skeleton_as(const Clip& a, const Clip& b) {
+  return same_skeleton(a.skeleton, b.skeleton);
+}
+
+Eigen::Vector3d followed_point(const CompareState& state, const Clip& main) {
+  Eigen::Vector3d sum = main.positions.empty() ? Eigen::Vector3d::Zero() : main.positions[0];
+  int n = 1;
+  for (const CompareMotion& m : state.motions) {
+    if (m.visible && !m.placed.empty()) sum += m.placed[0], ++n;
+  }
+  return sum / n;
+}
 
 colors::Rgb motion_color(int i) {
   return kPalette[static_cast<std::size_t>(i) % kPalette.size()];

@@ -85,6 +85,14 @@ std::vector<Eigen::Vector3d> scene_points(const CompareState& state, const Clip&
 // red at red_at_cm), into `out`; empty when it has none or colouring is off.
 std::span<const colors::Rgb> error_colors(const CompareState& state, int m, std::vector<colors::Rgb>& out);
 
+// True when both clips have the same bones of the same lengths (the error
+// between them is then mocap eval's).
+bool same_skeleton_as(const Clip& a, const Clip& b);
+
+// What the camera follows over the ground: the mean of the main clip's root
+// and the visible motions' placed roots.
+Eigen::Vector3d followed_point(const CompareState& state, const Clip& main);
+
 // The green-yellow-red scale for t in [0, 1].
 colors::Rgb error_scale(float t);
 

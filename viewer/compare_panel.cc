@@ -91,9 +91,10 @@ CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip*
     if (ImGui::SliderFloat("apart", &spacing, 0.3f, 5.0f, "%.1f m")) state.spacing_m = spacing, request.relayout = true;
   }
   ImGui::Checkbox("Colour joints by error", &state.color_by_error);
-  if (state.color_by_error) ImGui::SliderFloat("Red at (per joint)", &state.red_at_cm, 0.5f, 30.0f, "%.1f cm");
+  if (state.color_by_error) ImGui::SliderFloat("Red at", &state.red_at_cm, 0.5f, 30.0f, "%.1f cm per joint");
   int stat = state.graph_worst ? 0 : 1;
   if (ImGui::Combo("Graph", &stat, "worst joint per frame\0mean over joints per frame\0")) state.graph_worst = stat == 0;
+  ImGui::TextDisabled("errors as mocap eval: joint distances, cm");
   for (std::size_t i = 0; i < state.motions.size(); ++i) {
     CompareMotion& m = state.motions[i];
     ImGui::PushID(static_cast<int>(i));
@@ -106,8 +107,7 @@ CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip*
     float offset[3] = {static_cast<float>(m.offset.x()), static_cast<float>(m.offset.y()),
                        static_cast<float>(m.offset.z())};
     if (ImGui::DragFloat3("offset m", offset, 0.01f)) m.offset = Eigen::Vector3d(offset[0], offset[1], offset[2]);
-    ImGui::TextDisabled("%s, %d frames @ %g Hz", m.clip.skeleton.bones.size() == main->skeleton.bones.size()
-                                                      ? "same bones" : "another skeleton",
+    ImGui::TextDisabled("%s, %d frames @ %g Hz", same_skeleton_as(*main, m.clip) ? "same skeleton" : "another skeleton",
                         m.clip.frame_count(), m.clip.motion.fps);
     if (m.error.valid) {
       const MotionError& e = m.error.summary;
@@ -116,7 +116,7 @@ CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip*
                   e.joint.worst_joint >= 0 ? s.bones[static_cast<std::size_t>(e.joint.worst_joint)].name.c_str() : "-",
                   e.joint.worst_frame >= 0 ? main->motion.frame_numbers[static_cast<std::size_t>(e.joint.worst_frame)]
                                            : 0);
-      ImGui::Text("mean over joints: mean %.2f  p99 %.2f  max %.2f cm", e.position.mean, e.position.p99,
+      ImGui::Text("mean over joints, cm: mean %.2f, max %.2f", e.position.mean,
                   e.position.max);
       const int f = m.clip.frame;
       if (f >= 0 && f < static_cast<int>(m.error.mean_cm.size())) {
@@ -131,10 +131,10 @@ CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip*
   return request;
 }
 
-void legend_window(const CompareState& state, const Clip* main, const LegendExtras& extras, float right_edge) {
-  if (!main) return;
+ImVec2 legend_window(const CompareState& state, const Clip* main, const LegendExtras& extras, float right_edge) {
+  if (!main) return ImVec2(0, 0);
   const bool has_error = error_motion(state) >= 0 && state.color_by_error;
-  if (state.motions.empty() && !extras.ghost && extras.key_red_at_cm <= 0.0f && !extras.marks) return;
+  if (state.motions.empty() && !extras.ghost && extras.key_red_at_cm <= 0.0f && !extras.marks) return ImVec2(0, 0);
   ImGui::SetNextWindowPos(ImVec2(right_edge - 10.0f, 10.0f), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
   ImGui::SetNextWindowBgAlpha(0.75f);
   ImGui::Begin("Legend", nullptr,
@@ -161,7 +161,9 @@ void legend_window(const CompareState& state, const Clip* main, const LegendExtr
     ImGui::Text("graph: %s per frame, cm", extras.marks->statistic);
     ImGui::TextDisabled("y from 0 to %.2f cm (its max)", extras.marks->error_max);
   }
+  const ImVec2 size = ImGui::GetWindowSize();
   ImGui::End();
+  return size;
 }
 
 }  // namespace mocap::viewer

@@ -6,6 +6,8 @@
 #include "compare.h"
 #include "panels.h"
 
+#include <imgui.h>
+
 #include <string>
 #include <vector>
 
@@ -42,7 +44,8 @@ struct LegendExtras {
   const TimelineMarks* marks = nullptr;  // the graph on the timeline, if any
 };
 
-// The legend at the top right of the free part of the window.
-void legend_window(const CompareState& state, const Clip* main, const LegendExtras& extras, float right_edge);
+// The legend at the top right of the free part of the window; returns its
+// size (0 when there is none, or it has no size yet).
+ImVec2 legend_window(const CompareState& state, const Clip* main, const LegendExtras& extras, float right_edge);
 
 }  // namespace mocap::viewer

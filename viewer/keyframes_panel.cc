@@ -114,7 +114,7 @@ int keyframes_panel(KeyframeState& state, const Clip* clip, const Playback& play
   ImGui::Checkbox("Ghost", &state.show_ghost);
   ImGui::SameLine();
   ImGui::Checkbox("Colour joints by error", &state.color_by_error);
-  if (state.color_by_error) ImGui::SliderFloat("Red at (per joint)", &state.color_max_cm, 0.5f, 30.0f, "%.1f cm");
+  if (state.color_by_error) ImGui::SliderFloat("Red at", &state.color_max_cm, 0.5f, 30.0f, "%.1f cm per joint");
   // Both statistics of the frame: the joints are coloured per joint, the
   // graph is the mean over joints.
   const int frame = playback.frame();

@@ -372,7 +372,7 @@ int run_headless(const Options& options) {
       const Camera first = flags_camera(options.camera, *target, scene_points(compare, *clip), clip->positions,
                                         static_cast<double>(width) / height);
       view.camera = first;
-      view.followed_root = clip->positions[0];
+      view.followed_root = followed_point(compare, *clip);
       const bool follow = options.camera.target.empty();
       KeyframeState keyframes;
       if (start_keyframes(keyframes, options)) run_keyframes(keyframes, *clip);
@@ -402,11 +402,12 @@ int run_headless(const Options& options) {
         pose_clip(*clip, frame);
         pose_motions(compare, *clip);
         update_skin(skin, *clip);
+        const Eigen::Vector3d followed = followed_point(compare, *clip);
         if (follow) {
-          view.camera.target.x() += clip->positions[0].x() - view.followed_root.x();
-          view.camera.target.z() += clip->positions[0].z() - view.followed_root.z();
+          view.camera.target.x() += followed.x() - view.followed_root.x();
+          view.camera.target.z() += followed.z() - view.followed_root.z();
         }
-        view.followed_root = clip->positions[0];
+        view.followed_root = followed;
         const double seconds = movie ? i / movie_fps : (frame - frames.front()) / clip->motion.fps;
         advance_camera(view.camera, first, options.camera, *target, clip->positions, seconds);
         const std::vector<Eigen::Vector3d> gaze = gaze_segments(eyes, frame);
@@ -490,12 +491,12 @@ class App {
     add_motion(compare_, std::move(*other), *clip_);
     const CompareMotion& m = compare_.motions.back();
     set_status("added " + m.name + (m.error.valid ? "" : " (" + m.error.note + ")"), false);
-    needs_framing_ = true;
+    needs_framing_ = 2;
   }
   std::optional<std::string> add_compare(const Options& options) {
     if (!clip_) return std::nullopt;
     if (auto e = load_compare(compare_, options, *clip_)) return e;
-    needs_framing_ = true;
+    needs_framing_ = 2;
     return std::nullopt;
   }
   // The window takes the direction, field of view and turntable; distance and
@@ -532,7 +533,7 @@ class App {
     const Camera framed = initial_camera(clip_->positions, h > 0 ? static_cast<double>(w) / h : 16.0 / 9.0);
     view_.camera.target = framed.target, view_.camera.distance = framed.distance;
     view_.followed_root = clip_->positions[0];
-    needs_framing_ = true;  // again once the panels' sizes are known
+    needs_framing_ = 2;  // again once the panels' sizes are known
     status_ = {"loaded " + asf + (amc.empty() ? "" : " + " + amc) + " (" + std::to_string(clip_->frame_count()) + " frames, " +
                    std::to_string(clip_->skeleton.bones.size()) + " bones)",
                false};
@@ -661,7 +662,6 @@ class App {
     const float panel_right = panel_at.x + panel_size.x;
     if (panel_at.x < 0.5f * W && panel_right < 0.6f * W && panel_size.y > 0.3f * H) free.left = (panel_right + 4.0f) / W;
     free.bottom = std::max(0.2f, (H - timeline_h) / H);
-    view_.camera.region = free;
 
     const bool scrubbing = timeline_panel(playback_, marks);
     eyes_window(eyes_, playback_.frame());
@@ -669,7 +669,19 @@ class App {
     legend.ghost = !ghost_positions(keyframes_, clip_ ? clip_->frame : -1).empty();
     legend.key_red_at_cm = keyframes_.enabled && keyframes_.color_by_error ? keyframes_.color_max_cm : 0.0f;
     legend.marks = marks.error.empty() ? nullptr : &marks;
-    legend_window(compare_, clip_ ? &*clip_ : nullptr, legend, W);
+    const ImVec2 legend_size = legend_window(compare_, clip_ ? &*clip_ : nullptr, legend, W);
+    if (legend_size.x > 0.0f) {
+      // The legend sits in the free part's top right corner: the free part
+      // loses its width or its height there, whichever leaves more.
+      const float w_free = (free.right - free.left) * W, h_free = (free.bottom - free.top) * H;
+      const float lw = legend_size.x + 14.0f, lh = legend_size.y + 14.0f;
+      if ((w_free - lw) * h_free > w_free * (h_free - lh)) {
+        free.right = std::max(free.left + 0.2, 1.0 - lw / W);
+      } else {
+        free.top = std::min(free.bottom - 0.2, static_cast<double>(lh / H));
+      }
+    }
+    view_.camera.region = free;
 
     if (!scrubbing) playback_.advance(dt);
     if (playback_.playing && camera_flags_.turntable_deg_per_s != 0.0) {
@@ -680,7 +692,7 @@ class App {
       pose_motions(compare_, *clip_);
       update_skin(skin_, *clip_);
       follow_root();
-      if (needs_framing_) request = ViewRequest::kFrameFigure, needs_framing_ = false;
+      if (needs_framing_ > 0) request = ViewRequest::kFrameFigure, --needs_framing_;
       apply(request);
       joint_label(view_, *clip_);
     }
@@ -710,7 +722,7 @@ class App {
   }
 
   void follow_root() {
-    const Eigen::Vector3d root = clip_->positions[0];
+    const Eigen::Vector3d root = followed_point(compare_, *clip_);
     if (view_.follow_root) {
       // Over the ground only, so that the view does not bob with every step.
       view_.camera.target.x() += root.x() - view_.followed_root.x();
@@ -732,7 +744,15 @@ class App {
       frame_points(view_.camera, points, aspect);
       view_.follow_root = false;  // the whole path stays in view
     } else if (request == ViewRequest::kFrameFigure) {
-      frame_points(view_.camera, scene_points(compare_, *clip_), aspect);
+      std::vector<Eigen::Vector3d> points = scene_points(compare_, *clip_);
+      // The skin reaches past the joints (the top of the head, the toes).
+      if (skin_.loaded && view_.options.show_mesh) {
+        const auto vertices = skin_.skinner->positions();
+        for (std::size_t v = 0; v < vertices.size(); v += 16) {
+          points.push_back((skin_.world_from_mesh * vertices[v]).cast<double>());
+        }
+      }
+      frame_points(view_.camera, points, aspect);
     }
   }
 
@@ -837,7 +857,9 @@ class App {
   CompareState compare_;
   CompareForm compare_form_;
   CameraFlags camera_flags_;
-  bool needs_framing_ = true;  // frame the figure once the panels have their sizes
+  // Frames to frame the figure in: two, since an auto-sized window (the
+  // legend) has its size one frame after it appears.
+  int needs_framing_ = 2;
   MovieWriter movie_;
 };
 
