@@ -1,13 +1,15 @@
 #include "clip.h"
 
+#include <mocap/io/bvh.h>
 #include <mocap/io/clip.h>
 
 #include <algorithm>
 
 namespace mocap::viewer {
 
-Result<Clip> load_clip(const std::string& asf_path, const std::string& amc_path) {
-  Result<ClipFile> file = read_clip(asf_path, amc_path);
+Result<Clip> load_clip(const std::string& asf_path, const std::string& amc_path, double bvh_metres_per_unit) {
+  Result<ClipFile> file = amc_path.empty() && is_bvh_path(asf_path) ? read_bvh_clip(asf_path, bvh_metres_per_unit)
+                                                                    : read_clip(asf_path, amc_path);
   if (!file) return std::unexpected(file.error());
   Clip clip;
   clip.asf_path = asf_path;

@@ -29,9 +29,10 @@ struct Clip {
   int frame_count() const { return motion.frame_count(); }
 };
 
-// Reads `asf_path` and `amc_path` and poses the first frame. The error is the
-// parser's, naming the file and the line.
-Result<Clip> load_clip(const std::string& asf_path, const std::string& amc_path);
+// Reads `asf_path` and `amc_path` (or a BVH alone, `amc_path` empty, its
+// lengths times `bvh_metres_per_unit`) and poses the first frame. The error
+// is the parser's, naming the file and the line.
+Result<Clip> load_clip(const std::string& asf_path, const std::string& amc_path, double bvh_metres_per_unit = 0.01);
 
 // Poses frame `frame` (clamped to the clip) into clip.pose / positions / rotations.
 void pose_clip(Clip& clip, int frame);

@@ -126,9 +126,10 @@ colors::Rgb error_scale(float t) {
                   : colors::Rgb{1.0f, 0.85f - 1.3f * (t - 0.5f), 0.25f - 0.2f * (t - 0.5f)};
 }
 
-Result<Clip> load_other(const std::string& first, const std::string& second, const std::string& main_asf) {
+Result<Clip> load_other(const std::string& first, const std::string& second, const std::string& main_asf,
+                        double bvh_metres_per_unit) {
   if (second.empty()) {
-    if (is_bvh_path(first)) return load_clip(first, "");
+    if (is_bvh_path(first)) return load_clip(first, "", bvh_metres_per_unit);
     if (main_asf.empty() || is_bvh_path(main_asf)) {
       return fail(first, 0, "an AMC alone is a motion of the main clip's ASF, and the main clip has none");
     }

@@ -59,8 +59,10 @@ struct CompareState {
 };
 
 // Loads `first` (+ `second`) as read_clip does: an ASF and an AMC, a BVH
-// alone, or an AMC alone of the main clip's skeleton (`main_asf`).
-Result<Clip> load_other(const std::string& first, const std::string& second, const std::string& main_asf);
+// alone (lengths times `bvh_metres_per_unit`), or an AMC alone of the main
+// clip's skeleton (`main_asf`).
+Result<Clip> load_other(const std::string& first, const std::string& second, const std::string& main_asf,
+                        double bvh_metres_per_unit = 0.01);
 
 // Adds a loaded motion: its colour, name, offset by the layout, its error
 // against `main` when it is a motion of the same skeleton.

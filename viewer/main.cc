@@ -86,7 +86,9 @@ struct Options {
   std::string record;              // a movie of frames --frame to --last (headless)
   double record_fps = 0.0;         // 0: the clip's rate
   CameraFlags camera;
+  std::string bvh_units = "cm";  // of BVH files, as mocap --bvh-units
 
+  double bvh_metres() const { return parse_length_unit(bvh_units).value_or(kBvhCentimetres); }
   bool main_is_bvh() const { return !files.empty() && is_bvh_path(files[0]); }
   // How many of `files` name the clip (2: ASF + AMC, 1: a BVH).
   std::size_t clip_files() const { return main_is_bvh() ? 1 : 2; }
@@ -259,7 +261,7 @@ std::optional<SkinForm> skin_form(const Options& options) {
 
 // The clip the files on the command line name, or the bundled one.
 Result<Clip> load_initial(const Options& options) {
-  if (options.main_is_bvh()) return load_clip(options.files[0], "");
+  if (options.main_is_bvh()) return load_clip(options.files[0], "", options.bvh_metres());
   if (options.files.size() >= 2) return load_clip(options.files[0], options.files[1]);
   const std::string asf = default_asf(), amc = default_amc();
   if (!std::filesystem::exists(asf) || !std::filesystem::exists(amc)) {
@@ -273,7 +275,7 @@ Result<Clip> load_initial(const Options& options) {
 // The --compare motions, added beside `main`; the error names the file.
 std::optional<std::string> load_compare(CompareState& state, const Options& options, const Clip& main) {
   for (const auto& [first, second] : compare_inputs(options)) {
-    Result<Clip> other = load_other(first, second, main.asf_path);
+    Result<Clip> other = load_other(first, second, main.asf_path, options.bvh_metres());
     if (!other) return "--compare: " + other.error().to_string();
     add_motion(state, std::move(*other), main);
   }
@@ -478,12 +480,13 @@ class App {
 
   // Loads a pair (or a BVH alone, amc empty); on failure keeps what is loaded
   // and shows the parser's message.
-  void load(const std::string& asf, const std::string& amc) { adopt(load_clip(asf, amc), asf, amc); }
+  void load(const std::string& asf, const std::string& amc) { adopt(load_clip(asf, amc, bvh_metres_), asf, amc); }
+  void set_bvh_metres(double metres_per_unit) { bvh_metres_ = metres_per_unit; }
 
   // Adds a motion beside the main clip; the message says what happened.
   void add_compare(const std::string& first, const std::string& second) {
     if (!clip_) return set_status("open a clip before comparing motions", true);
-    Result<Clip> other = load_other(first, second, clip_->asf_path);
+    Result<Clip> other = load_other(first, second, clip_->asf_path, bvh_metres_);
     if (!other) {
       std::cerr << "mocap-viewer: " << other.error().to_string() << "\n";
       return set_status(other.error().to_string(), true);
@@ -860,6 +863,7 @@ class App {
   // Frames to frame the figure in: two, since an auto-sized window (the
   // legend) has its size one frame after it appears.
   int needs_framing_ = 2;
+  double bvh_metres_ = kBvhCentimetres;  // of BVH files opened or dropped
   MovieWriter movie_;
 };
 
@@ -902,6 +906,7 @@ int run_window(const Options& options) {
       std::cerr << "mocap-viewer: " << *e << "\n";
       code = kNoGl;
     } else {
+      app.set_bvh_metres(options.bvh_metres());
       const bool given = options.files.size() >= options.clip_files();
       app.adopt(load_initial(options), given ? options.files[0] : default_asf(),
                 given ? (options.main_is_bvh() ? "" : options.files[1]) : default_amc());
@@ -973,6 +978,15 @@ int main(int argc, char** argv) {
                  "skeleton as --compare other.asf other.amc (put --compare after the files)")
       ->expected(1, 2)
       ->check(CLI::ExistingFile);
+  app.add_option("--bvh-units", options.bvh_units,
+                 "length unit of BVH files: m, cm, mm, in, ft, or metres per unit (CMU's cgspeed BVH: 0.0564444)")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            return mocap::parse_length_unit(value) ? ""
+                                                   : "expected m, cm, mm, in, ft or a positive number of metres, "
+                                                     "found '" + value + "'";
+          },
+          "UNIT"));
   app.add_option("--record", options.record,
                  "write a movie of frames --frame to --last (default: the whole clip) through ffmpeg, e.g. out.mp4 "
                  "(headless)");
