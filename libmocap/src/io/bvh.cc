@@ -362,10 +362,12 @@ bool is_identity(const Eigen::Quaterniond& q) {
 }
 
 // The BVH rotation channels of a bone, in dof order (first applied first):
-// its own rotation dofs when its axis is identity and they are distinct (its
-// AMC values are then the angles), else three: its own axes, then the ones
-// it lacks.
-std::vector<Channel> rotation_order(const Bone& bone) {
+// always three (Blender's importer, and others, take 0 or 3 rotation
+// channels per joint and fail on 1 or 2): its own axes, then the ones it
+// lacks. `own` is set to the count of its own when its axis is identity and
+// they are distinct (its AMC values are then the angles, and the axes it
+// lacks stay 0), else to -1.
+std::vector<Channel> rotation_order(const Bone& bone, int& own) {
   std::vector<Channel> dofs;
   bool distinct = true;
   for (const Channel c : bone.dofs) {
@@ -376,7 +378,7 @@ std::vector<Channel> rotation_order(const Bone& bone) {
       distinct = false;
     }
   }
-  if (distinct && is_identity(bone.axis_rotation)) return dofs;
+  own = distinct && is_identity(bone.axis_rotation) ? static_cast<int>(dofs.size()) : -1;
   for (const Channel c : {Channel::RX, Channel::RY, Channel::RZ}) {
     if (std::find(dofs.begin(), dofs.end(), c) == dofs.end()) dofs.push_back(c);
   }
@@ -490,6 +492,7 @@ Result<BvhFile> to_bvh(const Skeleton& skeleton, const Motion& motion) {
   std::vector<int> child_count(n, 0);
   for (std::size_t b = 1; b < n; ++b) ++child_count[static_cast<std::size_t>(skeleton.bones[b].parent)];
   std::vector<std::vector<Channel>> rotations(n);
+  std::vector<int> own(n, -1);  // rotation_order's count of a bone's own angles, or -1
   for (std::size_t b = 0; b < n; ++b) {
     const Bone& bone = skeleton.bones[b];
     const bool root = bone.parent < 0;
@@ -513,9 +516,9 @@ Result<BvhFile> to_bvh(const Skeleton& skeleton, const Motion& motion) {
     }
     if (root) {
       joint.dofs = {Channel::TX, Channel::TY, Channel::TZ};
-      if (has_rotation || !is_identity(bone.axis_rotation)) rotations[b] = rotation_order(bone);
+      if (has_rotation || !is_identity(bone.axis_rotation)) rotations[b] = rotation_order(bone, own[b]);
     } else if (has_rotation) {
-      rotations[b] = rotation_order(bone);
+      rotations[b] = rotation_order(bone, own[b]);
     }
     joint.dofs.insert(joint.dofs.end(), rotations[b].begin(), rotations[b].end());
     joint_of[b] = static_cast<int>(s.bones.size());
@@ -551,19 +554,21 @@ Result<BvhFile> to_bvh(const Skeleton& skeleton, const Motion& motion) {
       const std::vector<Channel>& order = rotations[b];
       if (order.empty()) continue;
       // Dof order (first applied first) is reversed in R = R_i * R_j * R_k.
-      if (order.size() == 3) {
+      if (own[b] < 0 || own[b] == 3) {
         const int i = static_cast<int>(order[2]), j = static_cast<int>(order[1]), l = static_cast<int>(order[0]);
         const Eigen::Vector3d e = euler_angles(pose.rotation[b].toRotationMatrix(), i, j, l);
         values[k++] = e[2];
         values[k++] = e[1];
         values[k++] = e[0];
       } else {
-        // An identity axis and fewer than three dofs: the AMC values are the angles.
+        // An identity axis and fewer than three dofs: the AMC values are the
+        // angles, the axes the bone lacks 0.
         const Bone& bone = skeleton.bones[b];
         const std::span<const double> source = motion.frame(f).subspan(static_cast<std::size_t>(bone.first_channel));
         for (std::size_t d = 0; d < bone.dofs.size(); ++d) {
           if (is_rotation(bone.dofs[d])) values[k++] = source[d];
         }
+        while (k < joint.dofs.size()) values[k++] = 0.0;
       }
     }
   }

@@ -69,9 +69,11 @@ Result<BvhFile> parse_bvh(std::string_view text, const std::string& name, double
 // child's OFFSET the parent bone's vector (every child's, however many), a
 // leaf's end an End Site "<bone>_end", the root with three position and
 // three rotation channels, and each other bone with rotation dofs three
-// rotation channels (its own dofs in its own order when its axis is
-// identity) holding Euler angles of its local rotation C * M * C^-1; a bone
-// without dofs gets none. Fails for translation or length dofs below the
+// rotation channels (its own axes first, in its own order, then the ones it
+// lacks) holding Euler angles of its local rotation C * M * C^-1, or, for an
+// identity axis and fewer than three dofs, its AMC values and 0 for the
+// axes it lacks (Blender's BVH importer takes 0 or 3 rotation channels per
+// joint and fails on 1 or 2); a bone without dofs gets none. Fails for translation or length dofs below the
 // root (BVH would need them on the children).
 Result<BvhFile> to_bvh(const Skeleton& skeleton, const Motion& motion);
 
