@@ -1,6 +1,10 @@
-// mocap convert: a clip (ASF + AMC, or BVH) written as BVH (io/bvh.h) or
-// as a skeleton-only glTF animation (skin/gltf.h).
+// mocap convert: a clip (ASF + AMC, or BVH) written as BVH (io/bvh.h), as
+// an ASF skeleton and AMC motion (io/bvh_to_asf.h) or as a skeleton-only
+// glTF animation (skin/gltf.h).
+#include <mocap/io/amc.h>
+#include <mocap/io/asf.h>
 #include <mocap/io/bvh.h>
+#include <mocap/io/bvh_to_asf.h>
 #include <mocap/skin/gltf.h>
 
 #include <filesystem>
@@ -26,14 +30,21 @@ int run_convert(const ConvertOptions& o) {
     std::cerr << "mocap convert: expected a .bvh or an ASF and an AMC, found " << o.inputs.size() << " inputs\n";
     return kUsage;
   }
-  const auto is_glb = [](const std::string& path) {
+  const auto has_extension = [](const std::string& path, std::string_view wanted) {
     std::string ext = std::filesystem::path(path).extension().string();
     for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext == ".glb";
+    return ext == wanted;
   };
-  if (o.outputs.size() != 1 || !(is_bvh_path(o.outputs[0]) || is_glb(o.outputs[0]) || o.outputs[0] == "-")) {
-    std::cerr << "mocap convert: -o takes one .bvh or .glb file (or - for BVH on standard output); writing ASF/AMC "
-                 "from BVH is not supported yet\n";
+  const auto is_glb = [&](const std::string& path) { return has_extension(path, ".glb"); };
+  const bool acclaim = o.outputs.size() == 2;
+  if (acclaim ? !(has_extension(o.outputs[0], ".asf") && has_extension(o.outputs[1], ".amc"))
+              : !(is_bvh_path(o.outputs[0]) || is_glb(o.outputs[0]) || o.outputs[0] == "-")) {
+    std::cerr << "mocap convert: -o takes one .bvh or .glb file (or - for BVH on standard output), or an .asf and "
+                 "an .amc file\n";
+    return kUsage;
+  }
+  if (acclaim && o.outputs[0] == o.outputs[1]) {
+    std::cerr << "mocap convert: -o " << o.outputs[0] << " twice: expected an .asf and an .amc file\n";
     return kUsage;
   }
   const std::string& output = o.outputs[0];
@@ -43,12 +54,26 @@ int run_convert(const ConvertOptions& o) {
               << ": expected m, cm, mm, in, ft or a positive number of metres\n";
     return kUsage;
   }
-  if (const int code = check_outputs("convert", {output}); code != kOk) return code;
+  if (const int code = check_outputs("convert", {output, acclaim ? o.outputs[1] : ""}); code != kOk) return code;
   std::optional<Clip> clip;
   if (const int code =
           load_clip_or_bvh("convert", o.inputs[0], o.inputs.size() > 1 ? o.inputs[1] : "", o.fps, o.bvh_units, clip);
       code != kOk)
     return code;
+  if (acclaim) {
+    // ASF + AMC: both files or neither (io/atomic_write.h).
+    auto converted = bvh_to_asf(clip->skeleton, clip->motion);
+    if (!converted) {
+      std::cerr << "mocap convert: " << clip->amc_path << ": " << converted.error().message << "\n";
+      return kBadInput;
+    }
+    converted->asf.name = std::filesystem::path(clip->amc_path).stem().string();
+    converted->asf.documentation = "converted from " + std::filesystem::path(clip->amc_path).filename().string() +
+                                   " by mocap convert (io/bvh_to_asf.h)";
+    std::vector<OutputFile> outputs{{o.outputs[0], format_asf(converted->asf)},
+                                    {o.outputs[1], format_amc(converted->motion, converted->skeleton)}};
+    return emit_all(std::move(outputs));
+  }
   if (is_glb(output)) {
     // Skeleton only: the joints as nodes, the motion as one animation, no mesh.
     auto document =
@@ -74,10 +99,10 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ConvertOptions>();
   CLI::App* c = app.add_subcommand(
       "convert",
-      "Write a clip (ASF + AMC, or BVH) as BVH, or as a skeleton-only glTF (.glb: the BVH joints as nodes, the motion "
-      "as an animation, no mesh): same world joint positions on every frame");
+      "Write a clip (ASF + AMC, or BVH) as BVH, as ASF + AMC (-o x.asf x.amc), or as a skeleton-only glTF (.glb: the "
+      "BVH joints as nodes, the motion as an animation, no mesh): same world joint positions on every frame");
   c->add_option("inputs", o->inputs, "A .bvh file, or an ASF skeleton and an AMC motion")->required()->expected(1, 2);
-  c->add_option("-o,--output", o->outputs, "Output .bvh (- for standard output) or .glb (metres, Y up)")
+  c->add_option("-o,--output", o->outputs, "Output .bvh (- for standard output), .glb (metres, Y up), or an .asf and an .amc")
       ->required()
       ->expected(1, 2);
   add_bvh_units_option(*c, o->bvh_units);
