@@ -2,6 +2,7 @@
 #include <mocap/eyes/eye_body.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <numbers>
 
@@ -39,10 +40,27 @@ Eigen::Vector3d HeadTrack::eye_position_at(double time_s) const {
 }
 
 Result<HeadTrack> head_track(const Skeleton& skeleton, const Motion& motion, std::string_view head_bone) {
-  const int bone = skeleton.find_bone(head_bone);
+  int bone = skeleton.find_bone(head_bone);
+  // BVH tools write "Head" where CMU's ASF says "head".
+  for (std::size_t b = 0; bone < 0 && b < skeleton.bones.size(); ++b) {
+    const std::string& name = skeleton.bones[b].name;
+    if (name.size() == head_bone.size() &&
+        std::equal(name.begin(), name.end(), head_bone.begin(), [](char x, char y) { return std::tolower(x) == std::tolower(y); }))
+      bone = static_cast<int>(b);
+  }
   if (bone < 0) return fail("", 0, "no bone called '" + std::string(head_bone) + "' for the head");
   if (motion.frame_count() == 0) return fail("", 0, "the motion has no frames");
-  const int parent = std::max(skeleton.bones[bone].parent, 0);
+  // Acclaim: the head bone runs from its parent's end to its own and turns
+  // with its own rotation. BVH (offsets_in_parent_frame): the joint sits at
+  // the head's base, turns the head, and the head ends at its first child
+  // (its End Site).
+  const int turning = bone;
+  int parent = std::max(skeleton.bones[bone].parent, 0);
+  if (skeleton.offsets_in_parent_frame) {
+    const std::vector<int> children = skeleton.children(bone);
+    parent = bone;
+    if (!children.empty()) bone = children.front();
+  }
   HeadTrack head;
   head.fps = motion.fps;
   head.rotation.reserve(motion.frame_count());
@@ -53,7 +71,7 @@ Result<HeadTrack> head_track(const Skeleton& skeleton, const Motion& motion, std
   for (int f = 0; f < motion.frame_count(); ++f) {
     pose_from_channels(skeleton, motion.frame(f), pose);
     forward_kinematics(skeleton, pose, positions, rotations);
-    head.rotation.push_back(rotations[bone].normalized());
+    head.rotation.push_back(rotations[turning].normalized());
     head.eye_position.push_back(0.5 * (positions[parent] + positions[bone]));
   }
   return head;

@@ -64,7 +64,10 @@ struct HeadTrack {
 };
 
 // The head track of a clip: world rotation of bone `head_bone` per frame and
-// the eyes at the middle of that bone. Fails when the bone is missing or the
+// the eyes at the middle of that bone. The name matches in any case when no
+// bone has it exactly (BVH files say "Head"). In a BVH skeleton the joint
+// called `head_bone` is the head's base and turns it; the head ends at the
+// joint's first child (its End Site). Fails when the bone is missing or the
 // clip has no frames.
 Result<HeadTrack> head_track(const Skeleton& skeleton, const Motion& motion, std::string_view head_bone = "head");
 
