@@ -8,6 +8,7 @@
 #include <mocap/core/fk.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
+#include <mocap/io/bvh.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -204,6 +205,7 @@ TEST(ReportOptionsCheck, RejectsWhatCannotRun) {
   EXPECT_FALSE(with([](ReportOptions& o) { o.kind = BudgetKind::kThreshold, o.budgets = {-1.0}; }));
   EXPECT_FALSE(with([](ReportOptions& o) { o.kind = BudgetKind::kMaxError, o.budgets = {0.0}; }));
   EXPECT_FALSE(with([](ReportOptions& o) { o.fps = 0; }));
+  EXPECT_FALSE(with([](ReportOptions& o) { o.bvh_metres_per_unit = 0; }));
   EXPECT_FALSE(with([](ReportOptions& o) { o.under_cm = {-1}; }));
   EXPECT_FALSE(with([](ReportOptions& o) { o.threads = -1; }));
 }
@@ -325,6 +327,48 @@ TEST(ReportRun, AFailedClipIsListedAndTheRestStillRun) {
   auto parsed = parse_report_json(format_json(report), "r.json");
   ASSERT_TRUE(parsed) << parsed.error().to_string();
   EXPECT_EQ(summarise(*parsed).failed, 2);
+}
+
+// A folder of BVH files beside an AMC: each .bvh is a clip of its own (no
+// ASF paired), read in --bvh-units at its own rate.
+TEST(ReportRun, BvhFilesAreClipsOfTheirOwn) {
+  TempDir dir;
+  const test::LoadedClip clip = test::load_bundled("09_06");
+  fs::copy_file(test::bundled_data_dir() / "09_06.amc", dir.path() / "09_06.amc");
+  fs::copy_file(test::bundled_data_dir() / "09.asf", dir.path() / "09.asf");
+  Motion half = clip.motion;
+  half.fps = 60.0;  // the rate the file says, not --fps
+  auto text = format_bvh(clip.skeleton, half, 0.001);  // millimetres
+  ASSERT_TRUE(text) << text.error().to_string();
+  dir.touch("bvh/run.BVH", *text);
+  const auto clips = find_clips(std::vector<std::string>{dir.path().string()});
+  ASSERT_EQ(clips.size(), 2u);
+  EXPECT_EQ(clips[1].name, "run");
+  EXPECT_TRUE(clips[1].asf.empty());
+  EXPECT_TRUE(clips[1].error.empty()) << clips[1].error;
+  ReportOptions o = quick_options();
+  o.budgets = {0.1};
+  o.track_bounds_cm.clear();
+  o.bvh_metres_per_unit = 0.001;
+  const Report report = run_report(clips, o);
+  ASSERT_EQ(report.clips.size(), 2u);
+  const ClipResult& amc = report.clips[0];
+  const ClipResult& bvh = report.clips[1];
+  ASSERT_TRUE(amc.ok) << amc.error;
+  ASSERT_TRUE(bvh.ok) << bvh.error;
+  EXPECT_EQ(bvh.frames, 141);
+  EXPECT_EQ(bvh.fps, 60.0);
+  EXPECT_EQ(bvh.joints.size(), 38u);  // 31 joints and 7 End Sites
+  // The same motion in the right unit: errors of the same size as the AMC's
+  // (not 10x off, as a wrong unit would make them).
+  const double ratio = bvh.budgets[0].position.max / amc.budgets[0].position.max;
+  EXPECT_GT(ratio, 0.3) << bvh.budgets[0].position.max << " vs " << amc.budgets[0].position.max;
+  EXPECT_LT(ratio, 3.0) << bvh.budgets[0].position.max << " vs " << amc.budgets[0].position.max;
+  // The wrong unit, and the error follows the lengths.
+  o.bvh_metres_per_unit = 0.01;
+  const Report wrong = run_report(std::vector<ClipInput>{clips[1]}, o);
+  ASSERT_TRUE(wrong.clips[0].ok) << wrong.clips[0].error;
+  EXPECT_GT(wrong.clips[0].budgets[0].position.max, 5.0 * bvh.budgets[0].position.max);
 }
 
 TEST(ReportRun, ThreadCountDoesNotChangeTheNumbers) {

@@ -75,7 +75,7 @@ std::vector<ClipInput> find_clips(std::span<const std::string> inputs, const std
     clip.name = path.stem().string();
     clip.bytes = error.empty() ? fs::file_size(path, ec) : 0;
     if (ec) clip.bytes = 0;
-    if (error.empty()) {
+    if (error.empty() && !has_extension(path, ".bvh")) {
       if (auto asf = pair_asf(clip.path, fallback_asf)) {
         clip.asf = std::move(*asf);
       } else {
@@ -94,13 +94,16 @@ std::vector<ClipInput> find_clips(std::span<const std::string> inputs, const std
       const auto options = fs::directory_options::skip_permission_denied;
       for (fs::recursive_directory_iterator it(path, options, ec), end; !ec && it != end; it.increment(ec)) {
         std::error_code file_ec;
-        if (it->is_regular_file(file_ec) && has_extension(it->path(), ".amc")) amcs.push_back(it->path());
+        if (it->is_regular_file(file_ec) && (has_extension(it->path(), ".amc") || has_extension(it->path(), ".bvh")))
+          amcs.push_back(it->path());
       }
       if (ec) add(path, input + ": cannot list the folder: " + ec.message());
       for (const fs::path& amc : amcs) add(amc, "");
     } else if (fs::is_regular_file(status)) {
       if (has_extension(path, ".asf")) continue;
-      add(path, has_extension(path, ".amc") ? "" : input + ": not an AMC motion (expected a .amc file)");
+      add(path, has_extension(path, ".amc") || has_extension(path, ".bvh")
+                    ? ""
+                    : input + ": not an AMC or BVH motion (expected a .amc or .bvh file)");
     } else {
       add(path, input + ": no such file or folder");
     }

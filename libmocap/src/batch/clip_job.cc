@@ -6,9 +6,11 @@
 #include <mocap/compress/key_pipeline.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
+#include <mocap/io/bvh.h>
 
 #include <chrono>
 #include <exception>
+#include <optional>
 
 namespace mocap {
 
@@ -72,9 +74,17 @@ ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
   };
   if (!input.error.empty()) return finish(input.error);
   try {
-    auto skeleton = read_asf(input.asf);
+    // A BVH file is a whole clip (skeleton and motion, at its own rate).
+    std::optional<BvhFile> bvh;
+    if (is_bvh_path(input.path)) {
+      auto read = read_bvh(input.path, options.bvh_metres_per_unit);
+      if (!read) return finish(read.error().to_string());
+      bvh = std::move(*read);
+      result.fps = bvh->motion.fps;
+    }
+    auto skeleton = bvh ? Result<Skeleton>(std::move(bvh->skeleton)) : read_asf(input.asf);
     if (!skeleton) return finish(skeleton.error().to_string());
-    auto motion = read_amc(input.path, *skeleton, options.fps);
+    auto motion = bvh ? Result<Motion>(std::move(bvh->motion)) : read_amc(input.path, *skeleton, options.fps);
     if (!motion) return finish(motion.error().to_string());
     const int frames = motion->frame_count();
     result.frames = frames;

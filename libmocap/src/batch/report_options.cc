@@ -40,6 +40,8 @@ Result<void> validate(const ReportOptions& o) {
     if (o.kind == BudgetKind::kMaxError && !(b > 0.0)) return fail("", 0, what + ": expected an error > 0 cm");
   }
   if (!(o.fps > 0.0) || !std::isfinite(o.fps)) return fail("", 0, "fps: expected a rate > 0");
+  if (!(o.bvh_metres_per_unit > 0.0) || !std::isfinite(o.bvh_metres_per_unit))
+    return fail("", 0, "BVH units: expected a positive number of metres");
   for (const double u : o.under_cm) {
     if (!(u > 0.0) || !std::isfinite(u)) return fail("", 0, "under: expected errors > 0 cm");
   }

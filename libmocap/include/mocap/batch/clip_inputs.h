@@ -1,6 +1,6 @@
-// Finding the clips of a motion database: AMC files from files and folders,
-// each paired with its ASF the CMU way, sorted by path, and split into
-// shards for runs on many machines.
+// Finding the clips of a motion database: AMC and BVH files from files and
+// folders, each AMC paired with its ASF the CMU way (a BVH is a whole clip),
+// sorted by path, and split into shards for runs on many machines.
 #pragma once
 
 #include <mocap/core/error.h>
@@ -12,10 +12,10 @@
 
 namespace mocap {
 
-// An AMC to measure and the ASF it was paired with.
+// An AMC to measure and the ASF it was paired with, or a BVH.
 struct ClipInput {
-  std::string path;          // the AMC, as found (relative when the input was)
-  std::string asf;           // the paired ASF; empty when none was found
+  std::string path;          // the AMC or .bvh, as found (relative when the input was)
+  std::string asf;           // the paired ASF; empty when none was found, and for a .bvh
   std::string name;          // the AMC's stem: "09_06"
   std::uintmax_t bytes = 0;  // the AMC's size, for progress estimates
   std::string error;         // why this input cannot run (no ASF, no such file); empty when it can
@@ -30,10 +30,11 @@ struct ClipInput {
 // when none applies.
 Result<std::string> pair_asf(const std::string& amc, const std::string& fallback_asf = "");
 
-// The clips of `inputs`: a folder gives every .amc below it (recursively), a
-// file gives itself (an .asf is skipped, being a skeleton). Every AMC is
-// paired with pair_asf. Inputs that do not exist, files that are not .amc and
-// AMCs without an ASF come back with `error` set, to be reported as failed.
+// The clips of `inputs`: a folder gives every .amc and .bvh below it
+// (recursively), a file gives itself (an .asf is skipped, being a skeleton).
+// Every AMC is paired with pair_asf; a .bvh needs no pairing. Inputs that do
+// not exist, files that are neither .amc nor .bvh and AMCs without an ASF
+// come back with `error` set, to be reported as failed.
 // Sorted by path, each path once.
 std::vector<ClipInput> find_clips(std::span<const std::string> inputs, const std::string& fallback_asf = "");
 

@@ -26,6 +26,10 @@ struct ReportOptions {
   BudgetKind kind = BudgetKind::kRatio;
   std::vector<double> budgets = {0.05, 0.1, 0.2};  // in the kind's unit, in the order given
   double fps = 120.0;                              // AMC files store no rate
+  // Metres per BVH file unit for .bvh clips (io/bvh.h; BVH has no unit):
+  // centimetres by default, as most BVH tools write. Their rate is their own
+  // Frame Time, not `fps`.
+  double bvh_metres_per_unit = 0.01;
   ErrorOptions error;                              // velocity weight and shell radius of the measure
   // Refinement passes of select_keys_for_count (ratio budgets): the
   // selection's cost grows with them; 0 keeps the better of the threshold's
@@ -51,7 +55,7 @@ struct ReportOptions {
 };
 
 // Checks budgets (non-empty, finite, ratio in (0, 1], threshold >= 0,
-// max error > 0), fps > 0, under_cm > 0, selection_passes, worst_clips and
+// max error > 0), fps > 0, bvh_metres_per_unit > 0, under_cm > 0, selection_passes, worst_clips and
 // threads >= 0, clip_file_error_cm > 0, track_bounds_cm > 0. Returns the
 // first problem as a message.
 Result<void> validate(const ReportOptions& options);
