@@ -924,18 +924,21 @@ int run_window(const Options& options) {
       const double start = glfwGetTime();
       double last = start;
       stats.window_start = start;
-      int stats_frames = 0;
+      int stats_frames = 0, drawn = 0;
       for (;;) {
         glfwPollEvents();
         // Closed by the user or by --quit-after: one more frame is drawn, so
         // that --window-screenshot saves what the window showed.
         const double now = glfwGetTime();
+        // At least three frames first: an auto-sized window (the legend)
+        // shows from its second, and a slow (sanitized) start must not skip it.
         const bool quit = glfwWindowShouldClose(window) ||
-                          (options.quit_after_s > 0.0 && now - start >= options.quit_after_s);
+                          (options.quit_after_s > 0.0 && now - start >= options.quit_after_s && drawn >= 3);
         app.take_drops();
         const double dt = now - last;
         last = now;
         app.frame(dt);
+        ++drawn;
         if (quit && !options.window_screenshot.empty()) {
           int w = 0, h = 0;
           glfwGetFramebufferSize(window, &w, &h);
