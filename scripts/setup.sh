@@ -13,6 +13,7 @@ extras=()
 for a in "$@"; do
   case "$a" in
     slurm) extras+=(slurm-wlm slurm-client munge) ;;
+    blender) extras+=(blender python3-numpy) ;;  # Blender's glTF importer needs numpy
     *) extras+=("$a") ;;
   esac
 done
