@@ -123,6 +123,12 @@ TEST(BvhToAsf, AsfAmcToBvhAndBackOnEveryClip) {
     Skeleton skeleton;
     Motion motion;
     if (!test::load(clip, skeleton, motion)) continue;
+    // The first 1000 frames of each clip keep the sanitized CI run short
+    // (14_02 has 5423); every clip, every joint.
+    if (motion.frame_count() > 1000) {
+      motion.frame_numbers.resize(1000);
+      motion.values.resize(1000 * static_cast<std::size_t>(motion.channel_count));
+    }
     // Through BVH text, as `mocap convert a.asf a.amc -o a.bvh` writes it.
     auto text = format_bvh(skeleton, motion);
     ASSERT_TRUE(text) << text.error().to_string();
