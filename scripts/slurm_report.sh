@@ -41,6 +41,10 @@ while [ $# -gt 0 ]; do
 done
 report_args=("$@")
 [ ${#report_args[@]} -gt 0 ] || report_args=("$here/data/09_06.amc" "$here/data/16_05.amc" "$here/data/49_06.amc" --ratios 0.1)
+# The jobs run in the work folder: inputs by their full paths.
+for i in "${!report_args[@]}"; do
+  [ -e "${report_args[i]}" ] && report_args[i]=$(realpath "${report_args[i]}")
+done
 mocap=$(command -v "$mocap" || true)
 [ -z "$mocap" ] || mocap=$(realpath "$mocap")
 [ -x "$mocap" ] || { echo "slurm_report: no mocap binary (give --mocap PATH)" >&2; exit 1; }
