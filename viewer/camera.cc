@@ -117,8 +117,8 @@ void frame_points(Camera& camera, std::span<const Eigen::Vector3d> points, doubl
     if (!p.allFinite()) continue;
     const Eigen::Vector3d r = p - camera.target;
     const double z = r.dot(back);
-    distance = std::max({distance, std::abs(r.dot(right)) / tan_x + z, std::abs(r.dot(up)) / tan_y + z,
-                         z + 2.0 * camera.near_m});
+    distance = std::max(
+        {distance, std::abs(r.dot(right)) / tan_x + z, std::abs(r.dot(up)) / tan_y + z, z + 2.0 * camera.near_m});
   }
   camera.distance = distance;
 }

@@ -77,7 +77,8 @@ int compare_boxes(bool width, const char* a_path, const char* b_path) {
   if (aw == 0 || bw == 0) return std::printf("FAIL: no figure\n"), 1;
   // By a clear margin: 10 %.
   const bool ok = width ? aw * 10 < bw * 9 : ah * 10 < bh * 9;
-  std::printf(ok ? "OK\n" : "FAIL: the first figure is not %s than the second by 10 %%\n", width ? "narrower" : "shorter");
+  std::printf(ok ? "OK\n" : "FAIL: the first figure is not %s than the second by 10 %%\n",
+              width ? "narrower" : "shorter");
   return ok ? 0 : 1;
 }
 
@@ -120,7 +121,8 @@ bool is_blue_pixel(const unsigned char* c) {
 int main(int argc, char** argv) {
   using namespace mocap::viewer;
   const std::string mode = argc > 1 ? argv[1] : "";
-  if ((mode == "--narrower" || mode == "--shorter") && argc == 4) return compare_boxes(mode == "--narrower", argv[2], argv[3]);
+  if ((mode == "--narrower" || mode == "--shorter") && argc == 4)
+    return compare_boxes(mode == "--narrower", argv[2], argv[3]);
   if (mode == "--swatch" && argc == 7) {
     return find_swatch(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
   }

@@ -16,8 +16,7 @@ ImVec4 to_imgui(const colors::Rgb& c) {
 
 // A square of the motion's colour, as drawn (unlit), then its name.
 void swatch(const colors::Rgb& c, const char* name, bool dim = false) {
-  ImGui::ColorButton(name, to_imgui(c), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop,
-                     ImVec2(16, 16));
+  ImGui::ColorButton(name, to_imgui(c), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop, ImVec2(16, 16));
   ImGui::SameLine();
   if (dim) {
     ImGui::TextDisabled("%s (hidden)", name);
@@ -93,7 +92,8 @@ CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip*
   ImGui::Checkbox("Colour joints by error", &state.color_by_error);
   if (state.color_by_error) ImGui::SliderFloat("Red at", &state.red_at_cm, 0.5f, 30.0f, "%.1f cm per joint");
   int stat = state.graph_worst ? 0 : 1;
-  if (ImGui::Combo("Graph", &stat, "worst joint per frame\0mean over joints per frame\0")) state.graph_worst = stat == 0;
+  if (ImGui::Combo("Graph", &stat, "worst joint per frame\0mean over joints per frame\0"))
+    state.graph_worst = stat == 0;
   ImGui::TextDisabled("errors as mocap eval: joint distances, cm");
   for (std::size_t i = 0; i < state.motions.size(); ++i) {
     CompareMotion& m = state.motions[i];
@@ -112,12 +112,11 @@ CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip*
     if (m.error.valid) {
       const MotionError& e = m.error.summary;
       const Skeleton& s = main->skeleton;
-      ImGui::Text("worst joint %.2f cm: %s at frame %d", e.joint.max,
-                  e.joint.worst_joint >= 0 ? s.bones[static_cast<std::size_t>(e.joint.worst_joint)].name.c_str() : "-",
-                  e.joint.worst_frame >= 0 ? main->motion.frame_numbers[static_cast<std::size_t>(e.joint.worst_frame)]
-                                           : 0);
-      ImGui::Text("mean over joints, cm: mean %.2f, max %.2f", e.position.mean,
-                  e.position.max);
+      ImGui::Text(
+          "worst joint %.2f cm: %s at frame %d", e.joint.max,
+          e.joint.worst_joint >= 0 ? s.bones[static_cast<std::size_t>(e.joint.worst_joint)].name.c_str() : "-",
+          e.joint.worst_frame >= 0 ? main->motion.frame_numbers[static_cast<std::size_t>(e.joint.worst_frame)] : 0);
+      ImGui::Text("mean over joints, cm: mean %.2f, max %.2f", e.position.mean, e.position.max);
       const int f = m.clip.frame;
       if (f >= 0 && f < static_cast<int>(m.error.mean_cm.size())) {
         ImGui::Text("this frame: mean %.2f cm, worst joint %.2f cm", m.error.mean_cm[static_cast<std::size_t>(f)],

@@ -22,9 +22,9 @@ struct CompareForm {
 
 // What the panel asks of the main loop.
 struct CompareRequest {
-  bool add = false;      // load form.motion (+ form.asf) and add it
-  int remove = -1;       // motion to drop
-  bool relayout = false; // offsets by the layout again
+  bool add = false;       // load form.motion (+ form.asf) and add it
+  int remove = -1;        // motion to drop
+  bool relayout = false;  // offsets by the layout again
 };
 
 CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip* main);
@@ -39,8 +39,8 @@ TimelineMarks compare_marks(const CompareState& state);
 
 // What the legend lists besides the motions.
 struct LegendExtras {
-  bool ghost = false;         // the keyframe rebuild drawn thin and blue
-  float key_red_at_cm = 0.0f; // > 0: joints coloured by the keyframe error, red at this
+  bool ghost = false;                    // the keyframe rebuild drawn thin and blue
+  float key_red_at_cm = 0.0f;            // > 0: joints coloured by the keyframe error, red at this
   const TimelineMarks* marks = nullptr;  // the graph on the timeline, if any
 };
 

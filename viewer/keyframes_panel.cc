@@ -80,7 +80,8 @@ int keyframes_panel(KeyframeState& state, const Clip* clip, const Playback& play
       changed |= ImGui::SliderFloat("Ratio", &state.ratio, 0.005f, 1.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
       break;
     case KeyframeState::Mode::kMaxError:
-      changed |= ImGui::SliderFloat("Max error", &state.max_error, 0.1f, 20.0f, "%.2f cm", ImGuiSliderFlags_Logarithmic);
+      changed |=
+          ImGui::SliderFloat("Max error", &state.max_error, 0.1f, 20.0f, "%.2f cm", ImGuiSliderFlags_Logarithmic);
       break;
     case KeyframeState::Mode::kThreshold:
       changed |= ImGui::SliderFloat("Threshold", &state.threshold, 0.001f, 1.0f, "%.4f", ImGuiSliderFlags_Logarithmic);
@@ -121,7 +122,8 @@ int keyframes_panel(KeyframeState& state, const Clip* clip, const Playback& play
   if (frame < static_cast<int>(state.error_per_frame.size())) {
     double worst = 0.0;
     const std::size_t bones = clip->skeleton.bones.size();
-    for (std::size_t j = 0; j < bones && state.rebuilt_positions.size() >= static_cast<std::size_t>(frame + 1) * bones; ++j) {
+    for (std::size_t j = 0; j < bones && state.rebuilt_positions.size() >= static_cast<std::size_t>(frame + 1) * bones;
+         ++j) {
       const std::size_t i = frame * bones + j;
       worst = std::max(worst, 100.0 * (state.rebuilt_positions[i] - state.original_positions[i]).norm());
     }

@@ -65,11 +65,11 @@ std::string lower_extension(const std::string& path) {
 }
 
 struct Options {
-  std::vector<std::string> files;  // asf amc | bvh, then [mesh.obj [weights.txt]]
+  std::vector<std::string> files;                 // asf amc | bvh, then [mesh.obj [weights.txt]]
   std::vector<std::vector<std::string>> compare;  // each --compare: a motion, or an ASF and an AMC
-  std::optional<int> frame;        // file frame number; none: the first (and, in a window, play)
-  std::string screenshot;          // headless when set
-  std::optional<int> last_frame;   // >= frame: --screenshot is a prefix, one PNG per frame up to this one
+  std::optional<int> frame;                       // file frame number; none: the first (and, in a window, play)
+  std::string screenshot;                         // headless when set
+  std::optional<int> last_frame;  // >= frame: --screenshot is a prefix, one PNG per frame up to this one
   int frame_step = 1;
   std::string size = "1280x720";
   // Keyframes on from the start, as mocap compress --keys N / --threshold T.
@@ -83,8 +83,8 @@ struct Options {
   int samples = -1;  // multisampling of the window; -1: 4, or 0 under software OpenGL (screenshots always use 4)
   double quit_after_s = 0.0;      // 0: run until closed
   std::string window_screenshot;  // the whole window, panels included, on closing
-  std::string record;              // a movie of frames --frame to --last (headless)
-  double record_fps = 0.0;         // 0: the clip's rate
+  std::string record;             // a movie of frames --frame to --last (headless)
+  double record_fps = 0.0;        // 0: the clip's rate
   CameraFlags camera;
   std::string bvh_units = "cm";  // of BVH files, as mocap --bvh-units
 
@@ -334,8 +334,8 @@ int run_headless(const Options& options) {
     }
     frames = std::move(shown);
   } else {
-    const std::string first = options.last_frame ? frame_file(options.screenshot, numbers[frames.front()])
-                                                 : options.screenshot;
+    const std::string first =
+        options.last_frame ? frame_file(options.screenshot, numbers[frames.front()]) : options.screenshot;
     if (auto ok = check_output_path(first); !ok) {
       std::cerr << "mocap-viewer: --screenshot " << ok.error().to_string() << "\n";
       return kOutput;
@@ -440,8 +440,8 @@ int run_headless(const Options& options) {
           std::cerr << "mocap-viewer: --record " << *e << "\n";
           code = kOutput;
         } else if (code == kOk) {
-          std::printf("mocap-viewer: wrote %s: %d frames of %dx%d at %g fps\n", options.record.c_str(), written,
-                      width, height, movie_fps);
+          std::printf("mocap-viewer: wrote %s: %d frames of %dx%d at %g fps\n", options.record.c_str(), written, width,
+                      height, movie_fps);
         }
       }
     }
@@ -537,8 +537,8 @@ class App {
     view_.camera.target = framed.target, view_.camera.distance = framed.distance;
     view_.followed_root = clip_->positions[0];
     needs_framing_ = 2;  // again once the panels' sizes are known
-    status_ = {"loaded " + asf + (amc.empty() ? "" : " + " + amc) + " (" + std::to_string(clip_->frame_count()) + " frames, " +
-                   std::to_string(clip_->skeleton.bones.size()) + " bones)",
+    status_ = {"loaded " + asf + (amc.empty() ? "" : " + " + amc) + " (" + std::to_string(clip_->frame_count()) +
+                   " frames, " + std::to_string(clip_->skeleton.bones.size()) + " bones)",
                false};
   }
 
@@ -603,7 +603,8 @@ class App {
     }
     for (const std::string& path : bvhs) add_compare(path, "");
     for (const std::string& path : amcs) add_compare(asf.empty() ? path : asf, asf.empty() ? "" : path);
-    if (!asf.empty() && amcs.empty()) status_ = {asf + ": dropped without an AMC; drop an ASF and an AMC together", true};
+    if (!asf.empty() && amcs.empty())
+      status_ = {asf + ": dropped without an AMC; drop an ASF and an AMC together", true};
   }
 
   // One pass of the loop after polling.
@@ -623,15 +624,17 @@ class App {
     // The side panel stays above the timeline and scrolls when it is longer.
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(380, std::max(io.DisplaySize.y - timeline_h - 20, 80.0f)), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSizeConstraints(ImVec2(260, 80), ImVec2(10000, std::max(io.DisplaySize.y - timeline_h - 20, 80.0f)));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(260, 80),
+                                        ImVec2(10000, std::max(io.DisplaySize.y - timeline_h - 20, 80.0f)));
     ImGui::Begin("mocap-viewer");
     if (ImGui::CollapsingHeader("Open", ImGuiTreeNodeFlags_DefaultOpen) && open_panel(form_, status_)) {
       load(form_.asf, is_bvh_path(form_.asf) ? "" : form_.amc);
     }
     if (ImGui::CollapsingHeader("Compare", compare_.motions.empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
       const CompareRequest r = compare_panel(compare_form_, compare_, clip_ ? &*clip_ : nullptr);
-      if (r.add) add_compare(compare_form_.asf.empty() ? compare_form_.motion : compare_form_.asf,
-                             compare_form_.asf.empty() ? "" : compare_form_.motion);
+      if (r.add)
+        add_compare(compare_form_.asf.empty() ? compare_form_.motion : compare_form_.asf,
+                    compare_form_.asf.empty() ? "" : compare_form_.motion);
       if (r.remove >= 0) compare_.motions.erase(compare_.motions.begin() + r.remove);
       if ((r.relayout || r.remove >= 0) && clip_) lay_out(compare_, *clip_);
     }
@@ -663,7 +666,8 @@ class App {
     const float W = std::max(io.DisplaySize.x, 1.0f), H = std::max(io.DisplaySize.y, 1.0f);
     Camera::Region free;
     const float panel_right = panel_at.x + panel_size.x;
-    if (panel_at.x < 0.5f * W && panel_right < 0.6f * W && panel_size.y > 0.3f * H) free.left = (panel_right + 4.0f) / W;
+    if (panel_at.x < 0.5f * W && panel_right < 0.6f * W && panel_size.y > 0.3f * H)
+      free.left = (panel_right + 4.0f) / W;
     free.bottom = std::max(0.2f, (H - timeline_h) / H);
 
     const bool scrubbing = timeline_panel(playback_, marks);
@@ -818,7 +822,8 @@ class App {
         return set_status(*e, true);
       }
       const int shown = clip_->frame;
-      pose_clip(*clip_, std::min(movie_frame(export_.first, export_.movie_frame, clip_->motion.fps, rate), export_.last));
+      pose_clip(*clip_,
+                std::min(movie_frame(export_.first, export_.movie_frame, clip_->motion.fps, rate), export_.last));
       pose_motions(compare_, *clip_);
       update_skin(skin_, *clip_);
       offscreen_.bind();
@@ -987,7 +992,8 @@ int main(int argc, char** argv) {
           [](std::string& value) -> std::string {
             return mocap::parse_length_unit(value) ? ""
                                                    : "expected m, cm, mm, in, ft or a positive number of metres, "
-                                                     "found '" + value + "'";
+                                                     "found '" +
+                                                         value + "'";
           },
           "UNIT"));
   app.add_option("--record", options.record,

@@ -183,8 +183,7 @@ bool path_field(const char* label, std::string& path) {
   const ImVec2 lo(at.x + 1.0f, at.y + 1.0f), hi(at.x + width - 1.0f, at.y + ImGui::GetFrameHeight() - 1.0f);
   // The frame's colour is translucent over the window's: both, as ImGui drew them.
   draw->AddRectFilled(lo, hi, ImGui::GetColorU32(ImGuiCol_WindowBg), 0.0f);
-  draw->AddRectFilled(lo, hi,
-                      ImGui::GetColorU32(ImGui::IsItemHovered() ? ImGuiCol_FrameBgHovered : ImGuiCol_FrameBg));
+  draw->AddRectFilled(lo, hi, ImGui::GetColorU32(ImGui::IsItemHovered() ? ImGuiCol_FrameBgHovered : ImGuiCol_FrameBg));
   draw->AddText(ImVec2(at.x + style.FramePadding.x, at.y + style.FramePadding.y), ImGui::GetColorU32(ImGuiCol_Text),
                 shown.c_str());
   return changed;

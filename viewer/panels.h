@@ -40,7 +40,7 @@ struct OpenForm {
 struct ExportState {
   std::string screenshot_path = "mocap-screenshot.png";
   std::string sequence_prefix = "frames/frame_";  // + the file's frame number, 5 digits, + ".png"
-  int first = 0;  // frames (indices); the panel shows their file numbers
+  int first = 0;                                  // frames (indices); the panel shows their file numbers
   int last = 0;
   bool screenshot_requested = false;
   bool sequence_running = false;
@@ -60,9 +60,9 @@ enum class ViewRequest { kNone, kFrameAll, kFrameFigure };
 // Marks on the timeline: key frames as ticks on the scrubber, and a graph of
 // the error over time under it.
 struct TimelineMarks {
-  std::span<const int> keys;     // frame indices
-  std::span<const float> error;  // one value per frame, cm
-  float error_max = 0.0f;        // the graph's top
+  std::span<const int> keys;                   // frame indices
+  std::span<const float> error;                // one value per frame, cm
+  float error_max = 0.0f;                      // the graph's top
   const char* statistic = "mean over joints";  // what a frame's value is, as the graph and legend name it
 };
 

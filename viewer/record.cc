@@ -2,12 +2,12 @@
 
 #include <mocap/io/atomic_write.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace mocap::viewer {
 namespace {
@@ -78,8 +78,7 @@ std::optional<std::string> MovieWriter::close() {
   const int status = ::pclose(pipe_);
   pipe_ = nullptr;
   if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return path_ + ": ffmpeg failed (exit status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-           ")";
+    return path_ + ": ffmpeg failed (exit status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")";
   }
   return std::nullopt;
 }

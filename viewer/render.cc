@@ -298,8 +298,8 @@ void Renderer::shadow(const Eigen::Vector3d& center, float radius, float darknes
     const float a1 = 2.0f * std::numbers::pi_v<float> * (i + 1) / kSegments;
     const Eigen::Vector3f p0 = c + radius * Eigen::Vector3f(std::cos(a0), 0.0f, std::sin(a0));
     const Eigen::Vector3f p1 = c + radius * Eigen::Vector3f(std::cos(a1), 0.0f, std::sin(a1));
-    scratch_.insert(scratch_.end(), {c.x(), c.y(), c.z(), darkness, 0, 0, p0.x(), p0.y(), p0.z(), 0, 0, 0,
-                                     p1.x(), p1.y(), p1.z(), 0, 0, 0});
+    scratch_.insert(scratch_.end(), {c.x(), c.y(), c.z(), darkness, 0, 0, p0.x(), p0.y(), p0.z(), 0, 0, 0, p1.x(),
+                                     p1.y(), p1.z(), 0, 0, 0});
   }
   glUseProgram(flat_program_);
   glUniform1i(glGetUniformLocation(flat_program_, "u_shadow"), 1);
