@@ -258,8 +258,8 @@ MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const
   int v = 0;
   for (; v + 8 <= count; v += 8) {
     dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, s.weights + v, s.positions + 3 * v,
-                                         kNormals ? s.normals + 3 * v : nullptr, s.out_positions + 3 * v,
-                                         kNormals ? s.out_normals + 3 * v : nullptr);
+                                                 kNormals ? s.normals + 3 * v : nullptr, s.out_positions + 3 * v,
+                                                 kNormals ? s.out_normals + 3 * v : nullptr);
   }
   if (v == count) return;
   // The last 1..7 vertices through the same batch, padded with copies of the
