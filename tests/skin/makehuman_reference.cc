@@ -8,15 +8,15 @@
 #include <cstdio>
 #include <fstream>
 #include <set>
-#include <sstream>
 
 namespace mocap::test {
 namespace {
 
 // MakeHuman bone (without its .L/.R) -> CMU bone (without its l/r when the
 // MakeHuman bone is sided). Why each, where it is not the obvious one:
-//  - root has no weights; spine05 is MakeHuman's pelvis (its vertices are the
-//    crotch and lower belly, 2/3 below the hip line): CMU's root. pelvis.L/R
+//  - root has no weights; spine05 is MakeHuman's pelvis (the 104 vertices it
+//    leads are the crotch and the lower belly, 4 in 5 below the hip
+//    joints): CMU's root. pelvis.L/R
 //    (hip and buttock) are CMU's hipjoints, which have no degrees of freedom
 //    and move with the root.
 //  - CMU's three back bones split root-to-neck in thirds; the heads of
