@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <mocap/eyes/eye_body.h>
 #include <mocap/eyes/eyes.h>
+#include <mocap/io/bvh.h>
 
 #include <algorithm>
 #include <cmath>
@@ -535,6 +536,30 @@ TEST(EyesBody, VestibuloOcularReflexHoldsAWorldTargetAgainstHeadMotion) {
   }
   EXPECT_LT(worst_vor, 0.1 * kDeg);
   EXPECT_GT(worst_fixed, 15 * kDeg);
+}
+
+// The same clip as BVH (its joint "head" at the head's base, the End Site
+// "head_end" at its top; a BVH file's "Head" found in any case) gives the
+// ASF's head track: the same rotations and eye positions on every frame.
+TEST(EyesBody, ABvhClipGivesTheAsfHeadTrack) {
+  const test::LoadedClip clip = test::load_bundled("09_06");
+  auto bvh = to_bvh(clip.skeleton, clip.motion);
+  ASSERT_TRUE(bvh) << bvh.error().to_string();
+  const int head_joint = bvh->skeleton.find_bone("head");
+  ASSERT_GE(head_joint, 0);
+  bvh->skeleton.bones[static_cast<std::size_t>(head_joint)].name = "Head";
+  const auto want = head_track(clip.skeleton, clip.motion);
+  const auto got = head_track(bvh->skeleton, bvh->motion);
+  ASSERT_TRUE(want) << want.error().to_string();
+  ASSERT_TRUE(got) << got.error().to_string();
+  ASSERT_EQ(got->frame_count(), want->frame_count());
+  double worst_position = 0.0, worst_rotation = 0.0;
+  for (int f = 0; f < want->frame_count(); ++f) {
+    worst_position = std::max(worst_position, (got->eye_position[f] - want->eye_position[f]).norm());
+    worst_rotation = std::max(worst_rotation, test::quaternion_gap(got->rotation[f], want->rotation[f]));
+  }
+  EXPECT_LT(worst_position, 1e-9);
+  EXPECT_LT(worst_rotation, 1e-9);
 }
 
 TEST(EyesBody, OnARealClipTheReflexKeepsTheGazeNearTheTarget) {
