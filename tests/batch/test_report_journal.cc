@@ -210,6 +210,10 @@ TEST(ReportJournal, AnotherRunsJournalIsRefusedSayingWhatDiffers) {
   JournalRun passes = run;
   passes.options.selection_passes = 3;
   EXPECT_NE(refused_with(passes).find("selection_passes 1 then, 3 now"), std::string::npos);
+  JournalRun units = run;
+  units.options.bvh_metres_per_unit = 0.001;
+  EXPECT_NE(refused_with(units).find("bvh_metres_per_unit 0.01 then, 0.001 now"), std::string::npos)
+      << refused_with(units);
   JournalRun shard = run;
   shard.shard_count = 2;
   EXPECT_NE(refused_with(shard).find("another shard"), std::string::npos);

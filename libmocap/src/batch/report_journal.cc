@@ -98,6 +98,8 @@ Json options_json(const ReportOptions& options) {
   empty.aggregate = empty_aggregate(options);
   Json j = Json::parse(format_json(empty)).at("options");
   j.erase("threads");
+  // Not (yet) in the report's JSON, but it changes every number of a .bvh clip.
+  if (!j.contains("bvh_metres_per_unit")) j["bvh_metres_per_unit"] = options.bvh_metres_per_unit;
   return j;
 }
 
