@@ -316,13 +316,16 @@ TEST(Embed, AgreesWithMakeHumansWeights) {
   ASSERT_TRUE(bound);
   const auto agreement = test::dominant_bone_agreement(bound->weights, clip.skeleton, *reference);
   RecordProperty("agreement", agreement.summary());
-  std::printf("MakeHuman agreement: %s\n", agreement.summary().c_str());
+  std::printf("MakeHuman agreement: %s\n", agreement.summary(16).c_str());
   std::vector<Eigen::Vector3d> starts;
   for (const auto& s : bound->bind.segments) starts.push_back(s.start.cast<double>());
   const auto distances = test::joint_distances(clip.skeleton, starts, *reference);
   std::printf("MakeHuman joints: %s\n", distances.summary().c_str());
-  EXPECT_GT(agreement.regions[int(test::BodyRegion::kHands)].fraction(), 0.5);
-  EXPECT_GT(agreement.overall.fraction(), 0.58);
+  // Measured: overall 0.640, arms 0.743, hands 0.630, legs 0.699, spine/head 0.590 (the height fit with distance
+  // weights: 0.587, hands 0.177). Most missed: MakeHuman's face on its head bone, ours on upperneck (CMU's head
+  // bone starts at the top of the neck).
+  EXPECT_GT(agreement.regions[int(test::BodyRegion::kHands)].fraction(), 0.6);
+  EXPECT_GT(agreement.overall.fraction(), 0.62);
 }
 
 }  // namespace

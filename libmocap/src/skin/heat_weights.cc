@@ -61,7 +61,11 @@ std::vector<VertexWeights> heat_weights(const Mesh& mesh, std::span<const BoneSe
     }
     if (found < 0.0f) {
       ++blind;
-      continue;
+      if (!options.blind_take_nearest || order.empty()) continue;
+      // Seen by none: its nearest bone all the same (a toe beside the toe the
+      // bone runs through), so it is not left to diffusion from the palm.
+      found = order.front().first;
+      nearest[v].push_back(order.front().second);
     }
     nearest_distance[v] = std::max(found, 1e-4f);  // a vertex on a bone: finite heat
   }

@@ -41,6 +41,7 @@ struct HeatWeightOptions {
   float min_weight = 0.01f;    // smaller weights are dropped before the four are kept
   float grid_cell = 0.02f;     // metres: the visibility grid's cells
   bool visibility = true;      // false: the nearest bone, seen or not (for comparison)
+  bool blind_take_nearest = true;  // a vertex that sees no bone heats from its nearest one (see 1.)
 };
 
 // Bone-heat weights for every vertex of `mesh` from `bones` (index = bone
