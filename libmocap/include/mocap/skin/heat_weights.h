@@ -8,9 +8,11 @@
 //     (a grid over the triangles, triangle_grid.h), so a hand resting on a
 //     thigh never takes the femur. d_v is the distance to it; bones within
 //     `tie` of d_v all count as nearest. Only bones within `reach` times the
-//     nearest bone's distance (+ 2 cm) are tried: a vertex that sees none of
-//     them (between fingers, inside the mouth) gets no heat and takes its
-//     weights from its neighbours by diffusion alone.
+//     nearest bone's distance (+ 2 cm) are tried. A vertex that sees none of
+//     them (a toe beside the toe its bone runs through, inside the mouth)
+//     heats from its nearest bone all the same (`blind_take_nearest`; off:
+//     no heat, its weights from its neighbours by diffusion alone, as
+//     Pinocchio does).
 //  2. The cotangent Laplacian L of the surface (L_ij = (cot a + cot b) / 2
 //     over the two angles facing edge ij; cotangents clamped at 0 so every
 //     weight stays between 0 and 1) and the lumped vertex areas A.
