@@ -242,13 +242,16 @@ void expect_at_least(const BoneAgreement& a, double overall, std::array<double, 
 // 1031 vertices, toes->foot 457 a side, hand<->fingers ~300 a side);
 // joints worst root 11.8 cm, mean 5.8 cm (wrists 8.8, hands 9.9: CMU's
 // lwrist is the palm, see makehuman_reference.cc).
+// Raised at b7af3c1 (a vertex that sees no bone heats from its nearest one):
+// overall 0.640, arms 0.743, hands 0.630, legs 0.699, spine/head 0.590;
+// joints unchanged. Thresholds again those less 0.02.
 TEST(MakeHumanReferenceMeasures, DefaultBindingAgainstTheArtists) {
   REQUIRE_MAKEHUMAN();
   const auto* ref = reference();
   ASSERT_TRUE(ref);
   const Measured m = measure_binding(*ref, MeshBindOptions{}.fit, MeshBindOptions{}.weight_method, "default");
   ASSERT_EQ(m.agreement.overall.vertices, ref->vertex_count());
-  expect_at_least(m.agreement, 0.585, {0.72, 0.52, 0.60, 0.58});
+  expect_at_least(m.agreement, 0.62, {0.72, 0.61, 0.679, 0.57});
   ASSERT_GE(m.joints.worst, 0);
   EXPECT_LE(m.joints.joints[m.joints.worst].cm, 12.3) << m.joints.summary();
   EXPECT_LE(m.joints.mean_cm, 6.3) << m.joints.summary();
