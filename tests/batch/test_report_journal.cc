@@ -116,7 +116,7 @@ TEST(ReportJournal, AStoppedRunContinuedGivesTheNumbersOfOneRun) {
   TempDir dir;
   const auto clips = bundled();
   ASSERT_GE(clips.size(), 3u);
-  const Report whole = run_report(clips, quick_options(1, true));
+  const Report whole = run_report(clips, quick_options(2, true));
   const std::string path = (dir.path() / "r.json.journal").string();
   // Stopped after one clip on two threads; continued on one (threads may differ).
   run_and_stop(path, {clips, quick_options(2, true)}, 1);
