@@ -9,6 +9,7 @@ Result<Skinner> Skinner::create(const Mesh& mesh, std::span<const VertexWeights>
   Skinner skinner;
   skinner.mesh_ = &mesh;
   skinner.weights_ = weights;
+  skinner.influence_runs_ = make_influence_runs(weights);
   skinner.method_ = method;
   skinner.matrices_.assign(bone_count, SkinMatrix::Zero());
   skinner.dual_quaternions_.assign(bone_count, DualQuaternion{});
@@ -32,6 +33,7 @@ SkinJob Skinner::job() {
   job.matrices = matrices_;
   job.dual_quaternions = dual_quaternions_;
   job.weights = weights_;
+  job.influence_runs = influence_runs_;
   job.positions = mesh_->positions;
   job.normals = mesh_->normals;
   job.out_positions = positions_;

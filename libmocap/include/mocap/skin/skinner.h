@@ -59,6 +59,7 @@ class Skinner {
 
   const Mesh* mesh_ = nullptr;
   std::span<const VertexWeights> weights_;
+  std::vector<InfluenceRun> influence_runs_;  // made once here, so 1- and 2-influence stretches skin in narrow loops
   SkinMethod method_ = SkinMethod::kLinear;
   std::vector<SkinMatrix> matrices_;
   std::vector<DualQuaternion> dual_quaternions_;
