@@ -264,6 +264,25 @@ TEST(BvhToAsf, LinkBonesAxisPermutationsAndPositionChannels) {
   }
 }
 
+// Joint names an ASF reader would take for its own words come back renamed,
+// and the files read back.
+TEST(BvhToAsf, NamesTheAsfCannotHoldAreRenamed) {
+  auto bvh = parse_bvh("HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                       " JOINT end\n {\n  OFFSET 0 1 0\n  CHANNELS 1 Xrotation\n  JOINT :x\n  {\n   OFFSET 0 1 0\n"
+                       "   CHANNELS 1 Yrotation\n   End Site\n   {\n    OFFSET 1 0 0\n   }\n  }\n }\n"
+                       " JOINT begin\n {\n  OFFSET 1 0 0\n  CHANNELS 0\n  End Site\n  {\n   OFFSET 0 0 1\n  }\n }\n}\n"
+                       "MOTION\nFrames: 2\nFrame Time: 0.5\n10 20 30 40 50\n-1 -2 -3 -4 -5\n",
+                       "names.bvh");
+  ASSERT_TRUE(bvh) << bvh.error().to_string();
+  AsfFromBvh c;
+  const ReadBack back = through_files(bvh->skeleton, bvh->motion, c);
+  ASSERT_FALSE(back.skeleton.bones.empty());
+  EXPECT_GE(back.skeleton.find_bone("end_2"), 0);
+  EXPECT_GE(back.skeleton.find_bone("_x"), 0);
+  EXPECT_GE(back.skeleton.find_bone("begin_2"), 0);
+  EXPECT_LT(worst_gap(bvh->skeleton, bvh->motion, c.bone_at, back.skeleton, back.motion), 1e-10);
+}
+
 TEST(BvhToAsf, RefusesWhatItCannotConvert) {
   auto bvh = parse_bvh("HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n End Site\n"
                        " {\n  OFFSET 0 1 0\n }\n}\nMOTION\nFrames: 1\nFrame Time: 0.5\n1 2 3\n",

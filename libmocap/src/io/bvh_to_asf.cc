@@ -75,9 +75,15 @@ Result<AsfFromBvh> bvh_to_asf(const Skeleton& skeleton, const Motion& motion) {
   };
 
   std::set<std::string> taken{"root"};
-  const auto unique_name = [&](const std::string& wanted) {
+  // Words an ASF reader takes for its own: "begin"/"end" close blocks, ':'
+  // starts a section, '#' a comment.
+  const auto reserved = [&](const std::string& name) {
+    return taken.count(name) || name == "begin" || name == "end" || name.front() == ':' || name.front() == '#';
+  };
+  const auto unique_name = [&](std::string wanted) {
+    if (wanted.front() == ':' || wanted.front() == '#') wanted.front() = '_';
     std::string name = wanted;
-    for (int k = 2; taken.count(name); ++k) name = wanted + "_" + std::to_string(k);
+    for (int k = 2; reserved(name); ++k) name = wanted + "_" + std::to_string(k);
     taken.insert(name);
     return name;
   };

@@ -47,7 +47,8 @@
 //
 // Names: the ASF root is "root" (the BVH root joint's rotation and position
 // are the root's); other bones are named as their joints, a name the ASF
-// cannot take ("root", or one taken already) gets "_2", "_3", ... appended.
+// cannot take ("root", "begin", "end", or one taken already) gets "_2",
+// "_3", ... appended; a leading ':' or '#' (a section, a comment) becomes '_'.
 // Units: the ASF keeps the BVH's length unit (`:units length` = file units
 // per inch), so the numbers are the BVH's; angles in degrees.
 #pragma once
