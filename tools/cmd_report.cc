@@ -26,7 +26,7 @@ struct ReportFlags {
   std::vector<std::string> inputs;
   std::vector<double> ratios, thresholds, max_errors, under_cm = {1.0}, bounds;
   int jobs = 0;
-  std::string shard, asf, progress = "auto", output;
+  std::string shard, asf, progress = "auto", output, bvh_units = "cm";
   bool merge = false, no_mkc = false, resume = false;
   double mkc_error_cm = ReportOptions{}.clip_file_error_cm;
   std::string command_line;  // as parsed: see command_line_of
@@ -229,6 +229,7 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
   options.clip_files = !f.no_mkc;
   options.clip_file_error_cm = f.mkc_error_cm;
   options.track_bounds_cm = f.bounds;
+  options.bvh_metres_per_unit = *parse_length_unit(f.bvh_units);  // checked by --bvh-units
   if (auto valid = validate(options); !valid) {
     std::cerr << "mocap report: " << valid.error().message << "\n";
     return kUsage;
@@ -322,7 +323,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
   auto f = std::make_shared<ReportFlags>();
   CLI::App* c = app.add_subcommand(
       "report", "Compress and measure every clip of a motion database at a few budgets; write HTML, CSV or JSON");
-  c->add_option("inputs", f->inputs, "AMC files and folders (searched recursively); with --merge, report JSON files")
+  c->add_option("inputs", f->inputs, "AMC and BVH files and folders (searched recursively); with --merge, report JSON files")
       ->required();
   auto* ratios = c->add_option("--ratios", f->ratios, "Budgets as keys per frame, e.g. 0.05,0.1,0.2 (the default)")
                      ->delimiter(',');
@@ -334,7 +335,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
           ->delimiter(',');
   ratios->excludes(thresholds)->excludes(max_errors);
   thresholds->excludes(max_errors);
-  c->add_option("-j,--jobs", f->jobs, "Clips measured at once (default 0: every core)")->check(CLI::NonNegativeNumber);
+  c->add_option("-j,--jobs", f->jobs, "Clips measured at once (default 0: every core)")->check(kNonNegative);
   c->add_option("--shard", f->shard, "Only every n-th clip from the k-th (0-based), k/n; join parts with --merge");
   c->add_option("--asf", f->asf, "Skeleton for AMC files that have none beside them");
   c->add_option("--progress", f->progress, "auto: a line on a terminal; machine: JSON lines; none")
@@ -347,23 +348,24 @@ void add_report_command(CLI::App& app, int& exit_code) {
   c->add_option("--under-cm", f->under_cm, "Count frames whose position error is under these, in cm (default 1)")
       ->delimiter(',');
   c->add_option("--worst", f->worst, "Clips whose error over time is plotted, per budget (default 3)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
   c->add_option("--passes", f->passes,
                 "Refinement passes of the key selection for --ratios (default 8; fewer is faster, 0 the fastest)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
   c->add_option("--lambda", f->lambda, "Weight of the velocity error in the combined error")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
   c->add_option("--shell-cm", f->shell_cm, "Distance from each joint of the shell points, in cm")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
   c->add_flag("--no-mkc", f->no_mkc, "Do not store the keys as .mkc files (no bytes, KB/s or decoded error)");
   c->add_option("--mkc-error-cm", f->mkc_error_cm,
                 "Bound within which the .mkc files quantise key values, in cm (default 1, as mocap compress)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   c->add_option("--bounds", f->bounds,
                 "Also encode each clip as per-track keys (.mkc) within each of these worst joint errors, in cm, e.g. "
                 "1,0.1 (about 0.3 s per clip at 1 cm)")
       ->delimiter(',');
   add_fps_option(*c, f->fps);
+  add_bvh_units_option(*c, f->bvh_units);
   c->callback([c, f, ratios, thresholds, max_errors, &exit_code] {
     f->command_line = command_line_of(*c);
     if (!known_format(f->output)) {

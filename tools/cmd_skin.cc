@@ -408,7 +408,7 @@ void add_skin_command(CLI::App& app, int& exit_code) {
   command->add_option("--method", options->method, "lbs (linear blend) or dqs (dual quaternion)")
       ->check(CLI::IsMember({"lbs", "dqs"}));
   command->add_option("--threads", options->threads, "Threads for skinning (0: all cores)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
   command
       ->add_option("-o,--output", options->output,
                    "Output OBJ per frame, with %d for the frame number, or one .glb (glTF 2.0: mesh, skin, animation)")
