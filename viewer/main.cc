@@ -79,6 +79,7 @@ struct Options {
   std::string groups;     // OBJ groups to keep, separated by spaces
   std::string bind_pose;  // AMC posing the skeleton as the mesh stands
   bool eyes = false;      // the eyes panel on from the start
+  bool xray = false;      // the (fitted) skeleton drawn over the skinned mesh
   bool stats = false;
   int samples = -1;  // multisampling of the window; -1: 4, or 0 under software OpenGL (screenshots always use 4)
   double quit_after_s = 0.0;      // 0: run until closed
@@ -195,11 +196,12 @@ void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int
     const SkinState& skin = *extras.skin;
     renderer.mesh(skin.skinner->positions(), skin.skinner->normals(), skin.indices, skin.world_from_mesh,
                   colors::kSkin);
+    if (view.options.xray) renderer.draw_over();
   }
   SkeletonStyle style;
   style.selected = view.selected;
   style.joint_colors = extras.joint_colors;
-  renderer.skeleton(clip->skeleton, clip->positions, view.options, style);
+  renderer.skeleton(clip->skeleton, drawn_positions(extras.skin, *clip), view.options, style);
   if (extras.compare) {
     std::vector<colors::Rgb> by_error;
     const CompareState& compare = *extras.compare;
@@ -369,6 +371,7 @@ int run_headless(const Options& options) {
       pose_clip(*clip, frames.front());
       pose_motions(compare, *clip);
       ViewState view;
+      view.options.xray = options.xray;
       // The camera frames the first picture (every motion in it) and follows
       // the root over the ground, as the window's camera does by default.
       const Camera first = flags_camera(options.camera, *target, scene_points(compare, *clip), clip->positions,
@@ -505,6 +508,7 @@ class App {
   // The window takes the direction, field of view and turntable; distance and
   // target are the headless pictures' (the window frames the figure and
   // follows its root).
+  void set_xray(bool on) { view_.options.xray = on; }
   void set_camera_flags(const CameraFlags& flags) {
     camera_flags_ = flags;
     if (flags.azimuth_deg) view_.camera.yaw = *flags.azimuth_deg * std::numbers::pi / 180.0;
@@ -555,7 +559,8 @@ class App {
       return set_status(*e, true);
     }
     view_.options.show_mesh = true;
-    view_.options.show_skeleton = view_.options.show_joints = false;  // the skin in place of the bones
+    // The skin in place of the bones, unless they are to show through it.
+    view_.options.show_skeleton = view_.options.show_joints = view_.options.xray;
     set_status("bound " + skin_form_.obj + " (" + std::to_string(skin_.bound->mesh.vertex_count()) + " vertices)",
                false);
   }
@@ -920,6 +925,7 @@ int run_window(const Options& options) {
         app.set_status(*e, true);
       }
       app.set_camera_flags(options.camera);
+      app.set_xray(options.xray);
       if (options.frame) app.seek_number(*options.frame);
       app.extract_keys(options);
       if (options.eyes) app.show_eyes();
@@ -1039,6 +1045,8 @@ int main(int argc, char** argv) {
   app.add_option("--bind-pose", options.bind_pose,
                  "AMC whose first frame poses the skeleton as the mesh stands (default: rest pose)");
   app.add_flag("--eyes", options.eyes, "generate and show the eyes from the start");
+  app.add_flag("--xray", options.xray,
+               "draw the skeleton over the skinned mesh, as fitted into it (bone lengths of the mesh)");
   app.add_flag("--stats", options.stats, "print the frame time every two seconds (vsync off)");
   app.add_option("--samples", options.samples,
                  "multisampling of the window: 0, 2, 4 (default: 4, or 0 under software OpenGL)");

@@ -27,6 +27,7 @@ struct SceneOptions {
   bool show_axes = true;
   bool show_shadow = true;        // a blob shadow under each root
   bool show_mesh = true;          // the skinned mesh, when one is loaded
+  bool xray = false;              // the skeleton drawn over the mesh, not hidden inside it
   float bone_radius_m = 0.017f;   // cylinder radius
   float joint_radius_m = 0.026f;  // sphere radius
 };
@@ -64,6 +65,8 @@ class Renderer {
                 const SkeletonStyle& style);
   // Line segments a0 b0 a1 b1 ... in one colour, over the scene when `on_top`.
   void segments(std::span<const Eigen::Vector3d> ends, const colors::Rgb& color, bool on_top = false);
+  // What is drawn next covers what was drawn before (the depth buffer cleared).
+  void draw_over();
   // A lit triangle mesh (positions and normals one per vertex, three indices
   // per triangle) placed in the world by `model`, a similarity (rotation,
   // uniform scale, translation). The data is uploaded on each call.

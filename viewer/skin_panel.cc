@@ -32,6 +32,10 @@ std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, con
     for (int v : t.vertex) state.indices.push_back(static_cast<std::uint32_t>(v));
   }
   state.world_from_mesh = state.bound->bind.placement.matrix().inverse().cast<float>();
+  const std::size_t bones = state.bound->bind.bone_scale.empty() ? 0 : clip.skeleton.bones.size();
+  state.fitted_positions.assign(bones, Eigen::Vector3d::Zero());
+  state.fitted_rotations.assign(bones, Eigen::Quaterniond::Identity());
+  state.fitted_frames.assign(bones, Eigen::Affine3d::Identity());
   state.clip = &clip;
   state.skinned_frame = -1;
   state.loaded = true;
@@ -44,7 +48,19 @@ void update_skin(SkinState& state, const Clip& clip) {
   if (state.skinned_frame == clip.frame && state.skinner->method() == method) return;
   state.skinner->set_method(method);
   state.skinner->skin(clip.skeleton, clip.pose, state.bound->bind);
+  if (!state.fitted_positions.empty()) {
+    bone_frames(clip.skeleton, clip.pose, state.bound->bind.placement, state.fitted_positions, state.fitted_rotations,
+                state.fitted_frames, state.bound->bind.bone_scale);
+  }
   state.skinned_frame = clip.frame;
+}
+
+std::span<const Eigen::Vector3d> drawn_positions(const SkinState* state, const Clip& clip) {
+  if (state && state->loaded && state->clip == &clip && !state->fitted_positions.empty() &&
+      state->skinned_frame == clip.frame) {
+    return state->fitted_positions;
+  }
+  return clip.positions;
 }
 
 bool skin_panel(SkinForm& form, SkinState& state, SceneOptions& options) {
@@ -66,6 +82,8 @@ bool skin_panel(SkinForm& form, SkinState& state, SceneOptions& options) {
   ImGui::SameLine();
   bool skeleton = options.show_skeleton || options.show_joints;
   if (ImGui::Checkbox("Skeleton##skin", &skeleton)) options.show_skeleton = options.show_joints = skeleton;
+  ImGui::SameLine();
+  ImGui::Checkbox("X-ray", &options.xray);
   ImGui::Checkbox("Dual quaternion", &state.dual_quaternion);
   ImGui::Text("%d vertices, %zu triangles, %d threads: %.2f ms", state.bound->mesh.vertex_count(),
               state.indices.size() / 3, state.skinner->thread_count(), 1e3 * state.skinner->last_seconds());

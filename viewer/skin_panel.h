@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,18 @@ struct SkinState {
   std::vector<std::uint32_t> indices;
   Eigen::Affine3f world_from_mesh = Eigen::Affine3f::Identity();
   int skinned_frame = -1;
+  // The skeleton as fitted into the mesh (bind.bone_scale applied), posed
+  // like the clip, in the clip's world frame: drawn in place of the
+  // capture's own bones, so the bones lie inside the mesh they move. Empty
+  // when the bind scales no bone.
+  std::vector<Eigen::Vector3d> fitted_positions;
+  std::vector<Eigen::Quaterniond> fitted_rotations;
+  std::vector<Eigen::Affine3d> fitted_frames;
 };
+
+// The bone end points to draw for `clip`: the fitted skeleton's when a mesh
+// bound with bone factors is shown, else the clip's own.
+std::span<const Eigen::Vector3d> drawn_positions(const SkinState* state, const Clip& clip);
 
 // Reads, binds and weights the mesh for `clip`. The error names the file.
 std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, const Clip& clip);
