@@ -48,36 +48,4 @@ head -n 1 "$work/resume.jsonl" | grep -q "\"event\":\"resume\",\"done\":$kept," 
 ran=$(grep -c '"event":"clip"' "$work/resume.jsonl")
 [ "$ran" -eq $(($# - kept)) ] || fail "the resumed run measured $ran clips, expected $(($# - kept))"
 
-"$python" - "$work/whole.json" "$out" <<'EOF'
-import json, sys
-
-# What a run records about itself (its date, command line, times) differs
-# between any two runs; everything else must not.
-TIMES = {"seconds", "select_seconds", "encode_seconds", "wall_seconds", "clip_seconds"}
-
-def flat(node, prefix=""):
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from flat(v, f"{prefix}.{k}" if prefix else k)
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from flat(v, f"{prefix}[{i}]")
-    else:
-        yield prefix, node
-
-whole, resumed = (dict(flat(json.load(open(p)))) for p in sys.argv[1:3])
-allowed, other = set(), []
-for key in sorted(whole.keys() | resumed.keys()):
-    if whole.get(key) == resumed.get(key):
-        continue
-    leaf = key.rsplit(".", 1)[-1]
-    if leaf in TIMES or key.startswith("run."):
-        allowed.add(leaf if leaf in TIMES else key)
-    else:
-        other.append(f"{key}: {whole.get(key)!r} uninterrupted, {resumed.get(key)!r} resumed")
-print("differ (times and the run record):", ", ".join(sorted(allowed)) or "nothing")
-if other:
-    print("differ (numbers!):\n  " + "\n  ".join(other[:20]))
-    sys.exit(1)
-print(f"equal: {len(whole)} other fields")
-EOF
+"$python" "$(dirname "$0")/../../scripts/same_report.py" "$work/whole.json" "$out" --names uninterrupted resumed
