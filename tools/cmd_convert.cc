@@ -4,6 +4,7 @@
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 #include <mocap/io/bvh.h>
+#include <mocap/io/bvh_names.h>
 #include <mocap/io/bvh_to_asf.h>
 #include <mocap/skin/gltf.h>
 
@@ -22,6 +23,7 @@ struct ConvertOptions {
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
   std::string bvh_units = "cm";
+  std::string joint_names = "source";
   double fps = 120.0;
 };
 
@@ -48,18 +50,18 @@ int run_convert(const ConvertOptions& o) {
     return kUsage;
   }
   const std::string& output = o.outputs[0];
-  const auto units = parse_length_unit(o.bvh_units);
-  if (!units) {
-    std::cerr << "mocap convert: --bvh-units " << o.bvh_units
-              << ": expected m, cm, mm, in, ft or a positive number of metres\n";
-    return kUsage;
-  }
+  const double units = *parse_length_unit(o.bvh_units);                // checked by --bvh-units
+  const BvhJointNames names = *parse_bvh_joint_names(o.joint_names);  // checked by --joint-names
   if (const int code = check_outputs("convert", {output, acclaim ? o.outputs[1] : ""}); code != kOk) return code;
   std::optional<Clip> clip;
   if (const int code =
           load_clip_or_bvh("convert", o.inputs[0], o.inputs.size() > 1 ? o.inputs[1] : "", o.fps, o.bvh_units, clip);
       code != kOk)
     return code;
+  if (auto renamed = rename_joints(clip->skeleton, names); !renamed) {
+    std::cerr << "mocap convert: " << clip->amc_path << ": " << renamed.error().message << "\n";
+    return kBadInput;
+  }
   if (acclaim) {
     // ASF + AMC: both files or neither (io/atomic_write.h).
     auto converted = bvh_to_asf(clip->skeleton, clip->motion);
@@ -85,7 +87,7 @@ int run_convert(const ConvertOptions& o) {
     }
     return emit(output, *glb);
   }
-  auto text = format_bvh(clip->skeleton, clip->motion, *units);
+  auto text = format_bvh(clip->skeleton, clip->motion, units);
   if (!text) {
     std::cerr << "mocap convert: " << clip->amc_path << ": " << text.error().message << "\n";
     return kBadInput;
@@ -106,6 +108,11 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       ->required()
       ->expected(1, 2);
   add_bvh_units_option(*c, o->bvh_units);
+  c->add_option("--joint-names", o->joint_names,
+                "Names of the joints written: source (as read), cmu (root, lfemur, ...) or motionbuilder (cgspeed's "
+                "Hips, LeftUpLeg, ..., which retargeting tools look for)")
+      ->check(CLI::IsMember({"source", "cmu", "motionbuilder", "mobu"}))
+      ->default_val("source");
   add_fps_option(*c, o->fps);
   c->callback([o, &exit_code] { exit_code = run_convert(*o); });
 }
