@@ -264,14 +264,15 @@ TEST(BvhToAsf, LinkBonesAxisPermutationsAndPositionChannels) {
   }
 }
 
-// Joint names an ASF reader would take for its own words come back renamed,
-// and the files read back.
+// Joint names an ASF reader would take for its own words, or an AMC reader
+// for a frame number, come back renamed, and the files read back.
 TEST(BvhToAsf, NamesTheAsfCannotHoldAreRenamed) {
   auto bvh = parse_bvh("HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n"
                        " JOINT end\n {\n  OFFSET 0 1 0\n  CHANNELS 1 Xrotation\n  JOINT :x\n  {\n   OFFSET 0 1 0\n"
                        "   CHANNELS 1 Yrotation\n   End Site\n   {\n    OFFSET 1 0 0\n   }\n  }\n }\n"
-                       " JOINT begin\n {\n  OFFSET 1 0 0\n  CHANNELS 0\n  End Site\n  {\n   OFFSET 0 0 1\n  }\n }\n}\n"
-                       "MOTION\nFrames: 2\nFrame Time: 0.5\n10 20 30 40 50\n-1 -2 -3 -4 -5\n",
+                       " JOINT begin\n {\n  OFFSET 1 0 0\n  CHANNELS 0\n  End Site\n  {\n   OFFSET 0 0 1\n  }\n }\n"
+                       " JOINT 7up\n {\n  OFFSET 0 0 1\n  CHANNELS 1 Zrotation\n  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\n"
+                       "MOTION\nFrames: 2\nFrame Time: 0.5\n10 20 30 40 50 60\n-1 -2 -3 -4 -5 -6\n",
                        "names.bvh");
   ASSERT_TRUE(bvh) << bvh.error().to_string();
   AsfFromBvh c;
@@ -280,6 +281,7 @@ TEST(BvhToAsf, NamesTheAsfCannotHoldAreRenamed) {
   EXPECT_GE(back.skeleton.find_bone("end_2"), 0);
   EXPECT_GE(back.skeleton.find_bone("_x"), 0);
   EXPECT_GE(back.skeleton.find_bone("begin_2"), 0);
+  EXPECT_GE(back.skeleton.find_bone("_7up"), 0);  // an AMC line starting with a digit is a frame number
   EXPECT_LT(worst_gap(bvh->skeleton, bvh->motion, c.bone_at, back.skeleton, back.motion), 1e-10);
 }
 

@@ -2,6 +2,7 @@
 #include <mocap/io/bvh_to_asf.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <numbers>
 #include <set>
@@ -61,6 +62,9 @@ Result<AsfFromBvh> bvh_to_asf(const Skeleton& skeleton, const Motion& motion) {
     return fail("", 0,
                 "the motion has " + std::to_string(motion.channel_count) + " channels, the skeleton " +
                     std::to_string(skeleton.channel_count));
+  // A BVH may say "Frames: 0"; an AMC holds at least one frame (io/amc.h
+  // refuses one without), so writing none would give a file mocap cannot read.
+  if (motion.frame_count() == 0) return fail("", 0, "the motion has no frames: an AMC file holds at least one");
   Result<BvhFile> converted = to_bvh(skeleton, motion);
   if (!converted) return std::unexpected(converted.error());
   const Skeleton& s = converted->skeleton;
@@ -76,12 +80,16 @@ Result<AsfFromBvh> bvh_to_asf(const Skeleton& skeleton, const Motion& motion) {
 
   std::set<std::string> taken{"root"};
   // Words an ASF reader takes for its own: "begin"/"end" close blocks, ':'
-  // starts a section, '#' a comment.
+  // starts a section, '#' a comment; and in an AMC a line that starts like a
+  // number is a frame number, so a bone name may not (fuzz_bvh: "1eftUpLug").
   const auto reserved = [&](const std::string& name) {
     return taken.count(name) || name == "begin" || name == "end" || name.front() == ':' || name.front() == '#';
   };
   const auto unique_name = [&](std::string wanted) {
     if (wanted.front() == ':' || wanted.front() == '#') wanted.front() = '_';
+    if (std::isdigit(static_cast<unsigned char>(wanted.front())) || wanted.front() == '-' || wanted.front() == '+' ||
+        wanted.front() == '.')
+      wanted.insert(wanted.begin(), '_');
     std::string name = wanted;
     for (int k = 2; reserved(name); ++k) name = wanted + "_" + std::to_string(k);
     taken.insert(name);

@@ -74,7 +74,8 @@ struct AsfFromBvh {
 
 // The ASF skeleton and motion of a BVH skeleton and motion as described
 // above. An Acclaim skeleton goes through to_bvh first (io/bvh.h). Fails for
-// a motion whose channel count is not the skeleton's, or a skeleton to_bvh
+// a motion whose channel count is not the skeleton's or with no frames (an AMC
+// holds at least one), or a skeleton to_bvh
 // refuses (translation or length dofs below an Acclaim root).
 Result<AsfFromBvh> bvh_to_asf(const Skeleton& skeleton, const Motion& motion);
 
