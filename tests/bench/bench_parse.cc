@@ -204,6 +204,51 @@ void bm_parse_bvh(benchmark::State& state, const BvhText* bvh) {
   state.counters["frames"] = bvh->frames;
 }
 
+// The same physical limit for BVH: every number of the MOTION rows through
+// std::from_chars into one reused array, the hierarchy skipped by one search.
+std::size_t from_chars_bvh_numbers(const std::string& text, std::vector<double>& out) {
+  const std::size_t motion = text.find("\nMOTION");
+  const std::size_t rows = text.find("Frame Time:", motion == std::string::npos ? 0 : motion);
+  if (rows == std::string::npos) return 0;
+  const char* p = text.data() + text.find('\n', rows);
+  const char* const end = text.data() + text.size();
+  std::size_t n = 0;
+  while (p < end) {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
+    if (p == end) break;
+    double v = 0.0;
+    const auto r = std::from_chars(p, end, v);
+    if (r.ec != std::errc()) break;
+    if (n == out.size()) out.resize(out.size() * 2 + 64);
+    out[n++] = v;
+    p = r.ptr;
+  }
+  return n;
+}
+
+void bm_from_chars_only_bvh(benchmark::State& state, const BvhText* bvh) {
+  std::vector<double> values;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(from_chars_bvh_numbers(bvh->text, values));
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bvh->text.size()));
+}
+
+// The naive baseline for BVH: the MOTION rows read with an istringstream,
+// value by value (what a first BVH loader does; the hierarchy skipped).
+void bm_naive_parse_bvh(benchmark::State& state, const BvhText* bvh) {
+  const std::size_t rows = bvh->text.find("Frame Time:");
+  for (auto _ : state) {
+    std::istringstream in(bvh->text.substr(bvh->text.find('\n', rows)));
+    std::vector<double> values;
+    double v = 0.0;
+    while (in >> v) values.push_back(v);
+    benchmark::DoNotOptimize(values);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bvh->text.size()));
+}
+
 void bm_read_amc(benchmark::State& state, const Loaded* clip) {
   const std::string path = clip->files.amc.string();
   for (auto _ : state) {
@@ -373,6 +418,21 @@ int main(int argc, char** argv) {
     }
     bvh_texts.push_back(std::make_unique<BvhText>(BvhText{std::move(*text), clip->motion.frame_count()}));
   }
+  // cgspeed's conversion of 09_06 as it is on disk, where present.
+  std::unique_ptr<BvhText> cgspeed;
+  if (const fs::path file = fs::path(MOCAP_BENCH_SHARED_DATA_DIR) / "cmu-bvh" / "09_06.bvh"; fs::exists(file)) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    cgspeed = std::make_unique<BvhText>(BvhText{bytes.str(), 0});
+    for (const char* name : {"ParseBvh/cgspeed_09_06", "FromCharsOnlyBvh/cgspeed_09_06", "NaiveParseBvh/cgspeed_09_06"}) {
+      const std::string_view kind(name);
+      auto* fn = kind.starts_with("ParseBvh")   ? bm_parse_bvh
+                 : kind.starts_with("FromChars") ? bm_from_chars_only_bvh
+                                                 : bm_naive_parse_bvh;
+      benchmark::RegisterBenchmark(name, fn, cgspeed.get())->Unit(benchmark::kMillisecond);
+    }
+  }
   for (std::size_t i = 0; i < clips.size(); ++i) {
     const Loaded* c = clips[i].get();
     const std::string& n = c->files.name;
@@ -380,6 +440,10 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark(("FromCharsOnly/" + n).c_str(), bm_from_chars_only, c)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("ReadAmc/" + n).c_str(), bm_read_amc, c)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("ParseBvh/" + n).c_str(), bm_parse_bvh, bvh_texts[i].get())
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("FromCharsOnlyBvh/" + n).c_str(), bm_from_chars_only_bvh, bvh_texts[i].get())
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("NaiveParseBvh/" + n).c_str(), bm_naive_parse_bvh, bvh_texts[i].get())
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("NaiveParse/" + n).c_str(), bm_naive_parse, c)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("Fk/" + n).c_str(), bm_fk, c)->Unit(benchmark::kMillisecond);
