@@ -2,12 +2,12 @@
 # viewer.record.mp4: a 3-second movie of the cartwheel (frames 1 to 360 at
 # 120 Hz) at 30 fps through ffmpeg, headless; ffprobe must count 90 frames of
 # 320x240 lasting 3 s. Skipped (77) where ffmpeg or ffprobe is missing.
-#   test_record.sh xvfb-run mocap-viewer data-dir out.mp4
+#   test_record.sh with_xvfb.sh mocap-viewer data-dir out.mp4
 set -euo pipefail
 xvfb=$1 viewer=$2 data=$3 out=$4
 command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || { echo "ffmpeg/ffprobe not installed: skipped"; exit 77; }
 rm -f "$out"
-"$xvfb" -a "$viewer" "$data/49.asf" "$data/49_06.amc" --frame 1 --last 360 --record-fps 30 --size 320x240 \
+bash "$xvfb" "$viewer" "$data/49.asf" "$data/49_06.amc" --frame 1 --last 360 --record-fps 30 --size 320x240 \
   --record "$out"
 got=$(ffprobe -v error -count_frames -select_streams v:0 \
   -show_entries stream=nb_read_frames,width,height,r_frame_rate -of csv=p=0 "$out")
