@@ -4,7 +4,13 @@
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 
 namespace mocap::test {
 
@@ -55,6 +61,43 @@ LoadedClip load_bundled(const std::string& name) {
   }
   if (l.motion.frame_count() == 0) ADD_FAILURE() << "bundled clip " << name << " missing";
   return l;
+}
+
+TempDir::TempDir() {
+  std::string name = (std::filesystem::temp_directory_path() / "mocap_test_XXXXXX").string();
+  if (::mkdtemp(name.data()) == nullptr) ADD_FAILURE() << "mkdtemp " << name << ": " << std::strerror(errno);
+  path_ = name;
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+std::filesystem::path TempDir::touch(const std::string& relative, const std::string& content) const {
+  const std::filesystem::path p = path_ / relative;
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << content;
+  return p;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<int> end_points_in_bvh(const Skeleton& asf, const Skeleton& bvh) {
+  std::vector<int> at(asf.bones.size(), -1);
+  for (std::size_t b = 0; b < asf.bones.size(); ++b) {
+    const std::vector<int> children = asf.children(static_cast<int>(b));
+    const std::string name = b == 0             ? asf.bones[0].name
+                             : children.empty() ? asf.bones[b].name + "_end"
+                                                : asf.bones[static_cast<std::size_t>(children[0])].name;
+    at[b] = bvh.find_bone(name);
+  }
+  return at;
 }
 
 double quaternion_gap(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b) {

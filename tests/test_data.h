@@ -43,6 +43,29 @@ struct LoadedClip {
 // The bundled clip called `name` ("09_06"); fails the current test when it is missing.
 LoadedClip load_bundled(const std::string& name);
 
+// A fresh folder under the system's temp folder, removed with everything in it.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  // Creates `relative` (and its folders) holding `content`.
+  std::filesystem::path touch(const std::string& relative, const std::string& content = "") const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The whole file as bytes; empty when it cannot be read.
+std::string read_text(const std::filesystem::path& path);
+
+// For each bone of an Acclaim skeleton, the bone of its BVH (to_bvh's layout)
+// at that bone's end point: its first child's joint, or its End Site; the
+// root itself. -1 where the BVH has no such joint.
+std::vector<int> end_points_in_bvh(const Skeleton& asf, const Skeleton& bvh);
+
 // Distance between two unit quaternions as rotations: q and -q are the same.
 double quaternion_gap(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b);
 

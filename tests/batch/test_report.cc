@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <regex>
 #include <sstream>
 
@@ -22,39 +21,10 @@
 namespace mocap {
 namespace {
 
+using test::TempDir;
+using test::read_text;
+
 namespace fs = std::filesystem;
-
-// A fresh folder under the system's temp dir, removed with the fixture.
-class TempDir {
- public:
-  TempDir() {
-    std::random_device random;
-    path_ = fs::temp_directory_path() / ("mocap_test_report_" + std::to_string(random()) + std::to_string(random()));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-  // Creates `relative` (and its folders) holding `content`.
-  fs::path touch(const std::string& relative, const std::string& content = "") const {
-    const fs::path p = path_ / relative;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-    return p;
-  }
-
- private:
-  fs::path path_;
-};
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Small budgets keep the tests fast (and the sanitizer run bearable): one
 // refinement pass, two ratios.

@@ -14,14 +14,9 @@
 namespace mocap {
 namespace {
 
-constexpr double kDegree = std::numbers::pi / 180.0;
+using test::read_text;
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+constexpr double kDegree = std::numbers::pi / 180.0;
 
 // Frame counts from ../shared/data/cmu/clips.tsv, written by another program.
 std::map<std::string, int> expected_frame_counts() {

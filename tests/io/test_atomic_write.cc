@@ -33,30 +33,11 @@
 namespace mocap {
 namespace {
 
+using test::TempDir;
+
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-
-// A fresh directory under /tmp, removed with everything in it.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char name[] = "/tmp/mocap_atomic_XXXXXX";
-    if (::mkdtemp(name) == nullptr) ADD_FAILURE() << "mkdtemp: " << std::strerror(errno);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
-
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // `size` bytes of lines that name their offset, so no two runs of it look alike.
 std::string payload(std::size_t size, const std::string& tag) {
@@ -154,25 +135,25 @@ constexpr std::size_t kBig = 256u << 20;  // 256 MiB: a write that takes a while
 
 TEST(AtomicWrite, ACompletedWriteReplacesThePreviousFile) {
   TempDir dir;
-  const fs::path target = dir.path / "out.txt";
+  const fs::path target = dir.path() / "out.txt";
   ASSERT_TRUE(write_file_atomically(target.string(), payload(1 << 20, "old")));
   const std::string next = payload(kBig, "new");
   const auto written = write_file_atomically(target.string(), next);
   ASSERT_TRUE(written) << written.error().to_string();
   EXPECT_EQ(fs::file_size(target), next.size());
-  EXPECT_TRUE(read_all(target) == next);
-  EXPECT_TRUE(others(dir.path, target).empty()) << "a temporary file was left behind";
+  EXPECT_TRUE(test::read_text(target) == next);
+  EXPECT_TRUE(others(dir.path(), target).empty()) << "a temporary file was left behind";
   EXPECT_EQ(fs::status(target).permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
 }
 
 TEST(AtomicWrite, AWriterKilledMidWriteLeavesThePreviousFileByteForByte) {
   TempDir dir;
-  const fs::path target = dir.path / "out.txt";
+  const fs::path target = dir.path() / "out.txt";
   const std::string previous = payload(1 << 20, "old");
   ASSERT_TRUE(write_file_atomically(target.string(), previous));
   const std::string next = payload(kBig, "new");  // built before the fork, shared with the child
-  CreateWatch watch(dir.path);
+  CreateWatch watch(dir.path());
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) ::_exit(write_file_atomically(target.string(), next) ? 0 : 1);
@@ -183,9 +164,9 @@ TEST(AtomicWrite, AWriterKilledMidWriteLeavesThePreviousFileByteForByte) {
 
   // The target is the previous file, whole.
   EXPECT_EQ(fs::file_size(target), previous.size());
-  EXPECT_TRUE(read_all(target) == previous) << "the previous file changed";
+  EXPECT_TRUE(test::read_text(target) == previous) << "the previous file changed";
   // The part written sits in the temporary file only, and it is a part.
-  const auto left = others(dir.path, target);
+  const auto left = others(dir.path(), target);
   ASSERT_EQ(left.size(), 1u);
   EXPECT_TRUE(is_temp_of(left[0], target)) << left[0];
   const std::uintmax_t partial = fs::file_size(left[0]);
@@ -197,13 +178,13 @@ TEST(AtomicWrite, AWriterKilledMidWriteLeavesThePreviousFileByteForByte) {
 
   // A later write still replaces it.
   ASSERT_TRUE(write_file_atomically(target.string(), "done\n"));
-  EXPECT_EQ(read_all(target), "done\n");
-  EXPECT_TRUE(others(dir.path, target).empty());
+  EXPECT_EQ(test::read_text(target), "done\n");
+  EXPECT_TRUE(others(dir.path(), target).empty());
 }
 
 TEST(AtomicWrite, AFailedWriteKeepsThePreviousFileAndRemovesItsTemporaryFile) {
   TempDir dir;
-  const fs::path target = dir.path / "out.txt";
+  const fs::path target = dir.path() / "out.txt";
   const std::string previous = payload(64 << 10, "old");
   ASSERT_TRUE(write_file_atomically(target.string(), previous));
   const pid_t pid = ::fork();
@@ -220,49 +201,49 @@ TEST(AtomicWrite, AFailedWriteKeepsThePreviousFileAndRemovesItsTemporaryFile) {
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 1) << "0: the write did not fail; 2: no limit; 3: another error";
-  EXPECT_TRUE(read_all(target) == previous);
-  EXPECT_TRUE(others(dir.path, target).empty()) << "the temporary file was left behind";
+  EXPECT_TRUE(test::read_text(target) == previous);
+  EXPECT_TRUE(others(dir.path(), target).empty()) << "the temporary file was left behind";
 }
 
 TEST(OutputCheck, NamesWhatIsWrongBeforeAnythingIsWritten) {
   TempDir dir;
-  EXPECT_TRUE(check_output_path((dir.path / "new.amc").string()));
+  EXPECT_TRUE(check_output_path((dir.path() / "new.amc").string()));
   EXPECT_TRUE(check_output_path("bare-name-in-the-working-folder.amc"));
-  const auto missing = check_output_path((dir.path / "no_such_dir" / "x.amc").string());
+  const auto missing = check_output_path((dir.path() / "no_such_dir" / "x.amc").string());
   ASSERT_FALSE(missing);
-  EXPECT_NE(missing.error().message.find("the folder '" + (dir.path / "no_such_dir").string() + "' does not exist"),
+  EXPECT_NE(missing.error().message.find("the folder '" + (dir.path() / "no_such_dir").string() + "' does not exist"),
             std::string::npos)
       << missing.error().message;
-  const auto folder = check_output_path(dir.path.string());
+  const auto folder = check_output_path(dir.path().string());
   ASSERT_FALSE(folder);
   EXPECT_NE(folder.error().message.find("is a folder"), std::string::npos) << folder.error().message;
-  ASSERT_TRUE(write_file_atomically((dir.path / "plain").string(), "x"));
-  const auto not_folder = check_output_path((dir.path / "plain" / "x.amc").string());
+  ASSERT_TRUE(write_file_atomically((dir.path() / "plain").string(), "x"));
+  const auto not_folder = check_output_path((dir.path() / "plain" / "x.amc").string());
   ASSERT_FALSE(not_folder);
   EXPECT_NE(not_folder.error().message.find("is not a folder"), std::string::npos) << not_folder.error().message;
-  EXPECT_TRUE(others(dir.path, dir.path / "plain").empty()) << "a check created something";
+  EXPECT_TRUE(others(dir.path(), dir.path() / "plain").empty()) << "a check created something";
 }
 
 TEST(AtomicWrite, SeveralFilesAreWrittenAllOrNone) {
   TempDir dir;
-  const fs::path a = dir.path / "a.amc", b = dir.path / "b.amc";
+  const fs::path a = dir.path() / "a.amc", b = dir.path() / "b.amc";
   ASSERT_TRUE(write_file_atomically(a.string(), "old a\n"));
   // The second output's folder is missing: neither file changes, nothing is left behind.
-  const std::vector<OutputFile> broken{{a.string(), "new a\n"}, {(dir.path / "gone" / "b.amc").string(), "b\n"}};
+  const std::vector<OutputFile> broken{{a.string(), "new a\n"}, {(dir.path() / "gone" / "b.amc").string(), "b\n"}};
   const auto failed = write_files_atomically(broken);
   ASSERT_FALSE(failed);
   EXPECT_NE(failed.error().message.find("gone"), std::string::npos) << failed.error().message;
-  EXPECT_EQ(read_all(a), "old a\n");
-  EXPECT_TRUE(others(dir.path, a).empty()) << "a temporary file was left behind";
+  EXPECT_EQ(test::read_text(a), "old a\n");
+  EXPECT_TRUE(others(dir.path(), a).empty()) << "a temporary file was left behind";
   // The same path twice is refused before anything is written.
-  const std::vector<OutputFile> twice{{a.string(), "1"}, {(dir.path / "." / "a.amc").string(), "2"}};
+  const std::vector<OutputFile> twice{{a.string(), "1"}, {(dir.path() / "." / "a.amc").string(), "2"}};
   EXPECT_FALSE(write_files_atomically(twice));
-  EXPECT_EQ(read_all(a), "old a\n");
+  EXPECT_EQ(test::read_text(a), "old a\n");
   // Both written.
   const std::vector<OutputFile> good{{a.string(), "new a\n"}, {b.string(), "new b\n"}};
   ASSERT_TRUE(write_files_atomically(good));
-  EXPECT_EQ(read_all(a), "new a\n");
-  EXPECT_EQ(read_all(b), "new b\n");
+  EXPECT_EQ(test::read_text(a), "new a\n");
+  EXPECT_EQ(test::read_text(b), "new b\n");
 }
 
 fs::path mocap_binary() {
@@ -298,17 +279,17 @@ TEST(AtomicWrite, MocapKilledWhileWritingItsOutputLeavesThePreviousFile) {
   TempDir dir;
 
   // The whole output, from a run left to finish.
-  const fs::path full_path = dir.path / "full.csv";
+  const fs::path full_path = dir.path() / "full.csv";
   int status = 0;
   const pid_t full_pid = spawn_fk(binary, clip, full_path);
   ASSERT_GT(full_pid, 0);
   ASSERT_EQ(::waitpid(full_pid, &status, 0), full_pid);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "mocap fk failed: status " << status;
-  const std::string full = read_all(full_path);
+  const std::string full = test::read_text(full_path);
   fs::remove(full_path);
   ASSERT_GT(full.size(), 1u << 20);
 
-  const fs::path target = dir.path / "positions.csv";
+  const fs::path target = dir.path() / "positions.csv";
   const std::string previous = "frame,bone,x,y,z\nprevious run\n";
   // The kill must land after the temporary file's first bytes and before the
   // rename, at best inside write() (the temporary file holds a strict part of
@@ -319,21 +300,21 @@ TEST(AtomicWrite, MocapKilledWhileWritingItsOutputLeavesThePreviousFile) {
   while (attempt < 5 && !(partial_size > 0 && partial_size < full.size())) {
     ++attempt;
     ASSERT_TRUE(write_file_atomically(target.string(), previous));
-    for (const fs::path& p : others(dir.path, target)) fs::remove(p);
-    CreateWatch watch(dir.path);
+    for (const fs::path& p : others(dir.path(), target)) fs::remove(p);
+    CreateWatch watch(dir.path());
     const pid_t pid = spawn_fk(binary, clip, target);
     ASSERT_GT(pid, 0);
     const Kill k = kill_mid_write(pid, target, watch, 60s);
     // Killed or not, the target is one file or the other, never a part.
-    const std::string now = read_all(target);
+    const std::string now = test::read_text(target);
     ASSERT_TRUE(now == previous || now == full) << "a partial target of " << now.size() << " bytes";
-    const auto left = others(dir.path, target);
+    const auto left = others(dir.path(), target);
     if (!k.killed || left.empty()) continue;  // finished first: the rename happened
     ++before_rename;
     EXPECT_TRUE(now == previous) << "killed before the rename, yet the target changed";
     ASSERT_EQ(left.size(), 1u);
     EXPECT_TRUE(is_temp_of(left[0], target)) << left[0];
-    const std::string partial = read_all(left[0]);
+    const std::string partial = test::read_text(left[0]);
     EXPECT_GT(partial.size(), 0u);
     EXPECT_LE(partial.size(), full.size());
     EXPECT_TRUE(full.compare(0, partial.size(), partial) == 0) << "the temporary file is not a prefix of the output";
@@ -350,8 +331,8 @@ TEST(AtomicWrite, MocapKilledWhileWritingItsOutputLeavesThePreviousFile) {
   ASSERT_GT(pid, 0);
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  EXPECT_TRUE(read_all(target) == full) << "the completed output did not replace the previous file";
-  EXPECT_TRUE(others(dir.path, target).empty());
+  EXPECT_TRUE(test::read_text(target) == full) << "the completed output did not replace the previous file";
+  EXPECT_TRUE(others(dir.path(), target).empty());
 }
 
 }  // namespace

@@ -18,6 +18,8 @@
 namespace mocap {
 namespace {
 
+using test::end_points_in_bvh;
+
 // cgspeed's BVH is in the ASF's units: inches / 0.45 (PROVENANCE.md).
 constexpr double kCmuUnit = 0.0254 / 0.45;
 constexpr double kTenthMillimetre = 1e-5;  // 0.01 mm, the bound the issue sets
@@ -59,20 +61,6 @@ double worst_gap(const Skeleton& bvh, const Motion& bvh_motion, const std::vecto
     }
   }
   return worst;
-}
-
-// For each bone of an Acclaim skeleton, the BVH bone (of to_bvh's layout) at
-// its end point: its first child's joint, or its End Site; the root itself.
-std::vector<int> end_points_in_bvh(const Skeleton& asf, const Skeleton& bvh) {
-  std::vector<int> at(asf.bones.size(), -1);
-  for (std::size_t b = 0; b < asf.bones.size(); ++b) {
-    const std::vector<int> children = asf.children(static_cast<int>(b));
-    const std::string name = b == 0             ? asf.bones[0].name
-                             : children.empty() ? asf.bones[b].name + "_end"
-                                                : asf.bones[static_cast<std::size_t>(children[0])].name;
-    at[b] = bvh.find_bone(name);
-  }
-  return at;
 }
 
 TEST(BvhToAsf, CgspeedFileGivesTheSamePositionsThroughOurReaders) {

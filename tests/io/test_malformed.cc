@@ -33,13 +33,6 @@ constexpr std::string_view kAmcName = "09_06_bad.amc";
 constexpr int kLinesPerFrame = 30;
 constexpr int kHeaderLines = 3;
 
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
 // Real text as editable lines (1-based, like the errors), joined back with LF
 // or CRLF.
 class Lines {
@@ -148,8 +141,8 @@ long peak_rss_bytes() {
 class Malformed : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    asf_text_ = slurp(test::bundled_data_dir() / "09.asf");
-    amc_text_ = slurp(test::bundled_data_dir() / "09_06.amc");
+    asf_text_ = test::read_text(test::bundled_data_dir() / "09.asf");
+    amc_text_ = test::read_text(test::bundled_data_dir() / "09_06.amc");
     auto skeleton = parse_asf(asf_text_, std::string(kAsfName));
     ASSERT_TRUE(skeleton) << skeleton.error().to_string();
     skeleton_ = std::move(*skeleton);
