@@ -65,6 +65,15 @@ TEST(ReadObj, RefusesNumbersThatAreNotFinite) {
   EXPECT_NE(normal.error().message.find("normal 1"), std::string::npos) << normal.error().message;
 }
 
+TEST(ReadObj, NormalsOfHugeButFiniteVerticesAreUnit) {
+  // A fuzz finding: float cross products of coordinates near 1e38 overflowed
+  // and the normals came out of length 0.
+  const auto mesh = read_obj(write_temp("huge.obj", "v 0 0 0\nv 3e38 0 0\nv 0 -3e38 0\nv 1e20 1e20 1\nf 1 2 3\nf 1 2 4\n"));
+  ASSERT_TRUE(mesh) << mesh.error().to_string();
+  for (const Eigen::Vector3f& n : mesh->normals) EXPECT_NEAR(n.norm(), 1.0f, 1e-5f) << n.transpose();
+  EXPECT_NEAR(mesh->normals[2].z(), -1.0f, 1e-5f);
+}
+
 TEST(ReadObj, AveragesFileNormalsPerVertex) {
   const auto mesh = read_obj(write_temp("normals.obj",
                                         "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"

@@ -84,7 +84,7 @@ Result<Mesh> read_obj(const std::string& path, const ObjReadOptions& options) {
   for (std::size_t t = 0; t < uv_count; ++t)
     mesh.uvs.emplace_back(attrib.texcoords[2 * t], attrib.texcoords[2 * t + 1]);
 
-  std::vector<Eigen::Vector3f> file_normal_sum(vertex_count, Eigen::Vector3f::Zero());
+  std::vector<Eigen::Vector3d> file_normal_sum(vertex_count, Eigen::Vector3d::Zero());
   bool has_file_normals = !attrib.normals.empty();
   const std::size_t normal_count = attrib.normals.size() / 3;
   for (const tinyobj::shape_t& shape : reader.GetShapes()) {
@@ -112,7 +112,7 @@ Result<Mesh> read_obj(const std::string& path, const ObjReadOptions& options) {
         if (index.normal_index >= 0 && static_cast<std::size_t>(index.normal_index) < normal_count) {
           const std::size_t n = static_cast<std::size_t>(index.normal_index);
           file_normal_sum[index.vertex_index] +=
-              Eigen::Vector3f(attrib.normals[3 * n], attrib.normals[3 * n + 1], attrib.normals[3 * n + 2]);
+              Eigen::Vector3d(attrib.normals[3 * n], attrib.normals[3 * n + 1], attrib.normals[3 * n + 2]);
         } else {
           has_file_normals = false;
         }
@@ -124,8 +124,8 @@ Result<Mesh> read_obj(const std::string& path, const ObjReadOptions& options) {
   if (has_file_normals) {
     mesh.normals.resize(vertex_count);
     for (std::size_t v = 0; v < vertex_count; ++v) {
-      const float n = file_normal_sum[v].norm();
-      mesh.normals[v] = n > 0.0f ? Eigen::Vector3f(file_normal_sum[v] / n) : Eigen::Vector3f::UnitY();
+      const double n = file_normal_sum[v].norm();
+      mesh.normals[v] = n > 0.0 ? Eigen::Vector3f((file_normal_sum[v] / n).cast<float>()) : Eigen::Vector3f::UnitY();
     }
   } else {
     compute_normals(mesh);
@@ -134,16 +134,21 @@ Result<Mesh> read_obj(const std::string& path, const ObjReadOptions& options) {
 }
 
 void compute_normals(Mesh& mesh) {
-  mesh.normals.assign(mesh.positions.size(), Eigen::Vector3f::Zero());
+  // In double: a float cross product of coordinates past 1e19 overflows (a
+  // fuzz finding: a vertex at 8.9e37 gave normals of length 0).
+  std::vector<Eigen::Vector3d> sum(mesh.positions.size(), Eigen::Vector3d::Zero());
   for (const MeshTriangle& t : mesh.triangles) {
-    const Eigen::Vector3f& a = mesh.positions[t.vertex[0]];
+    const Eigen::Vector3d a = mesh.positions[t.vertex[0]].cast<double>();
     // The cross product's length is twice the area: area weighting for free.
-    const Eigen::Vector3f n = (mesh.positions[t.vertex[1]] - a).cross(mesh.positions[t.vertex[2]] - a);
-    for (const int v : t.vertex) mesh.normals[v] += n;
+    const Eigen::Vector3d n = (mesh.positions[t.vertex[1]].cast<double>() - a)
+                                  .cross(mesh.positions[t.vertex[2]].cast<double>() - a);
+    for (const int v : t.vertex) sum[v] += n;
   }
-  for (Eigen::Vector3f& n : mesh.normals) {
-    const float length = n.norm();
-    n = length > 0.0f ? Eigen::Vector3f(n / length) : Eigen::Vector3f::UnitY();
+  mesh.normals.resize(mesh.positions.size());
+  for (std::size_t v = 0; v < sum.size(); ++v) {
+    const double length = sum[v].norm();
+    mesh.normals[v] = length > 0.0 && std::isfinite(length) ? Eigen::Vector3f((sum[v] / length).cast<float>())
+                                                             : Eigen::Vector3f::UnitY();
   }
 }
 
