@@ -211,9 +211,27 @@ CentreLine march(const Mesh& mesh, const Vec3& joint, Vec3 direction, double lea
   return line;
 }
 
-struct Limb {
-  std::vector<int> bones;  // root to tip
-};
+// Human proportions as fractions of standing height (Winter, "Biomechanics
+// and Motor Control of Human Movement", segment lengths; Drillis and Contini
+// 1966): the hip joint at 0.53, the crotch about 0.47 (so the hip joint lies
+// 0.06 above it), the ankle joint at 0.039 above the sole, the hand 0.108
+// long from the wrist joint to the finger tip.
+constexpr double kCrotchToHip = 0.06;
+constexpr double kHandLength = 0.108;
+constexpr double kAnkleHeight = 0.039;
+
+// The crotch: the lowest point of the mesh on its plane of symmetry (x =
+// `mid_x`, within 1 cm) - where the legs part. None when that point is not
+// where a crotch can be (a long skirt or robe reaches lower): 35% to 60% of the
+// height above the sole.
+std::optional<double> crotch_height(const Mesh& mesh, double mid_x, double floor, double height) {
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const auto& q : mesh.positions) {
+    if (std::abs(q.x() - mid_x) < 0.01) lowest = std::min(lowest, static_cast<double>(q.y()));
+  }
+  if (lowest < floor + 0.35 * height || lowest > floor + 0.6 * height) return std::nullopt;
+  return lowest;
+}
 
 }  // namespace
 
@@ -243,6 +261,7 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
   Eigen::AlignedBox3d body;
   for (const auto& p : mesh.positions) body.extend(p.cast<double>());
   const double height = body.sizes().y();
+  const std::optional<double> crotch = crotch_height(mesh, end[0].x(), body.min().y(), height);
 
   std::vector<std::optional<Vec3>> target(bones);
   std::vector<std::string> missing;
@@ -259,27 +278,30 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
     const int hand = bone(s + "hand"), fingers = bone(s + "fingers"), thumb = bone(s + "thumb");
     if (humerus >= 0 && radius >= 0 && wrist >= 0 && hand >= 0 && fingers >= 0 && thumb >= 0) {
       const Vec3 shoulder = start_of(humerus);
-      const double upper = placed_length(humerus), fore = placed_length(radius) + placed_length(wrist);
+      // CMU's forearm is lradius alone; its lwrist is the palm (lwrist's
+      // twist turns the hand about the forearm), lhand and lfingers the fingers.
+      const double upper = placed_length(humerus), fore = placed_length(radius);
       const CentreLine line =
           march(mesh, shoulder, (end[humerus] - shoulder).normalized(), 0.4 * upper, step, 3.0 * (upper + fore));
       const double tip = line.arc.back();
-      const int w = line.narrowest([&](int i) { return line.arc[i] >= 0.62 * tip && line.arc[i] <= 0.85 * tip; });
-      if (w < 0 || tip < 0.3 * (upper + fore)) {
+      // The wrist: a hand's length (kHandLength of the height) short of the finger tip.
+      const double sw = std::clamp(tip - kHandLength * height, 0.55 * tip, 0.85 * tip);
+      if (line.point.size() < 3 || tip < 0.3 * (upper + fore)) {
         out.note += "the " + s + " arm was not found in the mesh (centre line " + std::to_string(static_cast<int>(100 * tip)) + " cm); ";
       } else {
-        const double sw = line.arc[w];
-        const double se = sw * upper / (upper + fore);
-        target[humerus] = line.at(se);
-        target[radius] = line.at(se + (sw - se) * placed_length(radius) / fore);
-        target[wrist] = line.point[w];
+        target[humerus] = line.at(sw * upper / (upper + fore));
+        target[radius] = line.at(sw);
+        // Palm, first and further phalanges in the capture's ratio, the last
+        // ending 1.5 cm short of the tip.
         const double hand_end = tip - 0.015;
-        const double h = placed_length(hand), f = placed_length(fingers);
-        target[hand] = line.at(sw + (hand_end - sw) * h / (h + f));
+        const double p = placed_length(wrist), h = placed_length(hand), f = placed_length(fingers);
+        target[wrist] = line.at(sw + (hand_end - sw) * p / (p + h + f));
+        target[hand] = line.at(sw + (hand_end - sw) * (p + h) / (p + h + f));
         target[fingers] = line.at(hand_end);
         // The thumb: beside the hand, the slices across it show the palm's loop and,
         // apart from it, the thumb's; the thumb's end is the farthest such loop's
         // centroid within the hand's first 60%.
-        const Vec3 wrist_point = line.point[w];
+        const Vec3 wrist_point = line.at(sw);
         const Vec3 along = (*target[fingers] - wrist_point).normalized();
         std::optional<Vec3> thumb_end;
         for (double t = 0.02; t <= 0.6 * (hand_end - sw); t += step) {
@@ -299,13 +321,25 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
       }
     }
     // Leg.
+    const int hipjoint = bone(s + "hipjoint");
     const int femur = bone(s + "femur"), tibia = bone(s + "tibia"), foot = bone(s + "foot"), toes = bone(s + "toes");
-    if (femur >= 0 && tibia >= 0 && foot >= 0 && toes >= 0) {
-      const Vec3 hip = start_of(femur);
+    if (hipjoint >= 0 && femur >= 0 && tibia >= 0 && foot >= 0 && toes >= 0) {
       const double thigh = placed_length(femur), shin = placed_length(tibia);
-      const CentreLine line =
-          march(mesh, hip, (end[femur] - hip).normalized(), 0.4 * thigh, step, 2.0 * (thigh + shin));
       const double floor = body.min().y();
+      // The hip joint: above the thigh's cross-section just below the crotch,
+      // kCrotchToHip of the height above the crotch.
+      Vec3 hip = start_of(femur);
+      if (crotch) {
+        const Vec3 below(hip.x(), *crotch - 0.02, hip.z());
+        if (const auto thigh_loop = nearest_loop(slice(mesh, below, Vec3::UnitY(), 0.25), below, 0.15)) {
+          hip = Vec3(thigh_loop->centroid.x(), *crotch + kCrotchToHip * height, thigh_loop->centroid.z());
+          target[hipjoint] = hip;
+        }
+      }
+      const CentreLine line =
+          march(mesh, hip, (end[femur] - start_of(femur)).normalized(), 0.4 * thigh, step, 2.0 * (thigh + shin));
+      // The shin's narrowest cross-section gives its axis; the ankle joint
+      // lies on it, kAnkleHeight of the height above the sole.
       const int a = line.narrowest([&](int i) {
         const double up = line.point[i].y() - floor;
         return up >= 0.03 * height && up <= 0.12 * height;
@@ -313,8 +347,13 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
       if (a < 0) {
         out.note += "the " + s + " leg was not found in the mesh; ";
       } else {
-        const Vec3 ankle = line.point[a];
-        const double sa = line.arc[a];
+        int up_shin = a;
+        while (up_shin > 0 && line.arc[a] - line.arc[up_shin] < 0.1) --up_shin;
+        const Vec3 axis = (line.point[a] - line.point[up_shin]).normalized();
+        double beyond = 0.0;  // metres along the axis from the narrowest section to the ankle
+        if (axis.y() < -0.5) beyond = (floor + kAnkleHeight * height - line.point[a].y()) / axis.y();
+        const Vec3 ankle = line.point[a] + beyond * axis;
+        const double sa = line.arc[a] + beyond;
         target[femur] = line.at(sa * thigh / (thigh + shin));
         target[tibia] = ankle;
         // The foot: vertices below the ankle, beside it; its tip the one farthest in +Z (the mesh faces +Z).

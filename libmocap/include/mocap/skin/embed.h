@@ -5,30 +5,37 @@
 // medial curve of each limb comes from cross-sections:
 //  1. Start: the skeleton in `start_pose`, placed by `start` (fit_placement
 //     in bind.h: one scale from the mesh's height). Shoulders (clavicle
-//     ends), hips (hipjoint ends) and the trunk stay where that puts them.
-//  2. Each limb is marched from its root joint: the mesh is sliced by the
+//     ends) and the trunk stay where that puts them.
+//  2. The hips (hipjoint ends): above the centroid of each thigh's
+//     cross-section just below the crotch (the lowest point of the mesh on
+//     its plane of symmetry), 6% of the height above the crotch (the hip
+//     joint at 53% of standing height, the crotch at about 47%: Winter,
+//     "Biomechanics and Motor Control of Human Movement"). Kept from the
+//     start when no crotch is found between 35% and 60% of the height (a
+//     robe).
+//  3. Each limb is marched from its root joint: the mesh is sliced by the
 //     plane perpendicular to the limb every `step` metres, the closed loop of
 //     the slice nearest the march is kept and its centroid is the next point
 //     of the limb's centre line; the direction follows the centroids. The
 //     march ends where no loop is found (the finger tips, the sole).
-//  3. On the centre line: the wrist is the narrowest cross-section (loop
-//     perimeter) between 62% and 85% of the arm's length to the finger tip,
-//     the ankle the narrowest within 3-12% of the mesh height above the
-//     sole; elbow and knee divide the line to them in the capture's own
-//     ratio of upper to lower limb (as the forearm twist joint, `radius`);
-//     the hand and finger ends lie on the line beyond the wrist in the
-//     capture's ratio, the fingers' end 1.5 cm short of the tip; the foot's
-//     end (the ball) and the toes' end are the centroids of the foot's
+//  4. On the centre line: the wrist (CMU's radius end: its lwrist is the
+//     palm) a hand's length, 10.8% of the height, short of the finger tip;
+//     the ankle on the shin's axis (through its narrowest cross-section,
+//     3-12% of the height above the sole) at 3.9% of the height; elbow and
+//     knee divide the line to them in the capture's own ratio of upper to
+//     lower limb; palm, hand and finger ends lie on the line beyond the wrist
+//     in the capture's ratio, the fingers' end 1.5 cm short of the tip; the
+//     foot's end (the ball) and the toes' end are the centroids of the foot's
 //     cross-sections at 72% of the way from ankle to toe tip and 2 cm short
 //     of it.
-//  4. The bind pose: each fitted bone turned (the least rotation, in the
+//  5. The bind pose: each fitted bone turned (the least rotation, in the
 //     world) from its direction to the fitted one, its children carried with
 //     it; each bone's factor on its length (SkeletonBind::bone_scale, bind.h)
 //     is the fitted length over the placed one. Bones not fitted keep their
 //     local rotation (the thumb takes the hand's factor).
 // The skeleton must be an Acclaim one (ASF) with CMU's bone names
-// (lhumerus, lradius, lwrist, lhand, lfingers, lthumb, lfemur, ltibia,
-// lfoot, ltoes and the r ones); for any other the start is kept and `note`
+// (lhumerus, lradius, lwrist, lhand, lfingers, lthumb, lhipjoint, lfemur,
+// ltibia, lfoot, ltoes and the r ones); for any other the start is kept and `note`
 // says why. A limb whose march fails keeps its start as well (`note`).
 #pragma once
 
