@@ -321,15 +321,15 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
       }
     }
     // Leg.
-    const int hipjoint = bone(s + "hipjoint");
+    const int hipjoint = skeleton.find_bone(s + "hipjoint");  // optional: without it the hip stays put
     const int femur = bone(s + "femur"), tibia = bone(s + "tibia"), foot = bone(s + "foot"), toes = bone(s + "toes");
-    if (hipjoint >= 0 && femur >= 0 && tibia >= 0 && foot >= 0 && toes >= 0) {
+    if (femur >= 0 && tibia >= 0 && foot >= 0 && toes >= 0) {
       const double thigh = placed_length(femur), shin = placed_length(tibia);
       const double floor = body.min().y();
       // The hip joint: above the thigh's cross-section just below the crotch,
       // kCrotchToHip of the height above the crotch.
       Vec3 hip = start_of(femur);
-      if (crotch) {
+      if (crotch && hipjoint >= 0 && skeleton.bones[femur].parent == hipjoint) {
         const Vec3 below(hip.x(), *crotch - 0.02, hip.z());
         if (const auto thigh_loop = nearest_loop(slice(mesh, below, Vec3::UnitY(), 0.25), below, 0.15)) {
           hip = Vec3(thigh_loop->centroid.x(), *crotch + kCrotchToHip * height, thigh_loop->centroid.z());

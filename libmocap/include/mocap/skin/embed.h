@@ -34,9 +34,10 @@
 //     is the fitted length over the placed one. Bones not fitted keep their
 //     local rotation (the thumb takes the hand's factor).
 // The skeleton must be an Acclaim one (ASF) with CMU's bone names
-// (lhumerus, lradius, lwrist, lhand, lfingers, lthumb, lhipjoint, lfemur,
-// ltibia, lfoot, ltoes and the r ones); for any other the start is kept and `note`
-// says why. A limb whose march fails keeps its start as well (`note`).
+// (lhumerus, lradius, lwrist, lhand, lfingers, lthumb, lfemur, ltibia,
+// lfoot, ltoes and the r ones; the hip is moved where lfemur hangs from
+// lhipjoint); for any other the start is kept and `note` says why. A limb
+// whose march fails keeps its start as well (`note`).
 #pragma once
 
 #include <mocap/core/fk.h>
