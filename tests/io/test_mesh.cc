@@ -74,6 +74,33 @@ TEST(ReadObj, NormalsOfHugeButFiniteVerticesAreUnit) {
   EXPECT_NEAR(mesh->normals[2].z(), -1.0f, 1e-5f);
 }
 
+TEST(WeldByPosition, MergesSeamCopiesAndKeepsAMeshWithoutSeams) {
+  // A unit square split along a seam: corners 1 and 2 are written twice.
+  Mesh split;
+  split.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+  split.triangles = {{{0, 1, 2}}, {{3, 4, 5}}};
+  compute_normals(split);
+  const WeldedMesh welded = weld_by_position(split);
+  EXPECT_EQ(welded.mesh.vertex_count(), 4);
+  EXPECT_EQ(welded.index, (std::vector<int>{0, 1, 2, 1, 3, 2}));
+  ASSERT_EQ(welded.mesh.triangles.size(), 2u);
+  EXPECT_EQ(welded.mesh.triangles[1].vertex, (std::array<int, 3>{1, 3, 2}));
+  EXPECT_EQ(mesh_edges(welded.mesh).size(), 5u);  // the seam is one edge now
+  ASSERT_EQ(welded.mesh.normals.size(), 4u);
+  // -0 is the position +0 is; a triangle folded onto an edge by the merge goes.
+  Mesh folded = split;
+  folded.positions.push_back({-0.0f, 0, 0});
+  folded.triangles.push_back({{0, 6, 4}});
+  const WeldedMesh again = weld_by_position(folded);
+  EXPECT_EQ(again.index[6], 0);
+  EXPECT_EQ(again.mesh.triangles.size(), 2u);
+  // Without seams: the same vertices in the same order.
+  const WeldedMesh same = weld_by_position(welded.mesh);
+  EXPECT_EQ(same.index, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(same.mesh.positions, welded.mesh.positions);
+  EXPECT_EQ(same.mesh.normals, welded.mesh.normals);
+}
+
 TEST(ReadObj, AveragesFileNormalsPerVertex) {
   const auto mesh = read_obj(write_temp("normals.obj",
                                         "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"

@@ -118,6 +118,51 @@ TEST(MeshBind, EmbeddingWithHeatIsTheStepsItStandsFor) {
   }
 }
 
+// glTF and FBX exports split a surface at every UV seam (a vertex per
+// position and texture coordinate). The extreme case, every triangle with
+// corners of its own, must bind as the welded mesh does: the same fit, and
+// each copy of a vertex with that vertex's weights (no tear at a seam).
+TEST(MeshBind, AMeshSplitAtEverySeamBindsAsTheWeldedOne) {
+  const auto clip = test::load_bundled("09_06");
+  MeshBindOptions o = humanoid_options();
+  const auto mesh = read_obj(o.mesh_path, ObjReadOptions{0.1});
+  ASSERT_TRUE(mesh);
+  Mesh soup;
+  soup.group_names = mesh->group_names;
+  for (const MeshTriangle& t : mesh->triangles) {
+    MeshTriangle corners;
+    corners.group = t.group;
+    for (int k = 0; k < 3; ++k) {
+      corners.vertex[k] = soup.vertex_count();
+      soup.positions.push_back(mesh->positions[t.vertex[k]]);
+      soup.normals.push_back(mesh->normals[t.vertex[k]]);
+    }
+    soup.triangles.push_back(corners);
+  }
+  ASSERT_EQ(weld_by_position(soup).mesh.vertex_count(), mesh->vertex_count());
+  // Both written from the same floats, so both read back the same positions.
+  const test::TempDir dir;
+  const auto whole_path = dir.touch("whole.obj", format_obj(*mesh, mesh->positions, mesh->normals, 0.1));
+  const auto soup_path = dir.touch("soup.obj", format_obj(soup, soup.positions, soup.normals, 0.1));
+  o.mesh_path = whole_path.string();
+  const auto whole = bind_mesh(clip.skeleton, o);
+  ASSERT_TRUE(whole) << whole.error().to_string();
+  o.mesh_path = soup_path.string();
+  const auto split = bind_mesh(clip.skeleton, o);
+  ASSERT_TRUE(split) << split.error().to_string();
+  EXPECT_TRUE(split->fit_note.empty()) << split->fit_note;
+  EXPECT_EQ(split->bind.bone_scale, whole->bind.bone_scale);
+  ASSERT_EQ(split->weights.size(), 3 * mesh->triangles.size());
+  for (std::size_t t = 0; t < mesh->triangles.size(); ++t) {
+    for (int k = 0; k < 3; ++k) {
+      const VertexWeights& copy = split->weights[3 * t + static_cast<std::size_t>(k)];
+      const VertexWeights& vertex = whole->weights[static_cast<std::size_t>(mesh->triangles[t].vertex[k])];
+      ASSERT_EQ(copy.bone, vertex.bone) << t << " " << k;
+      ASSERT_EQ(copy.weight, vertex.weight) << t << " " << k;
+    }
+  }
+}
+
 TEST(MeshBind, ExplicitPlacementReplacesTheFit) {
   const auto clip = test::load_bundled("09_06");
   MeshBindOptions o = humanoid_options();

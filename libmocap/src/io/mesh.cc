@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <unordered_map>
 
 namespace mocap {
@@ -196,6 +198,45 @@ Result<Mesh> extract_groups(const Mesh& mesh, std::span<const std::string> names
     out.triangles.push_back(n);
   }
   if (old_index) *old_index = std::move(kept);
+  return out;
+}
+
+WeldedMesh weld_by_position(const Mesh& mesh) {
+  struct PositionHash {
+    std::size_t operator()(const Eigen::Vector3f& p) const {
+      std::size_t h = 0;
+      for (int k = 0; k < 3; ++k) {
+        const float c = p[k] == 0.0f ? 0.0f : p[k];  // -0 and +0 are one position
+        std::uint32_t bits;
+        std::memcpy(&bits, &c, sizeof bits);
+        h = h * 0x9E3779B97F4A7C15ull + bits;
+      }
+      return h;
+    }
+  };
+  WeldedMesh out;
+  out.index.resize(mesh.positions.size());
+  std::unordered_map<Eigen::Vector3f, int, PositionHash> first;
+  first.reserve(mesh.positions.size());
+  for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
+    const auto [at, added] = first.try_emplace(mesh.positions[v], static_cast<int>(out.mesh.positions.size()));
+    if (added) out.mesh.positions.push_back(mesh.positions[v]);
+    out.index[v] = at->second;
+  }
+  out.mesh.uvs = mesh.uvs;
+  out.mesh.group_names = mesh.group_names;
+  out.mesh.triangles.reserve(mesh.triangles.size());
+  for (MeshTriangle t : mesh.triangles) {
+    for (int& v : t.vertex) v = out.index[static_cast<std::size_t>(v)];
+    if (t.vertex[0] != t.vertex[1] && t.vertex[1] != t.vertex[2] && t.vertex[2] != t.vertex[0]) {
+      out.mesh.triangles.push_back(t);
+    }
+  }
+  if (out.mesh.positions.size() == mesh.positions.size() && out.mesh.triangles.size() == mesh.triangles.size()) {
+    out.mesh.normals = mesh.normals;  // nothing merged: the same mesh
+  } else {
+    compute_normals(out.mesh);
+  }
   return out;
 }
 

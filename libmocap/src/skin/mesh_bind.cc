@@ -42,9 +42,14 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
     placement.scale = options.scale.value_or(1.0);
     placement.translation = options.translation.value_or(Eigen::Vector3d::Zero());
   }
+  // Embedding and automatic weights walk the surface: on a mesh split at UV
+  // seams they would see pieces (cross-sections that never close, heat that
+  // stops at a seam, and a skin that tears there), so they run on the welded
+  // surface and every copy of a vertex takes its weights.
+  const WeldedMesh surface = weld_by_position(out.mesh);
   std::vector<double> bone_scale;
   if (options.fit == BindFit::kEmbed && !options.scale && !options.translation) {
-    Embedding embedded = embed_skeleton(skeleton, out.bind_pose, placement, out.mesh);
+    Embedding embedded = embed_skeleton(skeleton, out.bind_pose, placement, surface.mesh);
     out.bind_pose = std::move(embedded.bind_pose);
     bone_scale = std::move(embedded.bone_scale);
     out.fit_note = std::move(embedded.note);
@@ -52,8 +57,11 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
   out.bind = bind_skeleton(skeleton, out.bind_pose, placement, bone_scale);
 
   if (options.weights_path.empty()) {
-    out.weights = options.weight_method == WeightMethod::kHeat ? heat_weights(out.mesh, out.bind.segments)
-                                                               : automatic_weights(out.mesh, out.bind.segments);
+    const std::vector<VertexWeights> welded = options.weight_method == WeightMethod::kHeat
+                                                  ? heat_weights(surface.mesh, out.bind.segments)
+                                                  : automatic_weights(surface.mesh, out.bind.segments);
+    out.weights.reserve(surface.index.size());
+    for (const int v : surface.index) out.weights.push_back(welded[static_cast<std::size_t>(v)]);
     out.automatic_weights = true;
   } else {
     std::vector<std::string> names;

@@ -91,6 +91,19 @@ void compute_normals(Mesh& mesh);
 Result<Mesh> extract_groups(const Mesh& mesh, std::span<const std::string> names,
                             std::vector<int>* old_index = nullptr);
 
+// The mesh with the vertices that share a position merged into one. Files
+// split a surface at UV and normal seams (every glTF or FBX export does:
+// a vertex per position and texture coordinate), so a walk over edges sees
+// pieces; the welded surface is what such walks need. `index[v]` is vertex
+// v's index in `mesh`, whose vertices keep the order of their first copy
+// (a mesh without seams comes back unchanged); triangles that lose an edge
+// to the merge are dropped; normals are recomputed.
+struct WeldedMesh {
+  Mesh mesh;
+  std::vector<int> index;  // one per vertex of the source
+};
+WeldedMesh weld_by_position(const Mesh& mesh);
+
 // Every edge of the mesh once, as (lower index, higher index), sorted.
 std::vector<std::array<int, 2>> mesh_edges(const Mesh& mesh);
 
