@@ -1,8 +1,8 @@
 // libFuzzer target: OBJ text through our mesh reader (io/mesh.h, on
 // tinyobjloader). Any bytes give a mesh or an error, never a crash. A mesh
 // keeps its promises (faces index existing vertices, finite positions, unit
-// normals, one per vertex) and, written by format_obj and read again, has the
-// same vertices and triangles.
+// normals, one per vertex), welded by position keeps them, and, written by
+// format_obj and read again, has the same vertices and triangles.
 #include <mocap/io/mesh.h>
 #include <unistd.h>
 
@@ -64,6 +64,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   check(*mesh);
+  // Welded by position (what binding walks): every vertex lands on one at its
+  // own position, and what is left is a mesh of the same promises.
+  const mocap::WeldedMesh welded = mocap::weld_by_position(*mesh);
+  if (welded.index.size() != mesh->positions.size()) fail("weld: an index per vertex");
+  for (std::size_t v = 0; v < welded.index.size(); ++v) {
+    const int w = welded.index[v];
+    if (w < 0 || w >= welded.mesh.vertex_count() || welded.mesh.positions[w] != mesh->positions[v]) {
+      fail("weld: a vertex moved");
+    }
+  }
+  if (!welded.mesh.triangles.empty()) check(welded.mesh);
   // Positions beyond what 6 significant digits hold exactly are not compared;
   // the shape of the mesh is.
   const std::string text = mocap::format_obj(*mesh, mesh->positions, mesh->normals);
