@@ -110,7 +110,10 @@ TEST(MeshBind, EmbeddingWithHeatIsTheStepsItStandsFor) {
   for (std::size_t b = 0; b < bind.inverse_bind.size(); ++b) {
     ASSERT_TRUE(bound->bind.inverse_bind[b].isApprox(bind.inverse_bind[b], 0.0)) << b;
   }
-  const auto weights = heat_weights(*mesh, bind.segments);
+  HeatWeightOptions heat;
+  heat.rigid_parts = embedded.rigid_parts;
+  ASSERT_EQ(heat.rigid_parts.size(), 1u);  // the head
+  const auto weights = heat_weights(*mesh, bind.segments, heat);
   ASSERT_EQ(bound->weights.size(), weights.size());
   for (std::size_t v = 0; v < weights.size(); ++v) {
     ASSERT_EQ(bound->weights[v].bone, weights[v].bone) << v;

@@ -383,6 +383,30 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
       }
     }
   }
+  // The head: skull and jaw move as one, cut from the neck where the neck is
+  // narrowest between its base and the skull's joint. The trunk is not
+  // fitted, so the placed neck is the bind pose's.
+  const int lowerneck = skeleton.find_bone("lowerneck"), upperneck = skeleton.find_bone("upperneck");
+  const int head = skeleton.find_bone("head");
+  if (lowerneck >= 0 && upperneck >= 0 && head >= 0 && skeleton.bones[upperneck].parent == lowerneck &&
+      skeleton.bones[head].parent == upperneck) {
+    const Vec3 base = start_of(lowerneck), skull = end[upperneck];
+    const double length = (skull - base).norm();
+    if (length > 1e-6) {
+      const Vec3 axis = (skull - base) / length;
+      double narrowest = std::numeric_limits<double>::infinity();
+      Vec3 waist = Vec3::Zero();
+      for (double t = 0.2; t <= 1.0 + 1e-9; t += 0.05) {
+        const Vec3 at = base + t * length * axis;
+        const auto loop = nearest_loop(slice(mesh, at, axis, 0.25), at, 0.08);
+        if (loop && loop->perimeter < narrowest) narrowest = loop->perimeter, waist = loop->centroid;
+      }
+      if (std::isfinite(narrowest)) {
+        out.rigid_parts.push_back(RigidPart{waist.cast<float>(), axis.cast<float>(),
+                                            static_cast<float>(0.3 * height), head, {lowerneck, upperneck}});
+      }
+    }
+  }
   if (!missing.empty()) {
     out.note += "no bone";
     for (const auto& name : missing) out.note += " " + name;

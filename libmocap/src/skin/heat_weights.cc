@@ -67,6 +67,16 @@ std::vector<VertexWeights> heat_weights(const Mesh& mesh, std::span<const BoneSe
       found = order.front().first;
       nearest[v].push_back(order.front().second);
     }
+    for (const RigidPart& part : options.rigid_parts) {
+      if (part.bone < 0 || part.bone >= bone_count || nearest[v].empty()) continue;
+      if ((p - part.point).dot(part.normal) <= 0.0f || (p - part.point).norm() > part.radius) continue;
+      const bool instead = std::all_of(nearest[v].begin(), nearest[v].end(), [&](int b) {
+        return std::find(part.instead_of.begin(), part.instead_of.end(), b) != part.instead_of.end();
+      });
+      if (!instead) continue;
+      nearest[v].assign(1, part.bone);
+      found = (nearest_on_segment(p, bones[part.bone]) - p).norm();
+    }
     nearest_distance[v] = std::max(found, 1e-4f);  // a vertex on a bone: finite heat
   }
 

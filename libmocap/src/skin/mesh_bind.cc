@@ -48,17 +48,19 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
   // surface and every copy of a vertex takes its weights.
   const WeldedMesh surface = weld_by_position(out.mesh);
   std::vector<double> bone_scale;
+  HeatWeightOptions heat;
   if (options.fit == BindFit::kEmbed && !options.scale && !options.translation) {
     Embedding embedded = embed_skeleton(skeleton, out.bind_pose, placement, surface.mesh);
     out.bind_pose = std::move(embedded.bind_pose);
     bone_scale = std::move(embedded.bone_scale);
     out.fit_note = std::move(embedded.note);
+    heat.rigid_parts = std::move(embedded.rigid_parts);
   }
   out.bind = bind_skeleton(skeleton, out.bind_pose, placement, bone_scale);
 
   if (options.weights_path.empty()) {
     const std::vector<VertexWeights> welded = options.weight_method == WeightMethod::kHeat
-                                                  ? heat_weights(surface.mesh, out.bind.segments)
+                                                  ? heat_weights(surface.mesh, out.bind.segments, heat)
                                                   : automatic_weights(surface.mesh, out.bind.segments);
     out.weights.reserve(surface.index.size());
     for (const int v : surface.index) out.weights.push_back(welded[static_cast<std::size_t>(v)]);

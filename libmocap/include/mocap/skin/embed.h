@@ -44,6 +44,7 @@
 #include <mocap/core/skeleton.h>
 #include <mocap/io/mesh.h>
 #include <mocap/skin/bind.h>
+#include <mocap/skin/heat_weights.h>
 
 #include <Eigen/Core>
 #include <span>
@@ -62,6 +63,10 @@ struct Embedding {
   std::vector<double> bone_scale; // per bone (bind.h); 1 for bones not fitted
   std::vector<int> fitted;        // bones whose end point was fitted, in bone order
   std::string note;               // what was not fitted and why; empty when every limb was
+  // For the weights (heat_weights.h): the head with the jaw and face, above
+  // the neck's narrowest cross-section, on the head bone rather than the
+  // neck's (CMU's head bone starts at the skull's base, above the chin).
+  std::vector<RigidPart> rigid_parts;
 };
 
 Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const Placement& start, const Mesh& mesh,

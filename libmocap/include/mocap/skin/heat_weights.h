@@ -30,11 +30,26 @@
 #include <mocap/io/skin_weights.h>
 #include <mocap/skin/auto_weights.h>
 
+#include <Eigen/Core>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace mocap {
+
+// A part of the body that moves with one bone although much of its surface
+// is nearer another: the skull with the jaw and face, below the head bone's
+// start and so nearer the neck. A vertex on the positive side of the plane
+// (`point`, unit `normal`) and within `radius` of `point`, whose nearest
+// visible bones are all among `instead_of`, heats from `bone` instead (at its
+// distance to `bone`). embed.h finds the head's.
+struct RigidPart {
+  Eigen::Vector3f point = Eigen::Vector3f::Zero();  // metres, mesh space
+  Eigen::Vector3f normal = Eigen::Vector3f::UnitY();
+  float radius = 0.0f;  // metres
+  int bone = -1;
+  std::vector<int> instead_of;
+};
 
 struct HeatWeightOptions {
   float heat = 1.0f;           // c in H = c / d^2 (Pinocchio's 1): larger keeps weights nearer their bone
@@ -44,6 +59,7 @@ struct HeatWeightOptions {
   float grid_cell = 0.02f;     // metres: the visibility grid's cells
   bool visibility = true;      // false: the nearest bone, seen or not (for comparison)
   bool blind_take_nearest = true;  // a vertex that sees no bone heats from its nearest one (see 1.)
+  std::vector<RigidPart> rigid_parts;  // applied after 1., in order
 };
 
 // Bone-heat weights for every vertex of `mesh` from `bones` (index = bone
