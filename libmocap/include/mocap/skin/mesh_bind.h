@@ -12,7 +12,8 @@
 //  5. bind_skeleton with that pose, placement and bone factors;
 //  6. the weights: read from `weights_path` (io/skin_weights.h, bones by
 //     name), or automatic from the bound bone segments: bone heat
-//     (heat_weights.h, the default) or distance (auto_weights.h).
+//     (heat_weights.h, the default; with the embedding's rigid parts, so
+//     the face goes with the head) or distance (auto_weights.h).
 // Steps 4 and 6 run on the surface welded by position (weld_by_position in
 // io/mesh.h), so a mesh split at UV seams is fitted as one surface and the
 // copies of a vertex get the same weights.
