@@ -70,10 +70,8 @@ TEST(TriangleGrid, SegmentsCrossTheSurfaceOnlyWhereTheyDo) {
                                stamp));
 }
 
-// Two bones along a bar: heat weights sum to one, follow their bone, and
-// blend only near the joint; a bone hidden behind a wall gets nothing.
-TEST(HeatWeights, FollowTheirBonesAndStopAtWalls) {
-  // A bar 1 m long in X, 0.1 m thick, subdivided so heat has room to diffuse.
+// A bar 1 m long in X, 0.1 m thick, subdivided so heat has room to diffuse.
+Mesh make_bar() {
   Mesh bar;
   const int nx = 40, nr = 8;
   for (int i = 0; i <= nx; ++i) {
@@ -90,6 +88,13 @@ TEST(HeatWeights, FollowTheirBonesAndStopAtWalls) {
     }
   }
   bar.normals.assign(bar.positions.size(), Eigen::Vector3f::UnitY());
+  return bar;
+}
+
+// Two bones along a bar: heat weights sum to one, follow their bone, and
+// blend only near the joint; a bone hidden behind a wall gets nothing.
+TEST(HeatWeights, FollowTheirBonesAndStopAtWalls) {
+  const Mesh bar = make_bar();
   std::vector<BoneSegment> bones(3);
   bones[0].deforms = false;
   bones[1] = {Eigen::Vector3f(0, 0, 0), Eigen::Vector3f(0.5f, 0, 0), 0, true};
@@ -128,22 +133,7 @@ TEST(HeatWeights, FollowTheirBonesAndStopAtWalls) {
 // A rigid part: past a plane, vertices nearer bone 1 heat from bone 2 (as
 // the chin, nearer the neck, from the head); others are left alone.
 TEST(HeatWeights, ARigidPartTakesItsBone) {
-  Mesh bar;
-  const int nx = 40, nr = 8;
-  for (int i = 0; i <= nx; ++i) {
-    for (int k = 0; k < nr; ++k) {
-      const float a = 2.0f * 3.14159265f * k / nr;
-      bar.positions.emplace_back(i / float(nx), 0.05f * std::cos(a), 0.05f * std::sin(a));
-    }
-  }
-  for (int i = 0; i < nx; ++i) {
-    for (int k = 0; k < nr; ++k) {
-      const int a = i * nr + k, b = i * nr + (k + 1) % nr, c = a + nr, d = b + nr;
-      bar.triangles.push_back({{a, b, d}});
-      bar.triangles.push_back({{a, d, c}});
-    }
-  }
-  bar.normals.assign(bar.positions.size(), Eigen::Vector3f::UnitY());
+  const Mesh bar = make_bar();
   std::vector<BoneSegment> bones(3);
   bones[0] = {Eigen::Vector3f(0, 0, 0), Eigen::Vector3f(0.4f, 0, 0), -1, true};
   bones[1] = {Eigen::Vector3f(0.4f, 0, 0), Eigen::Vector3f(0.8f, 0, 0), 0, true};
