@@ -291,6 +291,17 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
       } else {
         target[humerus] = line.at(sw * upper / (upper + fore));
         target[radius] = line.at(sw);
+        // The shoulder joint lies on the upper arm's axis: the start's
+        // shoulder moved onto the line through the elbow and the centre
+        // line's first 12 cm past the armpit.
+        const int clavicle = skeleton.find_bone(s + "clavicle");
+        if (clavicle >= 0 && skeleton.bones[humerus].parent == clavicle && line.point.size() > 3) {
+          std::size_t far = 2;
+          while (far + 1 < line.point.size() && line.arc[far] - line.arc[1] < 0.12) ++far;
+          const Vec3 axis = (line.point[far] - line.point[1]).normalized();
+          const Vec3 on_axis = line.point[1] + (shoulder - line.point[1]).dot(axis) * axis;
+          if ((on_axis - shoulder).norm() < 0.1) target[clavicle] = on_axis;
+        }
         // Palm, first and further phalanges in the capture's ratio, the last
         // ending 1.5 cm short of the tip.
         const double hand_end = tip - 0.015;

@@ -4,8 +4,8 @@
 // 2007 embed a skeleton in a medial approximation of the mesh; here the
 // medial curve of each limb comes from cross-sections:
 //  1. Start: the skeleton in `start_pose`, placed by `start` (fit_placement
-//     in bind.h: one scale from the mesh's height). Shoulders (clavicle
-//     ends) and the trunk stay where that puts them.
+//     in bind.h: one scale from the mesh's height). The trunk stays where
+//     that puts it.
 //  2. The hips (hipjoint ends): above the centroid of each thigh's
 //     cross-section just below the crotch (the lowest point of the mesh on
 //     its plane of symmetry), 6% of the height above the crotch (the hip
@@ -18,7 +18,9 @@
 //     the slice nearest the march is kept and its centroid is the next point
 //     of the limb's centre line; the direction follows the centroids. The
 //     march ends where no loop is found (the finger tips, the sole).
-//  4. On the centre line: the wrist (CMU's radius end: its lwrist is the
+//  4. The shoulders (clavicle ends): moved onto the upper arm's axis (the
+//     line through the arm's centre line's first 12 cm past the armpit).
+//     On the centre line: the wrist (CMU's radius end: its lwrist is the
 //     palm) a hand's length, 10.8% of the height, short of the finger tip;
 //     the ankle on the shin's axis (through its narrowest cross-section,
 //     3-12% of the height above the sole) at 3.9% of the height; elbow and
