@@ -16,6 +16,7 @@
 #include <termios.h>
 #include <unistd.h>
 #include <random>
+#include <regex>
 
 #include <algorithm>
 #include <atomic>
@@ -31,7 +32,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-const std::string kNeutral = "{\"req\":\"c\",\"d\":{\"x\":0,\"y\":0,\"openness\":1}}";
+const std::string kNeutral = "{\"req\":\"c\",\"d\":{\"x\":0,\"y\":0,\"l\":1}}";
 
 // The device side of a pty pair is its master: closing it is unplugging.
 struct Pty {
@@ -110,7 +111,7 @@ void expect_valid(const std::vector<std::string>& lines) {
     ASSERT_FALSE(j.is_discarded()) << line;
     ASSERT_EQ(j.value("req", ""), "c") << line;
     const auto& d = j.at("d");
-    const double x = d.at("x"), y = d.at("y"), l = d.at("openness");
+    const double x = d.at("x"), y = d.at("y"), l = d.at("l");
     EXPECT_TRUE(x >= -1 && x <= 1 && y >= -1 && y <= 1 && l >= 0 && l <= 1) << line;
   }
 }
@@ -155,12 +156,12 @@ TEST(EyeStream, LinesAreTheDocumentedJsonWhateverTheLocale) {
       std::locale::global(std::locale(std::locale::classic(), new std::numpunct_byname<char>("C")));
   EyeLineFormat f;
   EXPECT_EQ(format_eye_line(f, {0.25, -0.33, 0.95, 0.5}),
-            "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"openness\":0.95}}\n");
+            "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"l\":0.95}}\n");
   EXPECT_EQ(format_eye_line(f, {std::nan(""), 4.0, -1.0, 0.5}),
-            "{\"req\":\"c\",\"d\":{\"x\":0,\"y\":1,\"openness\":0}}\n");
+            "{\"req\":\"c\",\"d\":{\"x\":0,\"y\":1,\"l\":0}}\n");
   EXPECT_EQ(format_eye_line(f, {-0.00001, 0.0, 1.0, 0.5}), kNeutral + "\n");
   EXPECT_EQ(format_eye_line(f, {0.1234567, 0.0, 1.0, 0.5}),
-            "{\"req\":\"c\",\"d\":{\"x\":0.123,\"y\":0,\"openness\":1}}\n");
+            "{\"req\":\"c\",\"d\":{\"x\":0.123,\"y\":0,\"l\":1}}\n");
   f.x_key = "h\"x";
   f.request_value = "set";
   f.x_min = 1.0, f.x_max = -1.0;  // mirrored
@@ -168,26 +169,26 @@ TEST(EyeStream, LinesAreTheDocumentedJsonWhateverTheLocale) {
   f.pupil_key = "p";
   f.decimals = 1;
   EXPECT_EQ(format_eye_line(f, {0.26, 0.5, 0.96, 0.5}),
-            "{\"req\":\"set\",\"d\":{\"h\\\"x\":-0.3,\"y\":0.5,\"openness\":244.8,\"p\":0.5}}\n");
+            "{\"req\":\"set\",\"d\":{\"h\\\"x\":-0.3,\"y\":0.5,\"l\":244.8,\"p\":0.5}}\n");
   std::locale::global(previous);
 }
 
 TEST(EyeStream, SequenceNumbersAndTheLongestLineAreAsDocumented) {
   EyeLineFormat f;
   EXPECT_EQ(format_eye_line(f, {0.25, -0.33, 0.95, 0.5}, 7),
-            "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"openness\":0.95}}\n");
+            "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"l\":0.95}}\n");
   f.sequence_key = "n";
   EXPECT_EQ(format_eye_line(f, {0.25, -0.33, 0.95, 0.5}, 7),
-            "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"openness\":0.95,\"n\":7}}\n");
+            "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"l\":0.95,\"n\":7}}\n");
   EXPECT_EQ(format_eye_line(f, {0.25, -0.33, 0.95, 0.5}),
-            "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"openness\":0.95}}\n");
-  // docs/eyes.md: at most 57 bytes with the defaults, 88 with pupil and
+            "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"l\":0.95}}\n");
+  // docs/eyes.md: at most 50 bytes with the defaults, 81 with pupil and
   // sequence keys, and the bound holds for every value.
   EyeLineFormat plain;
-  EXPECT_EQ(max_eye_line_length(plain), 57u);
-  EXPECT_EQ(format_eye_line(plain, {-1.0 / 3, -1.0 / 3, 1.0 / 3, 0.5}).size(), 57u);
+  EXPECT_EQ(max_eye_line_length(plain), 50u);
+  EXPECT_EQ(format_eye_line(plain, {-1.0 / 3, -1.0 / 3, 1.0 / 3, 0.5}).size(), 50u);
   f.pupil_key = "pupil";
-  EXPECT_EQ(max_eye_line_length(f), 88u);
+  EXPECT_EQ(max_eye_line_length(f), 81u);
   std::mt19937 random(1);
   std::uniform_real_distribution<double> u(-1.5, 1.5);
   for (int i = 0; i < 1000; ++i) {
@@ -510,6 +511,52 @@ TEST(EyeStream, MocapEyesEndsOnSigintWithANeutralFrame) {
   }
 }
 
+// What a display flashed for the design receives from `mocap eyes` with no
+// format option: every line exactly {"req":"c","d":{"x":X,"y":Y,"l":L}}, keys
+// in that order and nothing else, and the exit frame in the same shape.
+TEST(EyeStream, MocapEyesSendsTheDisplaysFormatByDefault) {
+  const auto binary = mocap_binary();
+  if (!std::filesystem::exists(binary)) GTEST_SKIP() << binary << " not built";
+  Pty left = open_pty(), right = open_pty();
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::execl(binary.c_str(), "mocap", "eyes", "--left", left.slave.c_str(), "--right", right.slave.c_str(),
+            "--duration", "0.5", "--seed", "4", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  Reader left_reader(left.master), right_reader(right.master);
+  int status = 0;
+  const auto started = Clock::now();
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (Clock::now() - started > 10s) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      FAIL() << "mocap eyes --duration 0.5 did not end within 10 s";
+    }
+    std::this_thread::sleep_for(5ms);
+  }
+  std::this_thread::sleep_for(50ms);  // the readers drain the last line
+  const std::string left_data = left_reader.stop(), right_data = right_reader.stop();
+  ::close(left.master);
+  ::close(right.master);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  const std::string number = "-?(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?";
+  const std::regex shape("\\{\"req\":\"c\",\"d\":\\{\"x\":" + number + ",\"y\":" + number + ",\"l\":" + number +
+                         "\\}\\}");
+  for (const std::string* data : {&left_data, &right_data}) {
+    ASSERT_FALSE(data->empty());
+    EXPECT_EQ(data->back(), '\n');
+    EXPECT_EQ(data->find('\r'), std::string::npos);
+    const auto lines = lines_of(*data);
+    ASSERT_GE(lines.size(), 10u);  // 20 frames due in 0.5 s at 40 fps, and the exit frame
+    for (const std::string& line : lines) EXPECT_TRUE(std::regex_match(line, shape)) << line;
+    EXPECT_EQ(lines.back(), "{\"req\":\"c\",\"d\":{\"x\":0,\"y\":0,\"l\":1}}");
+    EXPECT_EQ(lines.back(), kNeutral);
+  }
+}
+
 TEST(EyeStreamValidity, EveryBadOptionFails) {
   EyeStreamOptions good;
   good.left_path = "/dev/null";
@@ -528,7 +575,7 @@ TEST(EyeStreamValidity, EveryBadOptionFails) {
   EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.reconnect_min_s = 2.0; }));
   EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.write_timeout_s = 0.0; }));
   EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.format.decimals = 10; }));
-  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.format.x_key = "openness"; }));  // the openness key twice
+  EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.format.x_key = "l"; }));  // the lid key twice
   EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.format.sequence_key = "y"; }));
   EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.settle_s = -0.1; }));
   EXPECT_TRUE(bad([](EyeStreamOptions& o) { o.settle_s = 11.0; }));

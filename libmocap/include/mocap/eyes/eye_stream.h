@@ -2,16 +2,21 @@
 // protocol, for the people who build the display side, is docs/eyes.md.
 //
 // Line format (one line per eye per frame, '\n' only, no '\r'):
-//   {"req":"c","d":{"x":0.25,"y":-0.33,"openness":0.95}}
+//   {"req":"c","d":{"x":0.25,"y":-0.33,"l":0.95}}
+// byte for byte the lines of the design the displays were built for (keys in
+// this order; a wire key is part of a hardware protocol and is never renamed
+// by default: other displays rename them through EyeLineFormat).
 //   x, y      the eye's gaze mapped from [-1, 1] to [x_min, x_max] / [y_min, y_max]
 //             (default [-1, 1]: (0, 0) the centre, x > 0 toward the character's
 //             right, y > 0 up; swap a range's ends to mirror it);
-//   openness  mapped from [0, 1] to [l_min, l_max] (default [0, 1]);
+//   l         the lid opening (EyeSample::openness) mapped from [0, 1] to
+//             [l_min, l_max] (default [0, 1]);
 //   pupil     in [0, 1], only when `pupil_key` is not empty;
 //   n         the frame's number (0, 1, 2, ... from the stream's start; a gap
 //             is a dropped frame), only when `sequence_key` is not empty.
-// Value names are those of the CSV and JSONL exports (x, y, openness, pupil);
-// a display made for the design's lines ({"x","y","l"}) takes keys x,y,l.
+// The file exports (CSV, JSONL) name the values for people to read (x, y,
+// openness, pupil); docs/eyes.md has the one table from those names to the
+// wire keys.
 // Numbers are written with std::to_chars (never the locale's decimal
 // separator), `decimals` places with trailing zeros removed, never NaN,
 // never "-0". Key names and the request value are configurable.
@@ -49,7 +54,7 @@ struct EyeLineFormat {
   std::string data_key = "d";
   std::string x_key = "x";
   std::string y_key = "y";
-  std::string openness_key = "openness";
+  std::string openness_key = "l";  // the design's wire key for the lid opening
   std::string pupil_key;     // empty: no pupil
   std::string sequence_key;  // empty: no frame number
   double x_min = -1.0, x_max = 1.0;
