@@ -1,6 +1,7 @@
 // mocap eyes: procedural eye and blink tracks, exported to a file or streamed
 // to two serial eye displays (one JSON line per eye per frame, eye_stream.h).
 #include <mocap/eyes/eye_body.h>
+#include <mocap/eyes/eye_preview.h>
 #include <mocap/eyes/eye_stream.h>
 #include <mocap/eyes/eyes.h>
 
@@ -8,6 +9,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <filesystem>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -49,6 +52,8 @@ struct EyesOptions {
   int decimals = 3;
   double open_timeout = 3.0;
   double open_wait = 0.0;
+  std::string preview;     // a picture (.png) or movie (.mp4 ...) of what the displays show
+  double preview_at = 0.0;  // seconds: the frame a .png shows
 };
 
 // "a,b,c" into exactly `n` finite numbers.
@@ -256,6 +261,10 @@ int run_eyes(EyesOptions o) {
   const auto format = format_option("eyes", o.output, o.format, {"csv", "jsonl"}, "jsonl");
   if (!format) return kUsage;
   if (const int code = check_outputs("eyes", {o.output}); code != kOk) return code;
+  if (!o.preview.empty() && streaming) {
+    std::cerr << "mocap eyes: --preview draws a track written to a file, not a stream to --left/--right\n";
+    return kUsage;
+  }
   if (!is_standard_baud(o.baud)) {
     std::cerr << "mocap eyes: --baud " << o.baud
               << ": expected a standard rate (9600, 19200, 38400, 57600, 115200, 230400, 460800, 500000, 921600, "
@@ -319,12 +328,40 @@ int run_eyes(EyesOptions o) {
   const double fps = o.rate > 0 ? o.rate : (clip && !streaming ? clip->motion.fps : 40.0);
   double duration = o.duration;
   if (duration <= 0) duration = clip ? clip->motion.duration_seconds() : (streaming ? 0.0 : 10.0);
+  const EyeDisplayGeometry display;
+  if (!o.preview.empty()) {
+    if (auto kind = eye_preview_kind(o.preview); !kind) {
+      std::cerr << "mocap eyes: --preview " << kind.error().to_string() << "\n";
+      return kUsage;
+    }
+    if (auto ok = check_eye_preview(o.preview, display, fps); !ok) {
+      std::cerr << "mocap eyes: --preview " << ok.error().to_string() << "\n";
+      return kOutputError;
+    }
+    if (o.preview_at > duration) {
+      std::cerr << "mocap eyes: --preview-at " << o.preview_at << " s: expected at most the track's " << duration
+                << " s\n";
+      return kUsage;
+    }
+  }
   for (const std::string& cap : eye_caps(to.params)) std::cerr << "mocap eyes: warning: " << cap << "\n";
   EyeTimeline timeline(to);
   if (streaming) return run_stream(o, timeline, fps, duration);
 
   const std::vector<EyeFrame> frames = eye_track(timeline, fps, duration);
-  const int code = emit(o.output, *format == "csv" ? csv_of(frames) : jsonl_of(frames));
+  int code = kOk;
+  if (!o.preview.empty()) {
+    const auto frame = static_cast<std::size_t>(std::lround(o.preview_at * fps));
+    if (auto written = write_eye_preview(o.preview, frames, fps, display, frame); !written) {
+      std::cerr << "mocap eyes: --preview " << written.error().to_string() << "\n";
+      return kOutputError;
+    }
+    // The track goes where -o says; with a preview alone, nowhere.
+    if (!o.output.empty()) code = emit(o.output, *format == "csv" ? csv_of(frames) : jsonl_of(frames));
+    if (code != kOk) std::filesystem::remove(o.preview);  // all outputs or none
+  } else {
+    code = emit(o.output, *format == "csv" ? csv_of(frames) : jsonl_of(frames));
+  }
   if (o.stats) {
     std::cerr << generator_stats(timeline.stats(), timeline.head_turns().size()).dump() << "\n";
   }
@@ -340,8 +377,10 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
       "Procedural eye and blink tracks (gaze x,y in the unit disc, x > 0 toward the character's right, y > 0 up; "
       "openness and pupil in [0,1]), on a clip's timeline when given; written to a file (CSV columns "
       "left_x,left_y,left_openness,left_pupil,..., JSONL keys x,y,openness,pupil) or streamed to two serial eye "
-      "displays. Serial protocol (docs/eyes.md): one JSON object per eye per frame ending in LF, "
-      "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"openness\":0.95}}, at most 57 bytes with the defaults, "
+      "displays. Serial protocol (docs/eyes.md): one JSON object per eye per frame ending in LF, the displays' own "
+      "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"l\":0.95}}, at most 50 bytes with the defaults; "
+      "file name -> wire key: x -> x, y -> y, openness -> l, pupil -> --pupil-key (not sent by default), frame "
+      "number -> --seq-key (not sent by default); "
       "8N1 without flow control, nothing to reply, the newest frame wins (a slow port drops frames), a neutral frame "
       "(0,0,1) on exit; --open-wait for boards that reset when the port opens, --seq-key to count drops. "
       "Exit 1: bad options (--baud not standard, --pad outside [-1,1]); 4: a device not open within --open-timeout");
@@ -400,13 +439,19 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
   c->add_option("--seq-key", o->sequence_key,
                 "Also send the frame number under this key, so a display can count dropped frames");
   c->add_option("--keys", o->keys,
-                "Key names for x, y and openness in the serial lines (default x,y,openness; x,y,l for displays made "
-                "for the design's lines)");
+                "Wire keys for x, y and openness in the serial lines, for displays other than the design's "
+                "(default x,y,l: the displays' own format)");
   c->add_option("--x-range", o->x_range, "Serial x mapped to lo,hi (default -1,1; 1,-1 mirrors)");
   c->add_option("--y-range", o->y_range, "Serial y mapped to lo,hi (default -1,1)");
   c->add_option("--l-range", o->l_range, "Serial openness mapped to lo,hi (default 0,1)");
   c->add_option("--pupil-key", o->pupil_key, "Also send the pupil under this key (pupil, as in the exports)");
   c->add_option("--decimals", o->decimals, "Decimal places in serial lines")->check(CLI::Range(0, 9));
+  c->add_option("--preview", o->preview,
+                "Draw what the two displays show (the round 240 x 240 panels, iris at x,y, lids at l, pupil): "
+                "out.png for one frame (--preview-at), or a movie of every frame (.mp4, .mkv, .mov, .webm, .avi) "
+                "through ffmpeg; the track is then written only with -o");
+  c->add_option("--preview-at", o->preview_at, "Seconds into the track of the frame a .png preview shows (default 0)")
+      ->check(kNonNegative);
   c->add_flag("--stats", o->stats,
               "Print a JSON summary on stderr: blinks per minute, closing/opening ms, saccades and microsaccades "
               "per second, amplitude histogram, share on the partner; when streaming, frame lateness p50/p99/max");

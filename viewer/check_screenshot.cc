@@ -6,6 +6,8 @@
 //   mocap-viewer-check --swatch shot.png R G B X (a 10x10 block of that colour, +-3, right of X % of the
 //                                                width: a legend's swatch)
 //   mocap-viewer-check --color shot.png R G B N (at least N pixels of that colour, +-40)
+//   mocap-viewer-check --eyes shot.png subject.asf motion.amc frame (the Eyes window's picture of the
+//                                                two displays at that frame, found 1:1 in the shot)
 //
 // The first form poses the frame with the library, lays out the other motion
 // beside it as the viewer does (compare.h), projects every joint with the
@@ -19,6 +21,7 @@
 #include "clip.h"
 #include "colors.h"
 #include "compare.h"
+#include "eyes_panel.h"
 
 #include <stb_image.h>
 
@@ -116,6 +119,47 @@ bool is_blue_pixel(const unsigned char* c) {
   return c[2] >= 60 && c[2] - c[0] >= 25 && c[2] >= c[1];
 }
 
+// The two displays as the viewer's Eyes window draws them at `number` (the
+// track update_eyes makes with the panel's defaults), found pixel for pixel
+// (each channel within 8) somewhere in the shot.
+int find_eye_pair(const char* shot, const char* asf, const char* amc, int number) {
+  using namespace mocap::viewer;
+  Picture p;
+  if (!read_picture(shot, p)) return 2;
+  auto clip = load_clip(asf, amc);
+  if (!clip) return std::fprintf(stderr, "mocap-viewer-check: %s\n", clip.error().to_string().c_str()), 2;
+  const int frame = frame_index(*clip, number);
+  if (frame < 0) return std::fprintf(stderr, "mocap-viewer-check: %s: no frame numbered %d\n", amc, number), 2;
+  EyesState eyes;
+  eyes.enabled = true;
+  update_eyes(eyes, *clip);
+  const mocap::EyePairSize size = mocap::eye_pair_size(eyes.display);
+  std::vector<unsigned char> want(static_cast<std::size_t>(size.width) * size.height * 3);
+  mocap::draw_eye_pair(eyes.display, eyes.track[static_cast<std::size_t>(frame)], want);
+  auto same = [](const unsigned char* a, const unsigned char* b) {
+    return std::abs(a[0] - b[0]) <= 8 && std::abs(a[1] - b[1]) <= 8 && std::abs(a[2] - b[2]) <= 8;
+  };
+  // A row through both pupils first: a cheap way to reject most places.
+  const int probe = size.height / 2;
+  for (int y = 0; y + size.height <= p.height; ++y) {
+    for (int x = 0; x + size.width <= p.width; ++x) {
+      bool match = true;
+      for (int dx = 0; dx < size.width && match; ++dx) match = same(p.at(x + dx, y + probe), &want[(probe * size.width + dx) * 3]);
+      for (int dy = 0; dy < size.height && match; ++dy) {
+        for (int dx = 0; dx < size.width && match; ++dx) match = same(p.at(x + dx, y + dy), &want[(dy * size.width + dx) * 3]);
+      }
+      if (match) {
+        const mocap::EyeFrame& f = eyes.track[static_cast<std::size_t>(frame)];
+        std::printf("OK: the %dx%d picture of the displays at frame %d (left l %.3f, right l %.3f) at (%d, %d)\n",
+                    size.width, size.height, number, f.left.openness, f.right.openness, x, y);
+        return 0;
+      }
+    }
+  }
+  std::printf("FAIL: no %dx%d picture of the two displays at frame %d in %s\n", size.width, size.height, number, shot);
+  return 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -126,6 +170,7 @@ int main(int argc, char** argv) {
   if (mode == "--swatch" && argc == 7) {
     return find_swatch(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
   }
+  if (mode == "--eyes" && argc == 6) return find_eye_pair(argv[2], argv[3], argv[4], std::atoi(argv[5]));
   if (mode == "--color" && argc == 7) {
     return count_color(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]), std::atol(argv[6]));
   }

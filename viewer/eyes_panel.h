@@ -1,13 +1,18 @@
 // The eyes panel: the library's procedural eyes (eyes.h) on the clip's
 // timeline, driven by the captured head (eye_body.h). The track is generated
-// for the whole clip whenever a control changes, and the panel draws the two
-// eyes of the current frame: iris disc, pupil at its gaze and size, lids at
-// their openness, brows.
+// for the whole clip whenever a control changes, and the Eyes window shows
+// the current frame as the two serial displays show it (eye_display.h: the
+// round panels, iris at the gaze, lids at the opening, the pupil's size).
+//
+// update_eyes and gaze_segments are GL-free (eyes_track.cc, in the viewer's
+// core library, so the screenshot check makes the same track); the panel and
+// the window are ImGui (eyes_panel.cc).
 #pragma once
 
 #include "clip.h"
 
 #include <mocap/eyes/eye_body.h>
+#include <mocap/eyes/eye_display.h>
 #include <mocap/eyes/eyes.h>
 
 #include <Eigen/Core>
@@ -29,6 +34,9 @@ struct EyesState {
   std::optional<HeadTrack> head;
   std::vector<EyeFrame> track;  // one per clip frame
   std::string message;          // why there is no head, if so
+  EyeDisplayGeometry display;   // the displays the window draws
+  std::vector<std::uint8_t> pixels;  // the window's picture (draw_eye_pair)
+  unsigned texture = 0;              // its GL texture, made on first use
 };
 
 // Regenerates the track when a control changed or the clip is another.
@@ -37,8 +45,9 @@ void update_eyes(EyesState& state, const Clip& clip);
 // The controls (in the current window); regenerates the track on a change.
 void eyes_panel(EyesState& state, const Clip* clip);
 
-// A window with the two eyes at `frame`, as seen facing the character.
-void eyes_window(const EyesState& state, int frame);
+// A window with the two displays at `frame` (a frame index), as a person
+// facing the character sees them, drawn 1:1 in the displays' pixels.
+void eyes_window(EyesState& state, int frame);
 
 // Gaze lines of `frame` (left eye start, end, right eye start, end), 40 cm long;
 // empty when off or without a head.

@@ -24,12 +24,13 @@
 #include "keyframes_panel.h"
 #include "panels.h"
 #include "playback.h"
-#include "record.h"
 #include "render.h"
 #include "skin_panel.h"
 
 #include <mocap/core/frame_range.h>
 #include <mocap/io/atomic_write.h>
+#include <mocap/io/image.h>
+#include <mocap/io/movie.h>
 #include <mocap/io/bvh.h>
 #include <mocap/io/mesh.h>
 
@@ -243,7 +244,10 @@ std::optional<std::string> save_png(Renderer& renderer, Offscreen& offscreen, co
   draw_scene(renderer, clip, view, offscreen.width(), offscreen.height(), extras);
   const std::vector<std::uint8_t> rgb = offscreen.read_rgb();
   Offscreen::bind_default();
-  return write_png(path, offscreen.width(), offscreen.height(), rgb);
+  if (auto written = write_png(path, offscreen.width(), offscreen.height(), rgb); !written) {
+    return written.error().to_string();
+  }
+  return std::nullopt;
 }
 
 // The mesh the command line names, if any (after the clip's files).
@@ -325,8 +329,8 @@ int run_headless(const Options& options) {
   const double movie_fps = options.record_fps > 0.0 ? options.record_fps : clip->motion.fps;
   // Every output is checked before anything is rendered.
   if (movie) {
-    if (auto e = check_movie(options.record, width, height, movie_fps)) {
-      std::cerr << "mocap-viewer: --record " << *e << "\n";
+    if (auto ok = check_movie(options.record, width, height, movie_fps); !ok) {
+      std::cerr << "mocap-viewer: --record " << ok.error().to_string() << "\n";
       return kOutput;
     }
     const int count = movie_length(frames.front(), frames.back(), clip->motion.fps, movie_fps);
@@ -395,8 +399,8 @@ int run_headless(const Options& options) {
       }
       MovieWriter writer;
       if (code == kOk && movie) {
-        if (auto e = writer.open(options.record, width, height, movie_fps)) {
-          std::cerr << "mocap-viewer: --record " << *e << "\n";
+        if (auto ok = writer.open(options.record, width, height, movie_fps, RowOrder::kBottomFirst); !ok) {
+          std::cerr << "mocap-viewer: --record " << ok.error().to_string() << "\n";
           code = kOutput;
         }
       }
@@ -423,8 +427,8 @@ int run_headless(const Options& options) {
           draw_scene(renderer, &*clip, view, width, height, extras);
           const std::vector<std::uint8_t> rgb = offscreen.read_rgb(false);
           Offscreen::bind_default();
-          if (auto e = writer.write(rgb)) {
-            std::cerr << "mocap-viewer: --record " << *e << "\n";
+          if (auto ok = writer.write(rgb); !ok) {
+            std::cerr << "mocap-viewer: --record " << ok.error().to_string() << "\n";
             code = kOutput;
           }
           continue;
@@ -439,8 +443,8 @@ int run_headless(const Options& options) {
       }
       if (movie && writer.is_open()) {
         const int written = writer.frames();
-        if (auto e = writer.close()) {
-          std::cerr << "mocap-viewer: --record " << *e << "\n";
+        if (auto ok = writer.close(); !ok) {
+          std::cerr << "mocap-viewer: --record " << ok.error().to_string() << "\n";
           code = kOutput;
         } else if (code == kOk) {
           std::printf("mocap-viewer: wrote %s: %d frames of %dx%d at %g fps\n", options.record.c_str(), written, width,
@@ -813,7 +817,9 @@ class App {
     const double rate = export_.movie_fps > 0.0f ? export_.movie_fps : clip_->motion.fps;
     if (export_.movie_requested) {
       export_.movie_requested = false;
-      if (auto e = movie_.open(export_.movie_path, mw, mh, rate)) return set_status(*e, true);
+      if (auto ok = movie_.open(export_.movie_path, mw, mh, rate, RowOrder::kBottomFirst); !ok) {
+        return set_status(ok.error().to_string(), true);
+      }
       if (auto e = offscreen_.resize(mw, mh)) return set_status(*e, true);
       export_.movie_running = true;
       export_.movie_frame = 0;
@@ -838,9 +844,9 @@ class App {
       pose_clip(*clip_, shown);
       pose_motions(compare_, *clip_);
       update_skin(skin_, *clip_);
-      if (auto e = movie_.write(rgb)) {
+      if (auto ok = movie_.write(rgb); !ok) {
         export_.movie_running = false;
-        set_status(*e, true);
+        set_status(ok.error().to_string(), true);
       } else {
         ++export_.movie_frame;
       }
@@ -849,7 +855,7 @@ class App {
     // Done or stopped: ffmpeg finishes the file.
     const int written = movie_.frames();
     export_.movie_running = false;
-    if (auto e = movie_.close()) return set_status(*e, true);
+    if (auto ok = movie_.close(); !ok) return set_status(ok.error().to_string(), true);
     set_status("saved " + export_.movie_path + " (" + std::to_string(written) + " frames)", false);
   }
 
@@ -953,8 +959,8 @@ int run_window(const Options& options) {
         if (quit && !options.window_screenshot.empty()) {
           int w = 0, h = 0;
           glfwGetFramebufferSize(window, &w, &h);
-          if (auto e = write_png(options.window_screenshot, w, h, read_window_rgb(w, h))) {
-            std::cerr << "mocap-viewer: " << *e << "\n";
+          if (auto ok = write_png(options.window_screenshot, w, h, read_window_rgb(w, h)); !ok) {
+            std::cerr << "mocap-viewer: " << ok.error().to_string() << "\n";
             code = kOutput;
           }
         }

@@ -45,7 +45,7 @@ struct ExportState {
   bool screenshot_requested = false;
   bool sequence_running = false;
   int next = 0;  // the sequence's next frame while running
-  // A movie of frames first to last through ffmpeg (record.h), one frame per
+  // A movie of frames first to last through ffmpeg (io/movie.h), one frame per
   // pass of the loop, at the clip's rate or `movie_fps`.
   std::string movie_path = "mocap-movie.mp4";
   float movie_fps = 0.0f;  // 0: the clip's rate

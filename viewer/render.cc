@@ -1,7 +1,6 @@
 #include "render.h"
 
 #include <epoxy/gl.h>
-#include <stb_image_write.h>
 
 #include <Eigen/Geometry>
 #include <cmath>
@@ -493,13 +492,6 @@ std::vector<std::uint8_t> read_window_rgb(int width, int height, bool top_first)
   glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, rgb.data());
   if (top_first) flip_rows(rgb, width, height);
   return rgb;
-}
-
-std::optional<std::string> write_png(const std::string& path, int width, int height,
-                                     std::span<const std::uint8_t> rgb) {
-  if (rgb.size() < static_cast<std::size_t>(width) * height * 3) return path + ": picture smaller than its size";
-  if (!stbi_write_png(path.c_str(), width, height, 3, rgb.data(), width * 3)) return path + ": cannot write the PNG";
-  return std::nullopt;
 }
 
 }  // namespace mocap::viewer

@@ -125,7 +125,6 @@ class Offscreen {
 // RGB, 8 bits, rows top first.
 std::vector<std::uint8_t> read_window_rgb(int width, int height, bool top_first = true);
 
-// Writes RGB rows (top first) as a PNG; the error names the file.
-std::optional<std::string> write_png(const std::string& path, int width, int height, std::span<const std::uint8_t> rgb);
+// (PNG files: io/image.h write_png.)
 
 }  // namespace mocap::viewer
