@@ -39,7 +39,11 @@ while [ $# -gt 0 ]; do
 done
 if ! command -v blender >/dev/null 2>&1; then
   if [ "$install" = 0 ]; then
-    echo "blender_check: skipped: blender is not on PATH (scripts/setup.sh blender installs it)"
+    if [ "${CI:-}" = true ]; then
+      echo "blender_check: FAIL (CI): blender is not on PATH (bash scripts/setup.sh blender installs it)"
+      exit 1
+    fi
+    echo "blender_check: skipped: blender is not on PATH (bash scripts/setup.sh blender installs it)"
     exit 77
   fi
   bash "$here/setup.sh" blender

@@ -22,7 +22,7 @@
 # REPORT ARGUMENTS the clips and options (default: data/09_06.amc
 #                  data/16_05.amc data/49_06.amc --ratios 0.1).
 #
-# Exit 0: the merged report equals the one-process run. 77: Slurm or munge
+# Exit 0: the merged report equals the one-process run. 77 (outside CI only): Slurm or munge
 # is not installed, or the local cluster could not start (the reason is
 # printed; ctest counts it as skipped). 1: anything else failed.
 set -euo pipefail
@@ -49,7 +49,14 @@ mocap=$(command -v "$mocap" || true)
 [ -z "$mocap" ] || mocap=$(realpath "$mocap")
 [ -x "$mocap" ] || { echo "slurm_report: no mocap binary (give --mocap PATH)" >&2; exit 1; }
 
-skip() { echo "slurm_report: SKIP: $*" >&2; exit 77; }
+# Not installed: a skip outside CI, a failure under CI=true (where test.sh
+# installs it). Installed but broken: always a failure.
+skip() {
+  if [ "${CI:-}" = true ]; then echo "slurm_report: FAIL (CI): $*" >&2; exit 1; fi
+  echo "slurm_report: SKIP: $*" >&2
+  exit 77
+}
+broken() { echo "slurm_report: FAIL: Slurm is installed but broken: $*" >&2; exit 1; }
 started=$(date +%s.%N)
 elapsed() { awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }'; }
 
@@ -88,7 +95,7 @@ if [ $local_cluster -eq 1 ]; then
     2>> "$tmp/log/munged.log" &
   pids+=($!)
   for _ in $(seq 1 50); do [ -S "$socket" ] && break; sleep 0.1; done
-  [ -S "$socket" ] || skip "munged did not start: $(tail -n 3 "$tmp/log/munged.log" | tr '\n' ' ')"
+  [ -S "$socket" ] || broken "munged did not start: $(tail -n 3 "$tmp/log/munged.log" | tr '\n' ' ')"
 
   # Free ports, so that a cluster already on this machine is left alone.
   port=$(( 20000 + RANDOM % 20000 ))
@@ -135,11 +142,11 @@ EOF
     state=$(sinfo -h -n localhost -o %T 2>/dev/null || true)
     [ "$state" = idle ] && break
     for pid in "${pids[@]}"; do
-      kill -0 "$pid" 2>/dev/null || skip "a Slurm daemon exited at start: $(tail -n 3 "$tmp"/log/*.out "$tmp"/log/slurm*.log 2>/dev/null | tr '\n' ' ')"
+      kill -0 "$pid" 2>/dev/null || broken "a Slurm daemon exited at start: $(tail -n 3 "$tmp"/log/*.out "$tmp"/log/slurm*.log 2>/dev/null | tr '\n' ' ')"
     done
     sleep 0.1
   done
-  [ "$state" = idle ] || skip "the node did not become idle within 15 s (state '${state:-none}'): $(tail -n 3 "$tmp/log/slurmd.log" 2>/dev/null | tr '\n' ' ')"
+  [ "$state" = idle ] || broken "the node did not become idle within 15 s (state '${state:-none}'): $(tail -n 3 "$tmp/log/slurmd.log" 2>/dev/null | tr '\n' ' ')"
   echo "slurm_report: one-node Slurm $(sinfo -V | awk '{print $2}') up in $(elapsed): slurmctld port $port, $tmp"
 else
   command -v sbatch >/dev/null || skip "sbatch not found (Slurm's client; or give --local-cluster)"

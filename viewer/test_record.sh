@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # viewer.record.mp4: a 3-second movie of the cartwheel (frames 1 to 360 at
 # 120 Hz) at 30 fps through ffmpeg, headless; ffprobe must count 90 frames of
-# 320x240 lasting 3 s. Skipped (77) where ffmpeg or ffprobe is missing.
+# 320x240 lasting 3 s. Skipped (77) where ffmpeg or ffprobe is missing,
+# except under CI=true, where that fails.
 #   test_record.sh with_xvfb.sh mocap-viewer data-dir out.mp4
 set -euo pipefail
 xvfb=$1 viewer=$2 data=$3 out=$4
-command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || { echo "ffmpeg/ffprobe not installed: skipped"; exit 77; }
+if ! command -v ffmpeg >/dev/null || ! command -v ffprobe >/dev/null; then
+  if [ "${CI:-}" = true ]; then echo "FAIL: ffmpeg/ffprobe not installed (bash scripts/setup.sh ffmpeg)"; exit 1; fi
+  echo "ffmpeg/ffprobe not installed: skipped (bash scripts/setup.sh ffmpeg)"; exit 77
+fi
 rm -f "$out"
 bash "$xvfb" "$viewer" "$data/49.asf" "$data/49_06.amc" --frame 1 --last 360 --record-fps 30 --size 320x240 \
   --record "$out"
