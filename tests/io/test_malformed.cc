@@ -694,11 +694,10 @@ TEST_F(Malformed, LineOfMegabytesInMemory) {
   std::string huge = "lowerneck";
   for (int i = 0; i < 2 * 1024 * 1024; ++i) huge += " 1";  // 4 MB
   lines[n] = std::move(huge);
-  const auto start = std::chrono::steady_clock::now();
+  // Refused at the line, whatever the machine's speed (a reader that went
+  // quadratic on it would hit the test's timeout, not a timed assertion).
   const auto result = amc_parse(lines.text());
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_TRUE(IsError(result, kAmcName, n, {"line longer than", "expected a text line"}));
-  EXPECT_LT(seconds, 1.0);
 }
 
 TEST_F(Malformed, LineOfMegabytesInAsf) {
@@ -725,11 +724,8 @@ TEST_F(Malformed, LineOfMegabytesInAFile) {
     out << "\n" << lines[n + 1] << "\n";
   }
   const long peak_before = peak_rss_bytes();
-  const auto start = std::chrono::steady_clock::now();
   const auto result = read_amc(file.path(), skeleton_);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_TRUE(IsError(result, file.path(), n, {"line longer than"}));
-  EXPECT_LT(seconds, 1.0);
   EXPECT_LT(peak_rss_bytes() - peak_before, 16L << 20) << "the reader held the long line in memory";
 }
 
