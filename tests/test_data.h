@@ -25,7 +25,12 @@ struct ClipFiles {
 
 // Every NN_MM.amc in `dir` paired with its NN.asf, sorted by name.
 std::vector<ClipFiles> clips_in(const std::filesystem::path& dir);
-// The clips of ../shared/data/cmu, or empty when it is absent.
+// How many clips ../shared/data/cmu holds (PROVENANCE.md).
+inline constexpr std::size_t kSharedClipCount = 18;
+// True under CI=true, where ../shared/data must be there whole.
+bool under_ci();
+// The clips of ../shared/data/cmu, or empty when it is absent; under CI a
+// count other than kSharedClipCount fails the current test.
 std::vector<ClipFiles> shared_clips();
 // The clips bundled in data/.
 std::vector<ClipFiles> bundled_clips();
