@@ -37,11 +37,16 @@ for t in "${targets[@]}"; do
   # Hand-made seeds for formats with no real files in data/.
   [ -d "$root/tests/fuzz/seeds/$t" ] && cp -n "$root"/tests/fuzz/seeds/"$t"/* "$corpus"/ 2>/dev/null || true
   echo "== $t for ${seconds}s"
+  # The target's own exit status decides (not the filter's): a crash, a
+  # leak, a timeout or an out-of-memory input fails the run.
+  set +e
   ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz/$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
     -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" 2>&1 |
-    grep -E "^#[0-9]+ *DONE|stat::number_of_executed_units|ERROR|SUMMARY|Test unit written" || true
-  if ls "$crashes"/* >/dev/null 2>&1; then
-    echo "fuzz: $t found a failing input in $crashes" >&2
+    grep -E "^#[0-9]+ *DONE|stat::number_of_executed_units|ERROR|SUMMARY|Test unit written"
+  status=${PIPESTATUS[0]}
+  set -e
+  if [ "$status" -ne 0 ] || ls "$crashes"/* >/dev/null 2>&1; then
+    echo "fuzz: $t failed (exit $status); failing inputs, if any, in $crashes" >&2
     exit 1
   fi
 done
