@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <optional>
 
 namespace mocap {
 namespace {
@@ -14,6 +15,36 @@ constexpr double kDegPerRad = 180.0 / std::numbers::pi;
 double clamp_or(double v, double lo, double hi, double fallback) {
   if (std::isnan(v)) return fallback;
   return std::clamp(v, lo, hi);
+}
+
+inline double vergence_of(double interocular_m, double distance_m) {
+  if (!(distance_m > 0.0) || std::isinf(distance_m)) return 0.0;
+  return std::atan(0.5 * interocular_m / distance_m);
+}
+
+// Radially into the unit disc, the usable range (a per-component clamp
+// would leave the corners); x and y already in [-1, 1].
+inline void into_disc(EyeSample& e) {
+  const double r2 = e.x * e.x + e.y * e.y;
+  if (r2 > 1.0) {
+    const double r = std::sqrt(r2);
+    e.x /= r, e.y /= r;
+  }
+}
+
+// One eye's values into their ranges, as clamped(EyeFrame) documents.
+inline void clamp_sample(EyeSample& e) {
+  e.x = clamp_or(e.x, -1.0, 1.0, 0.0);
+  e.y = clamp_or(e.y, -1.0, 1.0, 0.0);
+  into_disc(e);
+  e.openness = clamp_or(e.openness, 0.0, 1.0, 1.0);
+  e.pupil = clamp_or(e.pupil, 0.0, 1.0, 0.5);
+}
+
+// smoothstep(), inlined where it runs per frame.
+inline double ease(double e) {
+  e = clamp_or(e, 0.0, 1.0, 0.0);
+  return e * e * (3.0 - 2.0 * e);
 }
 
 std::uint64_t splitmix64(std::uint64_t& x) {
@@ -226,9 +257,13 @@ void start_move(EyeRig& rig, const EyeParams& p, double now, bool saccade, EyeSt
     tx = rig.fix_x + d[0];
     ty = rig.fix_y + d[1];
   }
-  // Keep targets inside the usable range.
-  const double r = std::hypot(tx, ty);
-  if (r > 1.0) tx /= r, ty /= r;
+  // Keep targets inside the usable range. Nearly every target is well
+  // inside, and below a square of 0.99 the radius is under 1 however either
+  // rounds, so hypot (6 % of a physiological rig-frame) runs only near the edge.
+  if (tx * tx + ty * ty > 0.99) {
+    const double r = std::hypot(tx, ty);
+    if (r > 1.0) tx /= r, ty /= r;
+  }
   const double amplitude = std::hypot(tx - gx, ty - gy);
   rig.from_x = gx;
   rig.from_y = gy;
@@ -288,26 +323,41 @@ void schedule_next_move(EyeRig& rig, const EyeParams& p, double now) {
 
 }  // namespace
 
+namespace {
+
+// The fields that events read (start_move, start_blink, schedule_next_move,
+// blink_interval and what they call), clamped as clamped() documents. The
+// others (pupil, light, brow, vergence) are read per frame by advance() and
+// sample(), which clamp each on its own, so run_events() clamps only these
+// (the whole set was 8 % of a physiological rig-frame). An event that comes
+// to read another field must have it clamped here.
+void clamp_event_fields(EyeParams& p) {
+  const EyeParams d;
+  auto factor = [](double v) { return clamp_or(v, 0.1, 10.0, 1.0); };
+  p.factors.gaze_scale = factor(p.factors.gaze_scale);
+  p.factors.move_speed = factor(p.factors.move_speed);
+  p.factors.blink_freq = factor(p.factors.blink_freq);
+  p.factors.blink_speed = factor(p.factors.blink_speed);
+  p.emotion.arousal = clamp_or(p.emotion.arousal, -1.0, 1.0, 0.0);
+  p.emotion.dominance = clamp_or(p.emotion.dominance, -1.0, 1.0, 0.0);
+  if (p.model != EyeModel::kDesign && p.model != EyeModel::kPhysiological) p.model = EyeModel::kDesign;
+  if (static_cast<int>(p.mode) > static_cast<int>(ConversationMode::kThinking)) p.mode = ConversationMode::kFree;
+  p.range_rad = clamp_or(p.range_rad, 0.05, 1.5, d.range_rad);
+  p.saccade_radius = clamp_or(p.saccade_radius, 0.0, 1.0, d.saccade_radius);
+  p.microsaccade_radius = clamp_or(p.microsaccade_radius, 0.0, 1.0, d.microsaccade_radius);
+  p.max_gaze_s = clamp_or(p.max_gaze_s, 0.05, 60.0, d.max_gaze_s);
+  p.partner_radius = clamp_or(p.partner_radius, 0.01, 1.0, d.partner_radius);
+  p.think_aversion_rad = clamp_or(p.think_aversion_rad, 0.0, 1.5, d.think_aversion_rad);
+}
+
+}  // namespace
+
 EyeParams clamped(const EyeParams& in) {
   const EyeParams d;
   EyeParams p = in;
-  auto factor = [](double v) { return clamp_or(v, 0.1, 10.0, 1.0); };
-  p.factors.gaze_scale = factor(in.factors.gaze_scale);
-  p.factors.move_speed = factor(in.factors.move_speed);
-  p.factors.blink_freq = factor(in.factors.blink_freq);
-  p.factors.blink_speed = factor(in.factors.blink_speed);
+  clamp_event_fields(p);
   p.emotion.pleasure = clamp_or(in.emotion.pleasure, -1.0, 1.0, 0.0);
-  p.emotion.arousal = clamp_or(in.emotion.arousal, -1.0, 1.0, 0.0);
-  p.emotion.dominance = clamp_or(in.emotion.dominance, -1.0, 1.0, 0.0);
-  if (p.model != EyeModel::kDesign && p.model != EyeModel::kPhysiological) p.model = EyeModel::kDesign;
-  if (static_cast<int>(p.mode) > static_cast<int>(ConversationMode::kThinking)) p.mode = ConversationMode::kFree;
   p.ambient_light = clamp_or(in.ambient_light, 0.0, 1.0, d.ambient_light);
-  p.range_rad = clamp_or(in.range_rad, 0.05, 1.5, d.range_rad);
-  p.saccade_radius = clamp_or(in.saccade_radius, 0.0, 1.0, d.saccade_radius);
-  p.microsaccade_radius = clamp_or(in.microsaccade_radius, 0.0, 1.0, d.microsaccade_radius);
-  p.max_gaze_s = clamp_or(in.max_gaze_s, 0.05, 60.0, d.max_gaze_s);
-  p.partner_radius = clamp_or(in.partner_radius, 0.01, 1.0, d.partner_radius);
-  p.think_aversion_rad = clamp_or(in.think_aversion_rad, 0.0, 1.5, d.think_aversion_rad);
   p.vergence = clamp_or(in.vergence, 0.0, 0.5, d.vergence);
   p.pupil_constrict_s = clamp_or(in.pupil_constrict_s, 0.01, 10.0, d.pupil_constrict_s);
   p.pupil_dilate_s = clamp_or(in.pupil_dilate_s, 0.01, 10.0, d.pupil_dilate_s);
@@ -319,8 +369,7 @@ EyeParams clamped(const EyeParams& in) {
 }
 
 double vergence_angle_rad(double interocular_m, double distance_m) {
-  if (!(distance_m > 0.0) || std::isinf(distance_m)) return 0.0;
-  return std::atan(0.5 * interocular_m / distance_m);
+  return vergence_of(interocular_m, distance_m);
 }
 
 std::vector<std::string> eye_caps(const EyeParams& in) {
@@ -359,8 +408,7 @@ std::vector<std::string> eye_caps(const EyeParams& in) {
 }
 
 double smoothstep(double e) {
-  e = clamp_or(e, 0.0, 1.0, 0.0);
-  return e * e * (3.0 - 2.0 * e);
+  return ease(e);
 }
 
 std::array<double, 2> disc_point(double radius, double u, double v) {
@@ -392,31 +440,43 @@ EyeRig make_eye_rig(const EyeParams& in, std::uint64_t seed, double start_s) {
   return rig;
 }
 
-void advance(EyeRig& rig, const EyeParams& in, double time_s, EyeStats* stats, std::span<const double> blink_cues) {
-  if (!(time_s > rig.last_time)) return;  // also NaN
-  // Most frames hold no event: clamp the whole parameter set only when one
-  // comes (this keeps a rig-frame within the speed target).
-  EyeParams p;
-  bool have_params = false;
+namespace {
+
+// The times at which each kind of event is next due, and the earliest.
+struct Due {
+  double move_end, next_move, blink, cue, now;
+};
+inline Due due(const EyeRig& rig, std::span<const double> blink_cues) {
+  Due d;
+  d.move_end = rig.moving ? rig.move_start + rig.move_duration : kInf;
+  d.next_move = rig.moving ? kInf : rig.next_move;
+  d.blink = rig.next_blink;
+  if (rig.blink == BlinkPhase::kClosing) d.blink = rig.blink_start + rig.blink_close;
+  if (rig.blink == BlinkPhase::kOpening) d.blink = rig.blink_start + rig.blink_close + rig.blink_open;
+  d.cue = rig.cue < blink_cues.size() ? blink_cues[rig.cue] : kInf;
+  d.now = std::min({d.move_end, d.next_move, d.blink, d.cue});
+  return d;
+}
+
+// Runs every event due by `time_s`, starting with `d`. Apart from advance()
+// because most frames hold none, and the parameter set below (clamped only
+// when an event needs it) cost a 192-byte clear per frame when it lived there.
+// Events read only the fields clamp_event_fields() clamps.
+void run_events(EyeRig& rig, const EyeParams& in, double time_s, EyeStats* stats, std::span<const double> blink_cues,
+                Due d) {
+  std::optional<EyeParams> p;
   auto params = [&]() -> const EyeParams& {
-    if (!have_params) p = clamped(in), have_params = true;
-    return p;
+    if (!p) clamp_event_fields(p.emplace(in));
+    return *p;
   };
-  for (;;) {
-    const double move_end = rig.moving ? rig.move_start + rig.move_duration : kInf;
-    const double next_move = rig.moving ? kInf : rig.next_move;
-    double blink = rig.next_blink;
-    if (rig.blink == BlinkPhase::kClosing) blink = rig.blink_start + rig.blink_close;
-    if (rig.blink == BlinkPhase::kOpening) blink = rig.blink_start + rig.blink_close + rig.blink_open;
-    const double cue = rig.cue < blink_cues.size() ? blink_cues[rig.cue] : kInf;
-    const double now = std::min({move_end, next_move, blink, cue});
-    if (now > time_s) break;
+  for (; d.now <= time_s; d = due(rig, blink_cues)) {
+    const double now = d.now;
     // Ties resolve in a fixed order, so the order of draws depends on event
     // times only, never on when the caller samples.
-    if (move_end == now) {
+    if (d.move_end == now) {
       rig.moving = false;
       schedule_next_move(rig, params(), now);
-    } else if (blink == now) {
+    } else if (d.blink == now) {
       switch (rig.blink) {
         case BlinkPhase::kOpen:
           if (rig.blink_credit > 0) {  // an evoked blink took this one's place
@@ -429,13 +489,22 @@ void advance(EyeRig& rig, const EyeParams& in, double time_s, EyeStats* stats, s
         case BlinkPhase::kClosing: rig.blink = BlinkPhase::kOpening; break;
         case BlinkPhase::kOpening: rig.blink = BlinkPhase::kOpen; break;
       }
-    } else if (cue == now) {
+    } else if (d.cue == now) {
       ++rig.cue;
       if (rig.blink == BlinkPhase::kOpen) start_blink(rig, params(), now, true, stats);
     } else {
       start_move(rig, params(), now, rig.next_is_saccade, stats);
     }
   }
+}
+
+}  // namespace
+
+void advance(EyeRig& rig, const EyeParams& in, double time_s, EyeStats* stats, std::span<const double> blink_cues) {
+  if (!(time_s > rig.last_time)) return;  // also NaN
+  // Most frames hold no event: clamp parameters for events only when one
+  // comes (this keeps a rig-frame within the speed target).
+  if (const Due d = due(rig, blink_cues); d.now <= time_s) run_events(rig, in, time_s, stats, blink_cues, d);
   // The pupil follows its target with a time constant, not a per-frame rate:
   // exp(-a) exp(-b) = exp(-(a + b)), so any sampling gives the same curve. A
   // new light acts `pupil_latency_s` after the first advance that sees it.
@@ -470,27 +539,30 @@ void advance(EyeRig& rig, const EyeParams& in, double time_s, EyeStats* stats, s
 EyeFrame sample(const EyeRig& rig, const EyeParams& in, double time_s) {
   // Only these parameters matter here; each is clamped on its own.
   const double range = clamp_or(in.range_rad, 0.05, 1.5, kDefaults.range_rad);
-  const double vergence = clamp_or(in.vergence, 0.0, 0.5, 0.0) +
-                          vergence_angle_rad(clamp_or(in.interocular_m, 0.03, 0.1, kDefaults.interocular_m),
-                                             clamp_or(in.distance_m, 0.1, kInf, kDefaults.distance_m)) /
-                              range;
+  const double distance = clamp_or(in.distance_m, 0.1, kInf, kDefaults.distance_m);
+  // At infinity (the default) the partner adds no turn: skip its clamp and
+  // division. "+ 0.0" keeps the sum's value (a -0.0 becomes 0.0 as before).
+  double vergence = clamp_or(in.vergence, 0.0, 0.5, 0.0);
+  if (std::isinf(distance)) {
+    vergence += 0.0;
+  } else {
+    vergence += vergence_of(clamp_or(in.interocular_m, 0.03, 0.1, kDefaults.interocular_m), distance) / range;
+  }
   const double pleasure = clamp_or(in.emotion.pleasure, -1.0, 1.0, 0.0);
   const double arousal = clamp_or(in.emotion.arousal, -1.0, 1.0, 0.0);
   double x = rig.to_x, y = rig.to_y;
   if (rig.moving) {
-    const double s = smoothstep((time_s - rig.move_start) / rig.move_duration);
+    const double s = ease((time_s - rig.move_start) / rig.move_duration);
     x = rig.from_x + (rig.to_x - rig.from_x) * s;
     y = rig.from_y + (rig.to_y - rig.from_y) * s;
   }
   double closed = 0.0;
   if (rig.blink == BlinkPhase::kClosing) {
-    closed = rig.blink_depth * smoothstep((time_s - rig.blink_start) / rig.blink_close);
+    closed = rig.blink_depth * ease((time_s - rig.blink_start) / rig.blink_close);
   } else if (rig.blink == BlinkPhase::kOpening) {
     const double e = (time_s - rig.blink_start - rig.blink_close) / rig.blink_open;
-    closed = rig.blink_depth * (1.0 - smoothstep(e));
+    closed = rig.blink_depth * (1.0 - ease(e));
   }
-  EyeFrame f;
-  f.time_s = time_s;
   const double max_openness = 1.0 + 0.15 * std::min(arousal, 0.0);  // drooping lids when calm
   // Hippus: two incommensurate slow waves, weights 0.6 and 0.4.
   const double hippus = clamp_or(in.hippus, 0.0, 0.2, kDefaults.hippus);
@@ -499,27 +571,27 @@ EyeFrame sample(const EyeRig& rig, const EyeParams& in, double time_s) {
     pupil += hippus * (0.6 * slow_wave(0.07 * time_s + rig.hippus_phase) +
                        0.4 * slow_wave(0.19 * time_s + 2.0 * rig.hippus_phase + 0.3));
   }
-  f.left = {x + vergence, y, max_openness * (1.0 - closed), pupil};
-  f.right = {x - vergence, y, f.left.openness, pupil};
-  f.brow = 0.5 * pleasure + 0.5 * arousal;
-  return clamped(f);
+  // Clamped here as clamped(EyeFrame) would, in registers: clamped() on the
+  // frame built in memory was a fifth of a rig-frame, most of it reloading
+  // what had just been stored. The eyes share y, openness and pupil, so those
+  // are clamped once.
+  EyeFrame f;
+  f.time_s = time_s;
+  y = clamp_or(y, -1.0, 1.0, 0.0);
+  const double openness = clamp_or(max_openness * (1.0 - closed), 0.0, 1.0, 1.0);
+  pupil = clamp_or(pupil, 0.0, 1.0, 0.5);
+  f.left = {clamp_or(x + vergence, -1.0, 1.0, 0.0), y, openness, pupil};
+  f.right = {clamp_or(x - vergence, -1.0, 1.0, 0.0), y, openness, pupil};
+  into_disc(f.left);
+  into_disc(f.right);
+  f.brow = clamp_or(0.5 * pleasure + 0.5 * arousal, -1.0, 1.0, 0.0);
+  return f;
 }
 
 EyeFrame clamped(const EyeFrame& in) {
   EyeFrame f = in;
-  for (EyeSample* e : {&f.left, &f.right}) {
-    e->x = clamp_or(e->x, -1.0, 1.0, 0.0);
-    e->y = clamp_or(e->y, -1.0, 1.0, 0.0);
-    // Radially into the unit disc, the usable range (a per-component clamp
-    // would leave the corners).
-    const double r2 = e->x * e->x + e->y * e->y;
-    if (r2 > 1.0) {
-      const double r = std::sqrt(r2);
-      e->x /= r, e->y /= r;
-    }
-    e->openness = clamp_or(e->openness, 0.0, 1.0, 1.0);
-    e->pupil = clamp_or(e->pupil, 0.0, 1.0, 0.5);
-  }
+  clamp_sample(f.left);
+  clamp_sample(f.right);
   f.brow = clamp_or(f.brow, -1.0, 1.0, 0.0);
   return f;
 }
