@@ -1,7 +1,9 @@
 // The eyes measured as an eye-tracking lab measures people (eye_lab.h): ten
 // minutes per track at 1000 Hz, three seeds per configuration, from the
-// frames alone. Targets are those of issue 16 (rates of people at rest and
-// in conversation, the main sequence, blink shape) with the tolerances it
+// frames alone, through a noisy tracker (RMS-S2S 0.02 degrees) and a lab's
+// detectors (30 deg/s for saccades, Engbert-Kliegl for microsaccades).
+// Targets are those of issue 16 (rates of people at rest and in
+// conversation, the main sequence, blink shape) with the tolerances it
 // names. Each configuration prints one line of the table in docs/eyes.md.
 #include <gtest/gtest.h>
 #include <mocap/eyes/eye_body.h>
@@ -10,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <numbers>
+#include <span>
 
 #include "eye_lab.h"
 #include "test_data.h"
@@ -21,13 +24,22 @@ constexpr double kFps = 1000.0;
 constexpr double kSeconds = 600.0;
 constexpr std::uint64_t kSeeds[] = {1, 2, 3};
 
-lab::Analysis measure(const EyeParams& params, std::uint64_t seed, double seconds = kSeconds) {
+// The tracker's noise is seeded apart from the generator (seed + 100), so
+// that no draw of one follows the other's.
+lab::Analysis measure(const EyeParams& params, std::uint64_t seed, double seconds = kSeconds,
+                      lab::Tracker tracker = {}) {
   EyeTimelineOptions options;
   options.params = params;
   options.seed = seed;
   EyeTimeline timeline(options);
-  return lab::analyse(eye_track(timeline, kFps, seconds), kFps, clamped(params).range_rad);
+  tracker.seed = seed + 100;
+  return lab::analyse(eye_track(timeline, kFps, seconds), kFps, clamped(params).range_rad, tracker);
 }
+
+// The generator's hard bounds (disc, step, 700 deg/s) hold sample by sample
+// on the track itself; a tracker's noise would blur them, so those tests
+// read the track through a perfect one.
+constexpr lab::Tracker kPerfect{.rms_s2s_deg = 0.0};
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -39,10 +51,13 @@ void print_row(const char* name, std::uint64_t seed, const lab::Analysis& a) {
   for (const lab::Blink& b : a.blinks) closing += b.closing_s, opening += b.opening_s;
   std::vector<double> micro;
   for (const lab::Move& m : a.microsaccades) micro.push_back(m.amplitude_deg);
-  std::printf("| %-22s | %llu | %5.1f | %4.0f | %4.0f | %4.2f | %4.0f | %4.2f | %4.2f | %5.0f | %5.3f |\n", name,
-              static_cast<unsigned long long>(seed), a.blinks_per_minute(), 1000.0 * closing / a.blinks.size(),
-              1000.0 * opening / a.blinks.size(), a.saccades_per_s(), 1000.0 * a.mean_fixation_s(),
-              a.microsaccades_per_s(), median(micro), a.peak_velocity_deg_s, a.pupil_max - a.pupil_min);
+  std::printf(
+      "| %-22s | %llu | %5.3f | %4.1f | %4.1f | %5.1f | %4.0f | %4.0f | %4.2f | %4.0f | %4.2f | %4.2f | %5.0f | %5.3f "
+      "|\n",
+      name, static_cast<unsigned long long>(seed), a.noise_rms_s2s_deg, a.ek_sigma_deg_s, a.ek_threshold_deg_s,
+      a.blinks_per_minute(), 1000.0 * closing / a.blinks.size(), 1000.0 * opening / a.blinks.size(), a.saccades_per_s(),
+      1000.0 * a.mean_fixation_s(), a.microsaccades_per_s(), median(micro), a.peak_velocity_deg_s,
+      a.pupil_max - a.pupil_min);
 }
 
 void expect_blinks(const lab::Analysis& a, double per_minute) {
@@ -53,25 +68,40 @@ void expect_blinks(const lab::Analysis& a, double per_minute) {
   EXPECT_NEAR(opening / a.blinks.size(), 0.240, 0.15 * 0.240);
 }
 
-// Mean duration per amplitude bin within 15 % of 21 ms + 2.2 ms/deg at the
-// bin's mean amplitude.
+double main_sequence_s(double amplitude_deg) {
+  return 0.021 + 0.0022 * amplitude_deg;
+}
+
+// Saccades: mean duration per amplitude bin within 15 % of 21 ms + 2.2
+// ms/deg; what the lab's onset level trims (eye_lab.h, step 6) is a few
+// percent, less than the velocity window adds. Microsaccades peak at only
+// 7-60 deg/s, so the same level trims up to a fifth of the smallest: per bin,
+// their mean duration within 15 % of what the lab measures of a
+// main-sequence move of each one's amplitude. The design model's tracks
+// (83-166 ms saccades, 7-25 ms microsaccades) fail both.
 void expect_main_sequence(const lab::Analysis& a) {
-  const double edges[] = {1, 2, 5, 10, 20, 45};
-  for (int b = 0; b + 1 < 6; ++b) {
-    double amplitude = 0, duration = 0;
-    int n = 0;
-    for (const lab::Move& m : a.saccades) {
-      if (m.amplitude_deg < edges[b] || m.amplitude_deg >= edges[b + 1]) continue;
-      amplitude += m.amplitude_deg, duration += m.duration_s, ++n;
+  auto bins = [&](const std::vector<lab::Move>& moves, std::span<const double> edges, bool trimmed) {
+    int checked = 0;
+    for (std::size_t b = 0; b + 1 < edges.size(); ++b) {
+      double expected = 0, duration = 0;
+      int n = 0;
+      for (const lab::Move& m : moves) {
+        if (m.amplitude_deg < edges[b] || m.amplitude_deg >= edges[b + 1]) continue;
+        const double model = main_sequence_s(m.amplitude_deg);
+        expected += trimmed ? a.measured_duration(m.amplitude_deg, model) : model;
+        duration += m.duration_s, ++n;
+      }
+      if (n < 20) continue;
+      ++checked;
+      EXPECT_NEAR(duration / n, expected / n, 0.15 * expected / n)
+          << edges[b] << "-" << edges[b + 1] << " deg, " << n << (trimmed ? " microsaccades" : " saccades");
     }
-    if (n < 20) continue;
-    const double model = 0.021 + 0.0022 * amplitude / n;
-    EXPECT_NEAR(duration / n, model, 0.15 * model) << edges[b] << "-" << edges[b + 1] << " deg, " << n << " saccades";
-  }
-  for (const lab::Move& m : a.microsaccades) {
-    const double model = 0.021 + 0.0022 * m.amplitude_deg;
-    EXPECT_NEAR(m.duration_s, model, 0.15 * model + 0.001);
-  }
+    EXPECT_GE(checked, 2);
+  };
+  const double saccade_edges[] = {1, 2, 5, 10, 20, 45};
+  const double micro_edges[] = {0.1, 0.3, 0.5, 0.7, 1.0};
+  bins(a.saccades, saccade_edges, false);
+  bins(a.microsaccades, micro_edges, true);
 }
 
 TEST(EyesLab, PhysiologicalFreeViewingPassesForHuman) {
@@ -80,6 +110,8 @@ TEST(EyesLab, PhysiologicalFreeViewingPassesForHuman) {
   for (std::uint64_t seed : kSeeds) {
     const lab::Analysis a = measure(p, seed);
     print_row("physio free", seed, a);
+    // The lab measures the tracker it was given (the noise is scaled right).
+    EXPECT_NEAR(a.noise_rms_s2s_deg, lab::Tracker{}.rms_s2s_deg, 0.1 * lab::Tracker{}.rms_s2s_deg);
     expect_blinks(a, 17.0);
     EXPECT_GE(a.saccades_per_s(), 2.0);
     EXPECT_LE(a.saccades_per_s(), 3.5);
@@ -140,7 +172,8 @@ TEST(EyesLab, DesignModelMicrosaccadesStayAroundTheFixationPoint) {
     std::vector<EyeEvent> events;
     EyeTimeline timeline(options);
     timeline.record_events(&events);
-    const lab::Analysis a = lab::analyse(eye_track(timeline, kFps, kSeconds), kFps, p.range_rad);
+    const lab::Analysis a =
+        lab::analyse(eye_track(timeline, kFps, kSeconds), kFps, p.range_rad, lab::Tracker{.seed = seed + 100});
     print_row("design free", seed, a);
     // The design's saccades last 83-166 ms whatever their size; blinks every 2-6 s.
     EXPECT_NEAR(a.blinks_per_minute(), 15.0, 0.15 * 15.0);
@@ -161,7 +194,7 @@ TEST(EyesLab, CapsKeepEveryOutputPhysiologicalAndSayWhichBind) {
   p.factors = {0.1, 10.0, 10.0, 10.0};
   const auto caps = eye_caps(p);
   EXPECT_EQ(caps.size(), 4u);
-  const lab::Analysis a = measure(p, 4, 120.0);
+  const lab::Analysis a = measure(p, 4, 120.0, kPerfect);
   EXPECT_LE(a.peak_velocity_deg_s, 700.0 * 1.02);  // the difference quotient's own error
   EXPECT_LE(a.blinks_per_minute(), 60.0 * 1.15);
   for (const lab::Blink& b : a.blinks) {
@@ -174,7 +207,7 @@ TEST(EyesLab, CapsKeepEveryOutputPhysiologicalAndSayWhichBind) {
   fast.factors.move_speed = 10.0;
   EXPECT_TRUE(eye_caps(design).empty());
   EXPECT_EQ(eye_caps(fast).size(), 1u);
-  EXPECT_LE(measure(fast, 4, 120.0).peak_velocity_deg_s, 700.0 * 1.02);
+  EXPECT_LE(measure(fast, 4, 120.0, kPerfect).peak_velocity_deg_s, 700.0 * 1.02);
 }
 
 // A still head at the origin, eyes 1.6 m up, or one turning about the
@@ -208,7 +241,7 @@ TEST(EyesLab, ATargetPassingBehindTheHeadNeitherWrapsNorJumps) {
     o.world_target = Eigen::Vector3d(0.0, 1.6, 2.0);
     EyeTimeline timeline(o);
     const auto frames = eye_track(timeline, kFps, 7.0);
-    const lab::Analysis a = lab::analyse(frames, kFps, o.params.range_rad);
+    const lab::Analysis a = lab::analyse(frames, kFps, o.params.range_rad, kPerfect);
     expect_physiological_on_clip(a, "behind");
     // While the target is behind, the eyes stay at the edge on the side it
     // went: the head turns left (yaw > 0), so the target drifts to the
@@ -242,7 +275,8 @@ TEST(EyesLab, OnTheBundledClipsGazeStaysInTheDiscWithoutJumpsAndUnder700DegS) {
       if (with_target) o.world_target = behind;
       o.turns.speed_threshold_rad_s = 0.6;  // more turns to lead
       EyeTimeline timeline(o);
-      const lab::Analysis a = lab::analyse(eye_track(timeline, kFps, head->duration_s()), kFps, o.params.range_rad);
+      const lab::Analysis a =
+          lab::analyse(eye_track(timeline, kFps, head->duration_s()), kFps, o.params.range_rad, kPerfect);
       std::printf("%s %s: %zu head turns, peak eye-in-head %.0f deg/s, largest radius %.3f\n", clip.name.c_str(),
                   with_target ? "target behind" : "leads", timeline.head_turns().size(), a.peak_velocity_deg_s,
                   a.largest_radius);
