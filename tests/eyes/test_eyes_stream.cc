@@ -26,6 +26,7 @@
 #include <locale>
 #include <nlohmann/json.hpp>
 #include <thread>
+#include <vector>
 
 namespace mocap {
 namespace {
@@ -477,30 +478,48 @@ std::filesystem::path mocap_binary() {
   return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "tools" / "mocap";
 }
 
+// Starts `mocap eyes --left L --right R` with `extra` arguments; the child's pid.
+pid_t start_mocap_eyes(const std::filesystem::path& binary, const Pty& left, const Pty& right,
+                       std::vector<std::string> extra) {
+  std::vector<std::string> args = {"mocap", "eyes", "--left", left.slave, "--right", right.slave};
+  args.insert(args.end(), extra.begin(), extra.end());
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execv(binary.c_str(), argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+// Waits for `pid` to exit, up to `limit` from `since`; kills it past that.
+// True when it exited by itself (its status in `status`).
+bool wait_exit(pid_t pid, int& status, Clock::time_point since, Clock::duration limit) {
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (Clock::now() - since > limit) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return false;
+    }
+    std::this_thread::sleep_for(5ms);
+  }
+  return true;
+}
+
 TEST(EyeStream, MocapEyesEndsOnSigintWithANeutralFrame) {
   const auto binary = mocap_binary();
   if (!std::filesystem::exists(binary)) GTEST_SKIP() << binary << " not built";
   Pty left = open_pty(), right = open_pty();
-  const pid_t pid = ::fork();
+  const pid_t pid = start_mocap_eyes(binary, left, right, {"--fps", "40", "--seed", "3"});
   ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::execl(binary.c_str(), "mocap", "eyes", "--left", left.slave.c_str(), "--right", right.slave.c_str(), "--fps",
-            "40", "--seed", "3", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
   Reader left_reader(left.master), right_reader(right.master);
   std::this_thread::sleep_for(700ms);
   ASSERT_EQ(::kill(pid, SIGINT), 0);
   const auto sent = Clock::now();
   int status = 0;
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
-    if (Clock::now() - sent > 3s) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      FAIL() << "mocap eyes did not end within 3 s of SIGINT";
-    }
-    std::this_thread::sleep_for(5ms);
-  }
+  if (!wait_exit(pid, status, sent, 3s)) FAIL() << "mocap eyes did not end within 3 s of SIGINT";
   const double took = std::chrono::duration<double>(Clock::now() - sent).count();
   const auto left_lines = lines_of(left_reader.stop());
   const auto right_lines = lines_of(right_reader.stop());
@@ -523,24 +542,11 @@ TEST(EyeStream, MocapEyesSendsTheDisplaysFormatByDefault) {
   const auto binary = mocap_binary();
   if (!std::filesystem::exists(binary)) GTEST_SKIP() << binary << " not built";
   Pty left = open_pty(), right = open_pty();
-  const pid_t pid = ::fork();
+  const pid_t pid = start_mocap_eyes(binary, left, right, {"--duration", "0.5", "--seed", "4"});
   ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::execl(binary.c_str(), "mocap", "eyes", "--left", left.slave.c_str(), "--right", right.slave.c_str(),
-            "--duration", "0.5", "--seed", "4", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
   Reader left_reader(left.master), right_reader(right.master);
   int status = 0;
-  const auto started = Clock::now();
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
-    if (Clock::now() - started > 10s) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      FAIL() << "mocap eyes --duration 0.5 did not end within 10 s";
-    }
-    std::this_thread::sleep_for(5ms);
-  }
+  if (!wait_exit(pid, status, Clock::now(), 10s)) FAIL() << "mocap eyes --duration 0.5 did not end within 10 s";
   std::this_thread::sleep_for(50ms);  // the readers drain the last line
   const std::string left_data = left_reader.stop(), right_data = right_reader.stop();
   ::close(left.master);
