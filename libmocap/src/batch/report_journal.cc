@@ -19,8 +19,7 @@
 #include <set>
 #include <utility>
 
-// The CRC-32 of the .mkc format, reused rather than written twice.
-#include "compress/clip_bits.h"
+#include <mocap/core/crc32.h>
 
 namespace mocap {
 namespace {
@@ -30,8 +29,7 @@ constexpr const char* kFormat = "mocap-report-journal";
 constexpr int kVersion = 1;
 
 std::string crc_hex(std::string_view text) {
-  const auto crc = clip_bits::crc32(
-      std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  const auto crc = crc32(text);
   char hex[9];
   std::snprintf(hex, sizeof hex, "%08x", crc);
   return hex;

@@ -171,6 +171,4 @@ inline std::uint64_t fixed_cost(std::span<const std::int64_t> r, int& bits) {
   return static_cast<std::uint64_t>(bits) * r.size();
 }
 
-std::uint32_t crc32(std::span<const std::uint8_t> bytes);
-
 }  // namespace mocap::clip_bits

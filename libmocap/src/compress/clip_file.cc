@@ -1,4 +1,6 @@
 #include <mocap/compress/clip_file.h>
+
+#include <mocap/core/crc32.h>
 #include <mocap/io/atomic_write.h>
 
 #include <array>
@@ -287,22 +289,6 @@ struct Parser {
 
 double step_of(int step_code) { return std::ldexp(8.0 + (step_code & 7), (step_code >> 3) - 3); }
 
-namespace clip_bits {
-std::uint32_t crc32(std::span<const std::uint8_t> bytes) {
-  static const auto table = [] {
-    std::array<std::uint32_t, 256> t{};
-    for (std::uint32_t i = 0; i < 256; ++i) {
-      std::uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
-      t[i] = c;
-    }
-    return t;
-  }();
-  std::uint32_t c = 0xffffffffu;
-  for (const std::uint8_t b : bytes) c = table[(c ^ b) & 0xff] ^ (c >> 8);
-  return c ^ 0xffffffffu;
-}
-}  // namespace clip_bits
 
 bool looks_like_compressed_clip(std::span<const std::uint8_t> first_bytes) {
   return first_bytes.size() >= kMagic.size() && std::equal(kMagic.begin(), kMagic.end(), first_bytes.begin());
@@ -325,7 +311,7 @@ Result<CompressedClip> parse_compressed_clip(std::span<const std::uint8_t> bytes
   if (size != bytes.size())
     return fail(name, 0, "header says " + std::to_string(size) + " bytes, the file has " + std::to_string(bytes.size()) +
                              (size > bytes.size() ? " (truncated)" : " (extra bytes)"));
-  if (clip_bits::crc32(bytes.subspan(kHeaderBytes)) != crc) return fail(name, 0, "checksum mismatch (corrupted)");
+  if (crc32(bytes.subspan(kHeaderBytes)) != crc) return fail(name, 0, "checksum mismatch (corrupted)");
   if ((flags & ~std::uint32_t{kCubicFlag | kBvhFlag}) != 0)
     return fail(name, 0, "unknown flags " + std::to_string(flags));
   CompressedClip clip;
@@ -383,7 +369,7 @@ std::vector<std::uint8_t> format_compressed_clip(const CompressedClip& clip) {
   for (const ClipTrack& t : clip.tracks) write_track(w, t);
   std::vector<std::uint8_t>& out = w.bytes;
   const auto size = static_cast<std::uint32_t>(out.size());
-  const std::uint32_t crc = clip_bits::crc32(std::span(out).subspan(kHeaderBytes));
+  const std::uint32_t crc = crc32(std::span(out).subspan(kHeaderBytes));
   for (int i = 0; i < 4; ++i) out[8 + i] = static_cast<std::uint8_t>(size >> (8 * i));
   for (int i = 0; i < 4; ++i) out[12 + i] = static_cast<std::uint8_t>(crc >> (8 * i));
   return out;
