@@ -134,6 +134,18 @@ TEST(ClipCodec, EveryRealClipHoldsEveryBound) {
                 total_bytes[bound], total_seconds[bound], total_bytes[bound] / 1000.0 / total_seconds[bound],
                 encode_seconds[bound]);
   }
+  // The README's sizes on the 18 shared clips (KB/s at each bound), which
+  // this test measures: the encoder is deterministic, so a file that grows by
+  // more than 1 % is a regression (lower them as it improves).
+  const std::map<double, double> readme_kb_per_s = {{1.0, 1.49}, {0.1, 3.35}, {0.02, 5.18}};
+  if (test::shared_clips().size() == test::kSharedClipCount && !std::getenv("MOCAP_CLIP_OFF")) {
+    for (const double bound : bounds) {
+      const auto figure = readme_kb_per_s.find(bound);
+      if (figure == readme_kb_per_s.end()) continue;
+      EXPECT_LE(total_bytes[bound] / 1000.0 / total_seconds[bound], 1.01 * figure->second)
+          << "at " << bound << " cm: the README says " << figure->second << " KB/s";
+    }
+  }
 }
 
 

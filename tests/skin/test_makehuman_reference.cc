@@ -244,17 +244,20 @@ void expect_at_least(const BoneAgreement& a, double overall, std::array<double, 
 // lwrist is the palm, see makehuman_reference.cc).
 // Raised at b7af3c1 (a vertex that sees no bone heats from its nearest one):
 // overall 0.640, arms 0.743, hands 0.630, legs 0.699, spine/head 0.590;
-// joints unchanged. Thresholds again those less 0.02.
+// joints unchanged. Raised on 2026-12-04 at 058b873 (after the embedding's
+// hips, ankles, wrists and head commits): overall 0.748, arms 0.866, hands
+// 0.648, legs 0.738, spine/head 0.787; joints worst root 11.8 cm, mean 2.8
+// cm. Thresholds again those less 0.02 and plus 0.5 cm.
 TEST(MakeHumanReferenceMeasures, DefaultBindingAgainstTheArtists) {
   REQUIRE_MAKEHUMAN();
   const auto* ref = reference();
   ASSERT_TRUE(ref);
   const Measured m = measure_binding(*ref, MeshBindOptions{}.fit, MeshBindOptions{}.weight_method, "default");
   ASSERT_EQ(m.agreement.overall.vertices, ref->vertex_count());
-  expect_at_least(m.agreement, 0.62, {0.72, 0.61, 0.679, 0.57});
+  expect_at_least(m.agreement, 0.728, {0.846, 0.628, 0.718, 0.767});
   ASSERT_GE(m.joints.worst, 0);
   EXPECT_LE(m.joints.joints[m.joints.worst].cm, 12.3) << m.joints.summary();
-  EXPECT_LE(m.joints.mean_cm, 6.3) << m.joints.summary();
+  EXPECT_LE(m.joints.mean_cm, 3.3) << m.joints.summary();
 }
 
 // The height fit and distance weights: the binding before issue 15 (the
