@@ -6,6 +6,8 @@
 //   mocap-viewer-check --swatch shot.png R G B X (a 10x10 block of that colour, +-3, right of X % of the
 //                                                width: a legend's swatch)
 //   mocap-viewer-check --color shot.png R G B N (at least N pixels of that colour, +-40)
+//   mocap-viewer-check --same a.png b.png       (the same size, every pixel's channels within 2)
+//   mocap-viewer-check --differ a.png b.png     (the same size, at least 1 % of the pixels off by more than 16)
 //   mocap-viewer-check --eyes shot.png subject.asf motion.amc frame (the Eyes window's picture of the
 //                                                two displays at that frame, found 1:1 in the shot)
 //
@@ -114,6 +116,32 @@ int count_color(const char* path, int r, int g, int b, long minimum) {
   return count >= minimum ? 0 : 1;
 }
 
+// Two pictures of the same size: `same` asks that no channel of any pixel
+// differs by more than 2 (software GL renders the same frame the same way),
+// `differ` that at least 1 % of the pixels differ by more than 16 somewhere.
+int compare_pixels(bool same, const char* a_path, const char* b_path) {
+  Picture a, b;
+  if (!read_picture(a_path, a) || !read_picture(b_path, b)) return 2;
+  if (a.width != b.width || a.height != b.height) {
+    return std::printf("FAIL: %s is %dx%d, %s %dx%d\n", a_path, a.width, a.height, b_path, b.width, b.height), 1;
+  }
+  long off_by_2 = 0, off_by_16 = 0;
+  for (int y = 0; y < a.height; ++y) {
+    for (int x = 0; x < a.width; ++x) {
+      const unsigned char *p = a.at(x, y), *q = b.at(x, y);
+      const int d = std::max({std::abs(p[0] - q[0]), std::abs(p[1] - q[1]), std::abs(p[2] - q[2])});
+      off_by_2 += d > 2;
+      off_by_16 += d > 16;
+    }
+  }
+  const long pixels = static_cast<long>(a.width) * a.height;
+  std::printf("%s against %s: %ld of %ld pixels off by more than 2, %ld by more than 16\n", a_path, b_path, off_by_2,
+              pixels, off_by_16);
+  const bool ok = same ? off_by_2 == 0 : off_by_16 * 100 >= pixels;
+  std::printf(ok ? "OK\n" : same ? "FAIL: not the same picture\n" : "FAIL: the pictures do not differ\n");
+  return ok ? 0 : 1;
+}
+
 // A lit joint or bone of the blue second motion (compare.h's palette).
 bool is_blue_pixel(const unsigned char* c) {
   return c[2] >= 60 && c[2] - c[0] >= 25 && c[2] >= c[1];
@@ -170,6 +198,7 @@ int main(int argc, char** argv) {
   if (mode == "--swatch" && argc == 7) {
     return find_swatch(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
   }
+  if ((mode == "--same" || mode == "--differ") && argc == 4) return compare_pixels(mode == "--same", argv[2], argv[3]);
   if (mode == "--eyes" && argc == 6) return find_eye_pair(argv[2], argv[3], argv[4], std::atoi(argv[5]));
   if (mode == "--color" && argc == 7) {
     return count_color(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]), std::atol(argv[6]));
