@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 
 namespace mocap {
 
@@ -94,5 +95,10 @@ double sample_channel(const CompressedClip& clip, int channel, double frame);
 // stored frame numbers and rate, for `mocap decompress`. Fails when
 // check_skeleton fails.
 Result<Motion> decode_motion(const CompressedClip& clip, const Skeleton& skeleton);
+
+// The compressed clip file at `path` (read_compressed_clip), refused unless
+// it is `skeleton`'s (check_skeleton, `skeleton_name` naming the skeleton's
+// file), decoded as decode_motion. The error is the first step's that fails.
+Result<Motion> read_clip_motion(const std::string& path, const Skeleton& skeleton, const std::string& skeleton_name);
 
 }  // namespace mocap
