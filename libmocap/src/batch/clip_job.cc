@@ -90,7 +90,8 @@ ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
     auto read_skeleton = bvh ? Result<Skeleton>(std::move(bvh->skeleton)) : read_asf(input.asf);
     if (!read_skeleton) return finish(read_skeleton.error().to_string());
     capture.skeleton = std::move(*read_skeleton);
-    auto read_motion = bvh ? Result<Motion>(std::move(bvh->motion)) : read_amc(input.path, capture.skeleton, options.fps);
+    auto read_motion =
+        bvh ? Result<Motion>(std::move(bvh->motion)) : read_amc(input.path, capture.skeleton, options.fps);
     if (!read_motion) return finish(read_motion.error().to_string());
     capture.motion = std::move(*read_motion);
     const Skeleton* skeleton = &capture.skeleton;
