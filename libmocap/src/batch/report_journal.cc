@@ -20,7 +20,7 @@
 #include <utility>
 
 // The CRC-32 of the .mkc format, reused rather than written twice.
-#include "compress/clip_bits.h"
+#include "compress/runtime/clip_bits.h"
 
 namespace mocap {
 namespace {

@@ -58,7 +58,7 @@ enum class ClipKernel : std::uint8_t { kAuto, kPortable, kAvx2 };
 bool clip_kernel_available(ClipKernel kernel);    // kAuto and kPortable always
 const char* clip_kernel_name(ClipKernel kernel);  // "auto", "portable", "avx2"
 
-struct ClipSamplerPlan;  // internal (src/compress/clip_sampler.h)
+struct ClipSamplerPlan;  // internal (src/compress/runtime/clip_sampler.h)
 
 // A clip prepared for sampling: tracks grouped by knot spacing and degree
 // (one segment and one basis per group, control points interleaved so that

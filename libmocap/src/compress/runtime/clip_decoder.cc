@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "compress/clip_curve.h"
-#include "compress/clip_pose.h"
+#include "compress/runtime/clip_curve.h"
+#include "compress/runtime/clip_pose.h"
 
 namespace mocap {
 using clip_curve::sin_cos;
