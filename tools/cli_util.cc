@@ -85,8 +85,7 @@ Interpolation interpolation_option(const std::string& interp) {
 }
 
 std::optional<std::string> motion_text(std::string_view verb, const Skeleton& skeleton, const Motion& motion,
-                                       const std::string& path, const std::string& bvh_units,
-                                       const AmcLayout* layout) {
+                                       const std::string& path, const std::string& bvh_units, const AmcLayout* layout) {
   auto text = format_clip_motion(skeleton, motion, is_bvh_path(path), *parse_length_unit(bvh_units), layout);
   if (!text) {
     std::cerr << "mocap " << verb << ": " << path << ": " << text.error().message << "\n";

@@ -36,8 +36,8 @@ Result<std::string> rebuilt_text(const CompressRequest& request, const Skeleton&
 }
 
 // Step 2 (and 3) for a .mkc.
-Result<CompressReport> encode(const ClipFile& capture, const CompressRequest& request, const ClipEncodeOptions& options,
-                              CompressReport report) {
+Result<CompressReport> encode_mkc(const ClipFile& capture, const CompressRequest& request,
+                                  const ClipEncodeOptions& options, CompressReport report) {
   auto clip = encode_clip(capture.skeleton, capture.motion, options, &report.clip);
   if (!clip) return std::unexpected(clip.error());
   const std::vector<std::uint8_t> bytes = format_compressed_clip(*clip);
@@ -98,7 +98,7 @@ Result<CompressReport> compress_clip(const ClipFile& capture, const CompressRequ
     encode.pose_keys = request.pose_keys;
     encode.interpolation = request.interpolation;
     report.method = "keys";
-    return mocap::encode(capture, request, encode, std::move(report));
+    return encode_mkc(capture, request, encode, std::move(report));
   }
   const bool bounded =
       !request.budget || *request.budget == KeyBudget::kMaxJointError || *request.budget == KeyBudget::kMaxShellError;
@@ -112,7 +112,7 @@ Result<CompressReport> compress_clip(const ClipFile& capture, const CompressRequ
       encode.max_joint_error_cm = request.value;
     }
     report.method = "bound";
-    return mocap::encode(capture, request, encode, std::move(report));
+    return encode_mkc(capture, request, encode, std::move(report));
   }
 
   KeyCompressOptions options;
@@ -130,7 +130,7 @@ Result<CompressReport> compress_clip(const ClipFile& capture, const CompressRequ
     encode.pose_keys = result->keys;
     encode.interpolation = request.interpolation;
     report.method = std::string(key_budget_name(options.budget));
-    return mocap::encode(capture, request, encode, std::move(report));
+    return encode_mkc(capture, request, encode, std::move(report));
   }
   report.method = options.budget == KeyBudget::kRatio ? "count" : std::string(key_budget_name(options.budget));
   report.keys = static_cast<int>(result->keys.size());
