@@ -7,6 +7,10 @@
 #   check.sh compare <mocap> <work dir> <asf> <amc>
 #     both fk_positions builds must print byte for byte what
 #     `mocap fk <asf> <amc> --format csv` prints.
+#   check.sh play <mocap> <work dir> <asf> <amc>
+#     play_clip, built against mocap::clip_runtime alone, plays the .mkc
+#     `mocap compress` writes (per-track and whole-pose) as the reference
+#     sampler does, and holds no symbol of the encoder or the key selection.
 set -euo pipefail
 examples="$(cd "$(dirname "$0")" && pwd)"
 
@@ -48,8 +52,22 @@ compare)
   done
   echo "$(basename "$amc"): $(($(wc -l <"$expected") - 1)) rows equal to mocap fk"
   ;;
+play)
+  mocap="$2" work="$3" asf="$4" amc="$5"
+  out="$(mktemp -d "$work/play.XXXXXX")"
+  trap 'rm -rf "$out"' EXIT
+  program="$work/play_clip/play_clip"
+  if nm -C "$program" | grep -E 'mocap::(encode_clip|compress_keys|select_keys|compress_clip)' >&2; then
+    echo "play_clip links the offline side of the compress tier" >&2
+    exit 1
+  fi
+  "$mocap" compress "$asf" "$amc" -o "$out/track.mkc" >/dev/null
+  "$mocap" compress "$asf" "$amc" --ratio 0.1 -o "$out/pose.mkc" >/dev/null
+  "$program" "$out/track.mkc"
+  "$program" "$out/pose.mkc"
+  ;;
 *)
-  echo "usage: check.sh build <build dir> <work dir> <c++> | compare <mocap> <work dir> <asf> <amc>" >&2
+  echo "usage: check.sh build <build dir> <work dir> <c++> | compare|play <mocap> <work dir> <asf> <amc>" >&2
   exit 1
   ;;
 esac

@@ -64,6 +64,36 @@ void warn_if_implausible(const Skeleton& skeleton, const Motion& motion, const s
   if (!why.empty()) std::cerr << "mocap: warning: " << motion_path << ": " << why << "\n";
 }
 
+void add_error_flags(CLI::App& command, ErrorSettings& settings) {
+  command.add_option("--lambda", settings.lambda, "Weight of the velocity error in the combined error")
+      ->default_val(1.0)
+      ->check(kNonNegative);
+  command.add_option("--shell-cm", settings.shell_radius_cm, "Distance from each joint of the shell points, in cm")
+      ->default_val(3.0)
+      ->check(kNonNegative);
+}
+
+void add_interp_option(CLI::App& command, std::string& interp) {
+  command
+      .add_option("--interp", interp, "Rebuild between keys by slerp (default) or cubic (a C1 spline through the keys)")
+      ->default_val("slerp")
+      ->check(CLI::IsMember({"slerp", "cubic"}));
+}
+
+Interpolation interpolation_option(const std::string& interp) {
+  return interp == "cubic" ? Interpolation::kCubic : Interpolation::kSlerp;
+}
+
+std::optional<std::string> motion_text(std::string_view verb, const Skeleton& skeleton, const Motion& motion,
+                                       const std::string& path, const std::string& bvh_units, const AmcLayout* layout) {
+  auto text = format_clip_motion(skeleton, motion, is_bvh_path(path), *parse_length_unit(bvh_units), layout);
+  if (!text) {
+    std::cerr << "mocap " << verb << ": " << path << ": " << text.error().message << "\n";
+    return std::nullopt;
+  }
+  return std::move(*text);
+}
+
 void add_bvh_units_option(CLI::App& command, std::string& bvh_units) {
   command
       .add_option("--bvh-units", bvh_units,

@@ -2,6 +2,8 @@
 // spells the same way (--fps, --frames, -o/--format), output.
 #pragma once
 
+#include <mocap/compress/compress_report.h>
+#include <mocap/compress/interpolation.h>
 #include <mocap/core/frame_range.h>
 #include <mocap/core/motion.h>
 #include <mocap/core/skeleton.h>
@@ -79,9 +81,25 @@ void add_info_command(CLI::App& app, int& exit_code);
 void add_fk_command(CLI::App& app, int& exit_code);
 void add_skin_command(CLI::App& app, int& exit_code);
 void add_eyes_command(CLI::App& app, int& exit_code);
-void add_compress_commands(CLI::App& app, int& exit_code);
+void add_compress_command(CLI::App& app, int& exit_code);
+void add_decompress_command(CLI::App& app, int& exit_code);
+void add_eval_command(CLI::App& app, int& exit_code);
 void add_report_command(CLI::App& app, int& exit_code);
 void add_convert_command(CLI::App& app, int& exit_code);
+
+// --lambda and --shell-cm: the error measure's settings (compress, eval).
+void add_error_flags(CLI::App& command, ErrorSettings& settings);
+// --interp: how a rebuild goes from key to key (compress, decompress).
+void add_interp_option(CLI::App& command, std::string& interp);
+Interpolation interpolation_option(const std::string& interp);  // of a value --interp accepted
+
+// `motion` as text for the output `path` (format_clip_motion: BVH for a BVH
+// skeleton or a .bvh path, else AMC, in `layout` when given) with lengths in
+// --bvh-units `bvh_units` (already checked). Nullopt after saying on stderr
+// why.
+std::optional<std::string> motion_text(std::string_view verb, const Skeleton& skeleton, const Motion& motion,
+                                       const std::string& path, const std::string& bvh_units,
+                                       const AmcLayout* layout = nullptr);
 
 // BVH input for every verb that reads a clip (cmd_convert.cc): --bvh-units,
 // and the clip of `first` `second`: a .bvh alone (lengths in `bvh_units`, its

@@ -18,7 +18,9 @@ int main(int argc, char** argv) {
   add_fk_command(app, exit_code);
   add_skin_command(app, exit_code);
   add_eyes_command(app, exit_code);
-  add_compress_commands(app, exit_code);
+  add_compress_command(app, exit_code);
+  add_decompress_command(app, exit_code);
+  add_eval_command(app, exit_code);
   add_report_command(app, exit_code);
   add_convert_command(app, exit_code);
   // CLI11 would say only "A subcommand is required": name the verbs instead.

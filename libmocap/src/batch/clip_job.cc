@@ -1,7 +1,7 @@
 // The job for one clip: keys per budget, the rebuild measured, the uniform
 // baseline, and both key sets as .mkc files.
 #include <mocap/batch/clip_job.h>
-#include <mocap/compress/clip_encoder.h>
+#include <mocap/compress/compress_clip.h>
 #include <mocap/compress/extract.h>
 #include <mocap/compress/key_pipeline.h>
 #include <mocap/io/amc.h>
@@ -24,33 +24,35 @@ ErrorSummary summary_of(const ErrorStats& s) {
   return {s.mean, s.p99, s.max};
 }
 
-// The clip encoded as `encode` asks (as `mocap compress -o x.mkc` encodes
-// it) and the decoded file's error.
-Result<ClipFileResult> encode_file(const Skeleton& skeleton, const Motion& motion, const ClipEncodeOptions& encode,
-                                   std::int64_t raw_bytes, const std::string& path) {
-  ClipEncodeStats stats;
-  auto clip = encode_clip(skeleton, motion, encode, &stats);
-  if (!clip) return fail(path, 0, "cannot store it as a .mkc: " + clip.error().message);
+// The clip stored as `request` asks (compress/compress_clip.h, as `mocap
+// compress -o x.mkc` stores it) and the decoded file's error.
+Result<ClipFileResult> encode_file(const ClipFile& capture, CompressRequest request, std::int64_t raw_bytes) {
+  request.format = CompressFormat::kMkc;
+  request.time_decoder = false;  // the report times the encoder only
+  auto report = compress_clip(capture, request);
+  if (!report) return fail(capture.amc_path, 0, "cannot store it as a .mkc: " + report.error().message);
+  const ClipEncodeStats& stats = report->clip;
+  const Motion& motion = capture.motion;
   ClipFileResult r;
   r.bytes = static_cast<std::int64_t>(stats.bytes);
   r.bytes_per_second = static_cast<double>(stats.bytes) / motion.duration_seconds();
   r.ratio = stats.bytes > 0 ? static_cast<double>(raw_bytes) / static_cast<double>(stats.bytes) : 0.0;
   r.joint_max_cm = stats.worst_joint_error_cm;
-  if (stats.worst_joint >= 0) r.joint_max_joint = skeleton.bones[static_cast<std::size_t>(stats.worst_joint)].name;
-  if (stats.worst_frame >= 0) r.joint_max_frame = motion.frame_numbers[static_cast<std::size_t>(stats.worst_frame)];
+  r.joint_max_joint = report->names.bone(stats.worst_joint);
+  r.joint_max_frame = report->names.frame(stats.worst_frame);
   r.joint_mean_cm = stats.mean_joint_error_cm;
   r.encode_seconds = stats.encode_seconds;
   return r;
 }
 
 // `keys` in whole-pose mode, as `mocap compress --ratio ... -o x.mkc` stores them.
-Result<ClipFileResult> encode_keys(const Skeleton& skeleton, const Motion& motion, std::vector<int> keys,
-                                   const ReportOptions& options, std::int64_t raw_bytes, const std::string& path) {
-  ClipEncodeOptions encode;
-  encode.max_joint_error_cm = options.clip_file_error_cm;
-  encode.pose_keys = std::move(keys);
-  encode.interpolation = Interpolation::kSlerp;  // the report rebuilds by slerp (ReportOptions has no interpolation)
-  return encode_file(skeleton, motion, encode, raw_bytes, path);
+Result<ClipFileResult> encode_keys(const ClipFile& capture, std::vector<int> keys, const ReportOptions& options,
+                                   std::int64_t raw_bytes) {
+  CompressRequest request;
+  request.pose_key_error_cm = options.clip_file_error_cm;
+  request.pose_keys = std::move(keys);
+  request.interpolation = Interpolation::kSlerp;  // the report rebuilds by slerp (ReportOptions has no interpolation)
+  return encode_file(capture, std::move(request), raw_bytes);
 }
 
 }  // namespace
@@ -82,10 +84,18 @@ ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
       bvh = std::move(*read);
       result.fps = bvh->motion.fps;
     }
-    auto skeleton = bvh ? Result<Skeleton>(std::move(bvh->skeleton)) : read_asf(input.asf);
-    if (!skeleton) return finish(skeleton.error().to_string());
-    auto motion = bvh ? Result<Motion>(std::move(bvh->motion)) : read_amc(input.path, *skeleton, options.fps);
-    if (!motion) return finish(motion.error().to_string());
+    ClipFile capture;
+    capture.asf_path = input.asf;
+    capture.amc_path = input.path;
+    auto read_skeleton = bvh ? Result<Skeleton>(std::move(bvh->skeleton)) : read_asf(input.asf);
+    if (!read_skeleton) return finish(read_skeleton.error().to_string());
+    capture.skeleton = std::move(*read_skeleton);
+    auto read_motion =
+        bvh ? Result<Motion>(std::move(bvh->motion)) : read_amc(input.path, capture.skeleton, options.fps);
+    if (!read_motion) return finish(read_motion.error().to_string());
+    capture.motion = std::move(*read_motion);
+    const Skeleton* skeleton = &capture.skeleton;
+    const Motion* motion = &capture.motion;
     const int frames = motion->frame_count();
     result.frames = frames;
     if (frames == 0) return finish(input.path + ": no frames to compress");
@@ -128,19 +138,20 @@ ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
       b.uniform_joint = summary_of(run->uniform_error.joint);
       if (options.clip_files) {
         std::vector<int> uniform = uniform_keys(frames, b.keys);
-        auto file = encode_keys(*skeleton, *motion, std::move(run->keys), options, result.raw_bytes, input.path);
+        auto file = encode_keys(capture, std::move(run->keys), options, result.raw_bytes);
         if (!file) return finish(file.error().to_string());
         b.file = std::move(*file);
-        auto uniform_file = encode_keys(*skeleton, *motion, std::move(uniform), options, result.raw_bytes, input.path);
+        auto uniform_file = encode_keys(capture, std::move(uniform), options, result.raw_bytes);
         if (!uniform_file) return finish(uniform_file.error().to_string());
         b.uniform_file = std::move(*uniform_file);
       }
       result.budgets.push_back(std::move(b));
     }
     for (const double bound : options.track_bounds_cm) {
-      ClipEncodeOptions encode;
-      encode.max_joint_error_cm = bound;
-      auto file = encode_file(*skeleton, *motion, encode, result.raw_bytes, input.path);
+      CompressRequest request;  // per-track keys under the bound
+      request.budget = KeyBudget::kMaxJointError;
+      request.value = bound;
+      auto file = encode_file(capture, std::move(request), result.raw_bytes);
       if (!file) return finish(file.error().to_string());
       result.track_files.push_back(std::move(*file));
     }

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "compress/clip_fit.h"
-#include "compress/dof_model.h"
+#include "compress/runtime/dof_model.h"
 
 namespace mocap {
 namespace {

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "compress/clip_bits.h"
-#include "compress/clip_curve.h"
+#include "compress/runtime/clip_bits.h"
+#include "compress/runtime/clip_curve.h"
 
 namespace mocap::clip_fit {
 namespace {

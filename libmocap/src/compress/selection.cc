@@ -10,8 +10,8 @@
 #include <limits>
 #include <unordered_map>
 
-#include "compress/dof_model.h"
-#include "compress/interpolators.h"
+#include "compress/runtime/dof_model.h"
+#include "compress/runtime/interpolators.h"
 
 namespace mocap {
 

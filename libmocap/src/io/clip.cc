@@ -26,4 +26,12 @@ Result<ClipFile> read_bvh_clip(const std::string& bvh_path, double metres_per_un
   return clip;
 }
 
+Result<std::string> format_clip_motion(const Skeleton& skeleton, const Motion& motion, bool bvh, double metres_per_unit,
+                                       const AmcLayout* layout) {
+  if (!skeleton.offsets_in_parent_frame && !bvh) {
+    return layout ? format_amc(motion, skeleton, *layout) : format_amc(motion, skeleton);
+  }
+  return format_bvh(skeleton, motion, metres_per_unit);
+}
+
 }  // namespace mocap

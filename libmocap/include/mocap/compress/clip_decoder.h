@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 
 namespace mocap {
 
@@ -57,7 +58,7 @@ enum class ClipKernel : std::uint8_t { kAuto, kPortable, kAvx2 };
 bool clip_kernel_available(ClipKernel kernel);    // kAuto and kPortable always
 const char* clip_kernel_name(ClipKernel kernel);  // "auto", "portable", "avx2"
 
-struct ClipSamplerPlan;  // internal (src/compress/clip_sampler.h)
+struct ClipSamplerPlan;  // internal (src/compress/runtime/clip_sampler.h)
 
 // A clip prepared for sampling: tracks grouped by knot spacing and degree
 // (one segment and one basis per group, control points interleaved so that
@@ -94,5 +95,10 @@ double sample_channel(const CompressedClip& clip, int channel, double frame);
 // stored frame numbers and rate, for `mocap decompress`. Fails when
 // check_skeleton fails.
 Result<Motion> decode_motion(const CompressedClip& clip, const Skeleton& skeleton);
+
+// The compressed clip file at `path` (read_compressed_clip), refused unless
+// it is `skeleton`'s (check_skeleton, `skeleton_name` naming the skeleton's
+// file), decoded as decode_motion. The error is the first step's that fails.
+Result<Motion> read_clip_motion(const std::string& path, const Skeleton& skeleton, const std::string& skeleton_name);
 
 }  // namespace mocap

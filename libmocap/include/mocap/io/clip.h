@@ -34,4 +34,11 @@ Result<ClipFile> read_clip(const std::string& asf_path, const std::string& amc_p
 // an empty layout; asf_path and amc_path both hold `bvh_path`.
 Result<ClipFile> read_bvh_clip(const std::string& bvh_path, double metres_per_unit = kBvhCentimetres);
 
+// `motion` of `skeleton` as text to write back: BVH (format_bvh, lengths in
+// units of `metres_per_unit`) for a BVH skeleton (offsets_in_parent_frame)
+// or when `bvh` is set, else AMC (format_amc, in `layout` when given). The
+// error is format_bvh's.
+Result<std::string> format_clip_motion(const Skeleton& skeleton, const Motion& motion, bool bvh,
+                                       double metres_per_unit = kBvhCentimetres, const AmcLayout* layout = nullptr);
+
 }  // namespace mocap

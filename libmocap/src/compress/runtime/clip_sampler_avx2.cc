@@ -2,7 +2,7 @@
 // the whole fragment under one target pragma, so the default build stays
 // portable x86-64 and the CPU is asked at run time, as the skin tier does.
 // Elsewhere cpu_has_avx2() is false and the portable kernels stand in.
-#include "compress/clip_sampler.h"
+#include "compress/runtime/clip_sampler.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define MOCAP_CLIP_AVX2 1
@@ -18,7 +18,7 @@ namespace mocap::clip_sampler {
 #pragma GCC target("avx2,fma")
 #endif
 namespace avx2 {
-#include "compress/clip_sampler_kernels.h"
+#include "compress/runtime/clip_sampler_kernels.h"
 }  // namespace avx2
 #if defined(__clang__)
 #pragma clang attribute pop

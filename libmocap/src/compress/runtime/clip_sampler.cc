@@ -1,6 +1,6 @@
 // The prepared sampler (clip_decoder.h): the plan is built here once per
 // clip; a sample walks it (clip_sampler.h describes the steps).
-#include "compress/clip_sampler.h"
+#include "compress/runtime/clip_sampler.h"
 
 #include <algorithm>
 #include <cstring>
@@ -8,9 +8,9 @@
 #include <span>
 #include <utility>
 
-#include "compress/clip_curve.h"
-#include "compress/clip_pose.h"
-#include "compress/interpolators.h"
+#include "compress/runtime/clip_curve.h"
+#include "compress/runtime/clip_pose.h"
+#include "compress/runtime/interpolators.h"
 
 namespace mocap {
 

@@ -9,7 +9,7 @@
 #include <iterator>
 #include <string_view>
 
-#include "compress/clip_bits.h"
+#include "compress/runtime/clip_bits.h"
 
 namespace mocap {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "compress/clip_curve.h"
-#include "compress/clip_pose.h"
+#include "compress/runtime/clip_curve.h"
+#include "compress/runtime/clip_pose.h"
 
 namespace mocap {
 using clip_curve::sin_cos;
@@ -134,6 +134,13 @@ Result<Motion> decode_motion(const CompressedClip& clip, const Skeleton& skeleto
     }
   }
   return motion;
+}
+
+Result<Motion> read_clip_motion(const std::string& path, const Skeleton& skeleton, const std::string& skeleton_name) {
+  auto file = read_compressed_clip(path);
+  if (!file) return std::unexpected(file.error());
+  if (auto fits = check_skeleton(*file, skeleton, skeleton_name); !fits) return std::unexpected(fits.error());
+  return decode_motion(*file, skeleton);
 }
 
 }  // namespace mocap

@@ -21,8 +21,8 @@
 #include <cmath>
 #include <numbers>
 
-#include "compress/dof_model.h"
-#include "compress/interpolators.h"
+#include "compress/runtime/dof_model.h"
+#include "compress/runtime/interpolators.h"
 
 namespace mocap::clip_pose {
 

@@ -16,7 +16,7 @@
 #include <span>
 #include <vector>
 
-#include "compress/dof_model.h"
+#include "compress/runtime/dof_model.h"
 #include "core/rotation.h"
 
 namespace mocap::detail {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "compress/dof_model.h"
-#include "compress/interpolators.h"
+#include "compress/runtime/dof_model.h"
+#include "compress/runtime/interpolators.h"
 
 namespace mocap {
 

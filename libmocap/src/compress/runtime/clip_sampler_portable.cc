@@ -1,9 +1,9 @@
 // The sampler's kernels for the baseline CPU (clip_sampler_kernels.h).
-#include "compress/clip_sampler.h"
+#include "compress/runtime/clip_sampler.h"
 
 namespace mocap::clip_sampler {
 namespace portable {
-#include "compress/clip_sampler_kernels.h"
+#include "compress/runtime/clip_sampler_kernels.h"
 }  // namespace portable
 
 const Kernels& portable_kernels() {

@@ -1,6 +1,6 @@
 #include <mocap/compress/interpolation.h>
 
-#include "compress/interpolators.h"
+#include "compress/runtime/interpolators.h"
 
 namespace mocap {
 

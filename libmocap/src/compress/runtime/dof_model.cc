@@ -1,4 +1,4 @@
-#include "compress/dof_model.h"
+#include "compress/runtime/dof_model.h"
 
 #include <algorithm>
 #include <cmath>
