@@ -69,6 +69,14 @@ bool load(const ClipFiles& clip, Skeleton& skeleton, Motion& motion) {
   return true;
 }
 
+Motion first_frames(const Motion& motion, int frames) {
+  Motion m = motion;
+  const auto n = static_cast<std::size_t>(std::min(frames, motion.frame_count()));
+  m.frame_numbers.resize(n);
+  m.values.resize(n * static_cast<std::size_t>(m.channel_count));
+  return m;
+}
+
 LoadedClip load_bundled(const std::string& name) {
   LoadedClip l;
   for (const auto& clip : bundled_clips()) {

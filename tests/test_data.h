@@ -48,6 +48,9 @@ struct LoadedClip {
 // The bundled clip called `name` ("09_06"); fails the current test when it is missing.
 LoadedClip load_bundled(const std::string& name);
 
+// The first `frames` frames of `motion` (all of them when it has fewer).
+Motion first_frames(const Motion& motion, int frames);
+
 // A fresh folder under the system's temp folder, removed with everything in it.
 class TempDir {
  public:

@@ -17,17 +17,9 @@
 namespace mocap {
 namespace {
 
-// The first `frames` frames of a bundled clip.
-Motion head_of(const Motion& motion, int frames) {
-  Motion m = motion;
-  m.frame_numbers.resize(static_cast<std::size_t>(frames));
-  m.values.resize(static_cast<std::size_t>(frames) * m.channel_count);
-  return m;
-}
-
 std::vector<std::uint8_t> small_file(ClipEncodeOptions options = {}) {
   const auto l = test::load_bundled("09_06");
-  auto clip = encode_clip(l.skeleton, head_of(l.motion, 24), options);
+  auto clip = encode_clip(l.skeleton, test::first_frames(l.motion, 24), options);
   EXPECT_TRUE(clip.has_value()) << (clip ? "" : clip.error().to_string());
   return clip ? format_compressed_clip(*clip) : std::vector<std::uint8_t>{};
 }
@@ -275,7 +267,7 @@ TEST(ClipFile, InconsistentContentUnderAGoodChecksum) {
 
 TEST(ClipFile, ForeignSkeletonIsRefusedNamingTheBone) {
   const auto l = test::load_bundled("09_06");
-  auto clip = encode_clip(l.skeleton, head_of(l.motion, 24), {});
+  auto clip = encode_clip(l.skeleton, test::first_frames(l.motion, 24), {});
   ASSERT_TRUE(clip.has_value());
   clip->name = "09_06.mkc";
   EXPECT_TRUE(check_skeleton(*clip, l.skeleton, "09.asf").has_value());
@@ -319,7 +311,7 @@ TEST(ClipFile, BvhConventionIsFlagBitOne) {
   ClipEncodeOptions options;
   options.pose_keys = {0, 11, 23};
   options.interpolation = Interpolation::kCubic;
-  auto clip = encode_clip(l.skeleton, head_of(l.motion, 24), options);
+  auto clip = encode_clip(l.skeleton, test::first_frames(l.motion, 24), options);
   ASSERT_TRUE(clip.has_value());
   clip->name = "09_06.mkc";
   EXPECT_FALSE(clip->offsets_in_parent_frame);  // from the skeleton
