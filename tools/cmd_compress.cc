@@ -103,7 +103,7 @@ int run_compress(const CompressOptions& o) {
 void add_compress_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<CompressOptions>();
   CLI::App* c = app.add_subcommand(
-      "compress", "Choose key frames, write them as an AMC and report the error of rebuilding from them");
+      "compress", "Compress a clip: a bounded .mkc (default 1 cm on the worst joint) or key frames as an AMC");
   c->add_option("asf", o->asf, "ASF skeleton, or a BVH clip (.bvh) alone")->required();
   c->add_option("amc", o->amc, "AMC motion");
   add_bvh_units_option(*c, o->bvh_units);

@@ -100,9 +100,10 @@ int run_convert(const ConvertOptions& o) {
 void add_convert_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ConvertOptions>();
   CLI::App* c = app.add_subcommand(
-      "convert",
-      "Write a clip (ASF + AMC, or BVH) as BVH, as ASF + AMC (-o x.asf x.amc), or as a skeleton-only glTF (.glb: the "
-      "BVH joints as nodes, the motion as an animation, no mesh): same world joint positions on every frame");
+      "convert", "Convert a clip between ASF + AMC, BVH and skeleton-only glTF, joints where they were");
+  c->footer(
+      "Writes a clip (ASF + AMC, or BVH) as BVH, as ASF + AMC (-o x.asf x.amc), or as a skeleton-only glTF (.glb: "
+      "the BVH joints as nodes, the motion as an animation, no mesh): the same world joint positions on every frame.");
   c->add_option("inputs", o->inputs, "A .bvh file, or an ASF skeleton and an AMC motion")->required()->expected(1, 2);
   c->add_option("-o,--output", o->outputs, "Output .bvh (- for standard output), .glb (metres, Y up), or an .asf and an .amc")
       ->required()

@@ -373,7 +373,8 @@ int run_eyes(EyesOptions o) {
 void add_eyes_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<EyesOptions>();
   CLI::App* c = app.add_subcommand(
-      "eyes",
+      "eyes", "Procedural gaze and blinks on a clip's timeline: to a file, or to two serial eye displays");
+  c->footer(
       "Procedural eye and blink tracks (gaze x,y in the unit disc, x > 0 toward the character's right, y > 0 up; "
       "openness and pupil in [0,1]), on a clip's timeline when given; written to a file (CSV columns "
       "left_x,left_y,left_openness,left_pupil,..., JSONL keys x,y,openness,pupil) or streamed to two serial eye "

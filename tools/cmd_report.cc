@@ -322,7 +322,7 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
 void add_report_command(CLI::App& app, int& exit_code) {
   auto f = std::make_shared<ReportFlags>();
   CLI::App* c = app.add_subcommand(
-      "report", "Compress and measure every clip of a motion database at a few budgets; write HTML, CSV or JSON");
+      "report", "Compress and measure a whole motion database: HTML, CSV or JSON, in shards for a cluster");
   c->add_option("inputs", f->inputs, "AMC and BVH files and folders (searched recursively); with --merge, report JSON files")
       ->required();
   auto* ratios = c->add_option("--ratios", f->ratios, "Budgets as keys per frame, e.g. 0.05,0.1,0.2 (the default)")

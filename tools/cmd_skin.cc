@@ -371,7 +371,7 @@ void add_skin_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<SkinOptions>();
   CLI::App* command = app.add_subcommand(
       "skin",
-      "Deform a mesh with a capture, or a rigged model with its own animation (linear blend or dual quaternion)");
+      "Deform a mesh with a capture, or a rigged model with its animation: OBJ frames or a GLB");
   command->add_option("asf", options->asf, "ASF skeleton, or a .bvh motion alone (not with --model)");
   command->add_option("amc", options->amc, "AMC motion (not with --model or a .bvh)");
   command->add_option("--mesh", options->mesh, "OBJ mesh, Y-up, facing +Z like CMU skeletons");

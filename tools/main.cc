@@ -8,7 +8,7 @@
 int main(int argc, char** argv) {
   using namespace mocap::cli;
   // Named "mocap", not argv[0]: usage lines read "mocap <verb>", not the build path.
-  CLI::App app{"mocap: read, measure and compress Acclaim ASF/AMC motion capture", "mocap"};
+  CLI::App app{"mocap: motion capture (ASF/AMC, BVH) read, measured, compressed, converted and put on meshes", "mocap"};
   // Before the verbs: each inherits it, and --help shows every default.
   app.option_defaults()->always_capture_default();
   app.set_version_flag("--version", std::string("mocap ") + MOCAP_VERSION);
