@@ -4,10 +4,10 @@
 #include <mocap/io/bvh.h>
 #include <mocap/io/mesh.h>
 #include <mocap/io/skin_weights.h>
-#include <mocap/skin/embed.h>
-#include <mocap/skin/gltf.h>
-#include <mocap/skin/mesh_bind.h>
-#include <mocap/skin/rigged_model.h>
+#include <mocap/rig/embed.h>
+#include <mocap/rig/gltf.h>
+#include <mocap/rig/mesh_bind.h>
+#include <mocap/rig/rigged_model.h>
 #include <mocap/skin/skinner.h>
 
 #include <charconv>

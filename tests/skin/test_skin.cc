@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
+#include <mocap/rig/auto_weights.h>
 #include <mocap/skin/skin.h>
 #include <mocap/io/skin_weights.h>
 

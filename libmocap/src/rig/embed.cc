@@ -1,5 +1,5 @@
-#include <mocap/skin/embed.h>
-#include <mocap/skin/mesh_inside.h>
+#include <mocap/rig/embed.h>
+#include <mocap/rig/mesh_inside.h>
 
 #include <algorithm>
 #include <cmath>

@@ -46,7 +46,7 @@
 #include <mocap/core/skeleton.h>
 #include <mocap/io/mesh.h>
 #include <mocap/skin/bind.h>
-#include <mocap/skin/heat_weights.h>
+#include <mocap/rig/heat_weights.h>
 
 #include <Eigen/Core>
 #include <span>

@@ -1,4 +1,4 @@
-#include <mocap/skin/rigged_model.h>
+#include <mocap/rig/rigged_model.h>
 
 #include <algorithm>
 #include <assimp/Importer.hpp>
