@@ -95,4 +95,10 @@ struct FitReport {
 FitReport fit_report(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind,
                      std::span<const Eigen::Vector3f> positions, std::span<const MeshTriangle> triangles);
 
+// `report` as text, what `mocap skin --fit-report` prints: a header line,
+// then per joint "fit: <bone> <signed distance, cm> inside|outside <length
+// factor (bind's bone_scale, 1 without)>", then the worst of the elbows,
+// wrists, knees and ankles (lhumerus ... rtibia) outside, or that all are inside.
+std::string format_fit_report(const Skeleton& skeleton, const SkeletonBind& bind, const FitReport& report);
+
 }  // namespace mocap
