@@ -288,20 +288,20 @@ MOCAP_AVX2_INLINE void rotate8(const __m256 (&r)[4], __m256& px, __m256& py, __m
 // the rotation are plain arithmetic with no shuffles, and one square root
 // and one division serve eight vertices. Each is blended through its first
 // kSlots slots.
-template <int kSlots, bool kNormals>
-MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restrict dqs,
-                                                  const VertexWeights* __restrict weights,
-                                                  const float* __restrict positions, const float* __restrict normals,
-                                                  float* __restrict out_positions, float* __restrict out_normals) {
-  __m256 w[4];
-  load_soa4([&](int i) { return weights[i].weight.data(); }, w);
+// `weights`: lane i the weights of vertex i's slots; bone(i, k) its bone in slot k.
+template <int kSlots, bool kNormals, class Bone>
+MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restrict dqs, const __m256 (&weights)[4],
+                                                  Bone bone, const float* __restrict positions,
+                                                  const float* __restrict normals, float* __restrict out_positions,
+                                                  float* __restrict out_normals) {
+  __m256 w[4] = {weights[0], weights[1], weights[2], weights[3]};
   __m256 pivot[4];
-  load_soa4([&](int i) { return dqs[weights[i].bone[0]].real.data(); }, pivot);
+  load_soa4([&](int i) { return dqs[bone(i, 0)].real.data(); }, pivot);
   __m256 real[4], dual[4], q[4];
   for (int c = 0; c < 4; ++c) real[c] = _mm256_mul_ps(w[0], pivot[c]);
   const __m256 sign_bit = _mm256_set1_ps(-0.0f);
   for (int k = 1; k < kSlots; ++k) {
-    load_soa4([&](int i) { return dqs[weights[i].bone[k]].real.data(); }, q);
+    load_soa4([&](int i) { return dqs[bone(i, k)].real.data(); }, q);
     // q and -q are the same rotation: blend along the shorter arc from the first bone.
     const __m256 dot = _mm256_fmadd_ps(
         q[3], pivot[3],
@@ -309,10 +309,10 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
     w[k] = _mm256_xor_ps(w[k], _mm256_and_ps(_mm256_cmp_ps(dot, _mm256_setzero_ps(), _CMP_LT_OQ), sign_bit));
     for (int c = 0; c < 4; ++c) real[c] = _mm256_fmadd_ps(w[k], q[c], real[c]);
   }
-  load_soa4([&](int i) { return dqs[weights[i].bone[0]].dual.data(); }, q);
+  load_soa4([&](int i) { return dqs[bone(i, 0)].dual.data(); }, q);
   for (int c = 0; c < 4; ++c) dual[c] = _mm256_mul_ps(w[0], q[c]);
   for (int k = 1; k < kSlots; ++k) {
-    load_soa4([&](int i) { return dqs[weights[i].bone[k]].dual.data(); }, q);
+    load_soa4([&](int i) { return dqs[bone(i, k)].dual.data(); }, q);
     for (int c = 0; c < 4; ++c) dual[c] = _mm256_fmadd_ps(w[k], q[c], dual[c]);
   }
   const __m256 norm = _mm256_sqrt_ps(_mm256_fmadd_ps(
@@ -343,19 +343,64 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
 }
 
 template <int kSlots, bool kNormals>
+MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restrict dqs,
+                                                  const VertexWeights* __restrict weights,
+                                                  const float* __restrict positions, const float* __restrict normals,
+                                                  float* __restrict out_positions, float* __restrict out_normals) {
+  __m256 w[4];
+  load_soa4([&](int i) { return weights[i].weight.data(); }, w);
+  dual_quaternion_batch_avx2<kSlots, kNormals>(
+      dqs, w, [&](int i, int k) { return weights[i].bone[k]; }, positions, normals, out_positions, out_normals);
+}
+
+// f[0], f[stride], ..., f[7 stride] as one vector.
+MOCAP_AVX2_INLINE __m256 strided8(const float* f, int stride) {
+  return _mm256_setr_ps(f[0], f[stride], f[2 * stride], f[3 * stride], f[4 * stride], f[5 * stride], f[6 * stride],
+                        f[7 * stride]);
+}
+
+// The same from packed weights (packed_weights.h): `bones` kSlots a
+// vertex, `packed` kSlots - 1, the last weight 1 - the others in
+// last_weight's order, so the lanes hold what the unpacked batch's would.
+template <int kSlots, bool kNormals>
+MOCAP_AVX2_INLINE void dual_quaternion_packed_batch_avx2(
+    const DualQuaternion* __restrict dqs, const std::uint16_t* __restrict bones, const float* __restrict packed,
+    const float* __restrict positions, const float* __restrict normals, float* __restrict out_positions,
+    float* __restrict out_normals) {
+  constexpr int n = kSlots - 1;
+  const __m256 one = _mm256_set1_ps(1.0f);
+  __m256 w[4] = {one, one, one, one};
+  if constexpr (n > 0) {
+    w[0] = strided8(packed, n);
+    __m256 sum = w[0];
+    if constexpr (n > 1) {
+      w[1] = strided8(packed + 1, n);
+      sum = _mm256_add_ps(sum, w[1]);
+    }
+    if constexpr (n > 2) {
+      w[2] = strided8(packed + 2, n);
+      sum = _mm256_add_ps(sum, w[2]);
+    }
+    w[n] = _mm256_sub_ps(one, sum);
+  }
+  dual_quaternion_batch_avx2<kSlots, kNormals>(
+      dqs, w, [&](int i, int k) { return bones[kSlots * i + k]; }, positions, normals, out_positions, out_normals);
+}
+
+template <int kSlots, bool kNormals>
 MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const Streams s, int count) {
   int v = 0;
-  VertexWeights unpacked[8];
   for (; v + 8 <= count; v += 8) {
-    const VertexWeights* weights = s.weights + v;
-    if (!s.weights) {
-      // Packed weights blend from the same form: the quaternion math, not the bytes, bounds this loop.
-      for (int i = 0; i < 8; ++i) unpacked[i] = weights_at(s, kSlots, v + i);
-      weights = unpacked;
+    const float* normals = kNormals ? s.normals + 3 * v : nullptr;
+    float* out_normals = kNormals ? s.out_normals + 3 * v : nullptr;
+    if (s.weights) {
+      dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, s.weights + v, s.positions + 3 * v, normals,
+                                                   s.out_positions + 3 * v, out_normals);
+    } else {
+      dual_quaternion_packed_batch_avx2<kSlots, kNormals>(dqs, s.bones + kSlots * v, s.packed_weights + (kSlots - 1) * v,
+                                                          s.positions + 3 * v, normals, s.out_positions + 3 * v,
+                                                          out_normals);
     }
-    dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, weights, s.positions + 3 * v,
-                                                 kNormals ? s.normals + 3 * v : nullptr, s.out_positions + 3 * v,
-                                                 kNormals ? s.out_normals + 3 * v : nullptr);
   }
   if (v == count) return;
   // The last 1..7 vertices through the same batch, padded with copies of the

@@ -103,18 +103,33 @@ namespace {
 // ---------------------------------------------------------------- kPortable
 
 // Each vertex blended through its first kSlots slots.
-template <int kSlots, bool kNormals>
+// kPacked: the weights packed (packed_weights.h), else VertexWeights.
+template <int kSlots, bool kNormals, bool kPacked>
 void linear_portable(const PackedMatrix* __restrict packed, const Streams s, int count) {
   using Packet = Eigen::Array4f;
   using Column = Eigen::Map<const Packet, Eigen::Aligned16>;
   for (int v = 0; v < count; ++v) {
-    const VertexWeights w = weights_at(s, kSlots, v);
+    float weight[kSlots];
+    int bone[kSlots];
+    if constexpr (kPacked) {
+      const std::uint16_t* b = s.bones + kSlots * v;
+      const float* f = s.packed_weights + (kSlots - 1) * v;
+      for (int k = 0; k < kSlots; ++k) bone[k] = b[k];
+      for (int k = 0; k + 1 < kSlots; ++k) weight[k] = f[k];
+      weight[kSlots - 1] = last_weight(f, kSlots - 1);
+    } else {
+      const VertexWeights& w = s.weights[v];
+      for (int k = 0; k < kSlots; ++k) {
+        bone[k] = w.bone[k];
+        weight[k] = w.weight[k];
+      }
+    }
     // The sum in the four-slot order, (((w0 m0 + w1 m1) + w2 m2) + w3 m3), cut short.
     auto column = [&](int j) -> Packet {
-      Packet c = w.weight[0] * Column(packed[w.bone[0]].c + 4 * j);
-      if constexpr (kSlots > 1) c += w.weight[1] * Column(packed[w.bone[1]].c + 4 * j);
-      if constexpr (kSlots > 2) c += w.weight[2] * Column(packed[w.bone[2]].c + 4 * j);
-      if constexpr (kSlots > 3) c += w.weight[3] * Column(packed[w.bone[3]].c + 4 * j);
+      Packet c = weight[0] * Column(packed[bone[0]].c + 4 * j);
+      if constexpr (kSlots > 1) c += weight[1] * Column(packed[bone[1]].c + 4 * j);
+      if constexpr (kSlots > 2) c += weight[2] * Column(packed[bone[2]].c + 4 * j);
+      if constexpr (kSlots > 3) c += weight[3] * Column(packed[bone[3]].c + 4 * j);
       return c;
     };
     const Packet c0 = column(0), c1 = column(1), c2 = column(2), c3 = column(3);
@@ -142,18 +157,27 @@ void linear_portable(const PackedMatrix* __restrict packed, const Streams s, int
   }
 }
 
+template <bool kPacked>
+void linear_portable_by_count(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
+  switch (influences * 2 + normals) {
+    case 2: linear_portable<1, false, kPacked>(packed, s, count); break;
+    case 3: linear_portable<1, true, kPacked>(packed, s, count); break;
+    case 4: linear_portable<2, false, kPacked>(packed, s, count); break;
+    case 5: linear_portable<2, true, kPacked>(packed, s, count); break;
+    case 6: linear_portable<3, false, kPacked>(packed, s, count); break;
+    case 7: linear_portable<3, true, kPacked>(packed, s, count); break;
+    case 9: linear_portable<4, true, kPacked>(packed, s, count); break;
+    default: linear_portable<4, false, kPacked>(packed, s, count); break;
+  }
+}
+
 }  // namespace
 
 void linear_portable(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
-  switch (influences * 2 + normals) {
-    case 2: linear_portable<1, false>(packed, s, count); break;
-    case 3: linear_portable<1, true>(packed, s, count); break;
-    case 4: linear_portable<2, false>(packed, s, count); break;
-    case 5: linear_portable<2, true>(packed, s, count); break;
-    case 6: linear_portable<3, false>(packed, s, count); break;
-    case 7: linear_portable<3, true>(packed, s, count); break;
-    case 9: linear_portable<4, true>(packed, s, count); break;
-    default: linear_portable<4, false>(packed, s, count); break;
+  if (s.weights) {
+    linear_portable_by_count<false>(packed, s, count, normals, influences);
+  } else {
+    linear_portable_by_count<true>(packed, s, count, normals, influences);
   }
 }
 
