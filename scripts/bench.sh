@@ -53,6 +53,15 @@ for name, b in runs.items():
 EOF
 fi
 
+# The peer skinning case (bench_skin BM_PeerSkin, 1M vertices, 31 joints, one
+# thread) as a ratio to the memcpy of the same bytes in the same run, and
+# the packed weights against the VertexWeights layout.
+if [[ -f "$results/bench_skin.json" ]] && command -v python3 >/dev/null; then
+  echo
+  echo "== Peer skinning, vertices/cpu-s as a ratio to BM_PeerMemcpy (same normals)"
+  python3 "$root/scripts/peer_skin_ratios.py" "$results/bench_skin.json"
+fi
+
 if [[ "${MOCAP_BENCH_SKIP_MEMORY:-0}" != 1 && -x "$build/tests/bench/bench_parse" ]]; then
   echo
   echo "== Memory of the longest clip"

@@ -1,12 +1,12 @@
 // mocap convert: a clip (ASF + AMC, or BVH) written as BVH (io/bvh.h), as
 // an ASF skeleton and AMC motion (io/bvh_to_asf.h) or as a skeleton-only
-// glTF animation (skin/gltf.h).
+// glTF animation (rig/gltf.h).
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 #include <mocap/io/bvh.h>
 #include <mocap/io/bvh_names.h>
 #include <mocap/io/bvh_to_asf.h>
-#include <mocap/skin/gltf.h>
+#include <mocap/rig/gltf.h>
 
 #include <filesystem>
 

@@ -1,20 +1,18 @@
 // mocap skin <asf> <amc> --mesh M.obj: deform a mesh with a capture, one OBJ per frame or one glTF;
 // mocap skin --model rigged.glb: deform a rigged model with its own animation.
-#include <mocap/io/atomic_write.h>
 #include <mocap/io/bvh.h>
 #include <mocap/io/mesh.h>
 #include <mocap/io/skin_weights.h>
-#include <mocap/skin/embed.h>
-#include <mocap/skin/gltf.h>
-#include <mocap/skin/mesh_bind.h>
-#include <mocap/skin/rigged_model.h>
+#include <mocap/rig/embed.h>
+#include <mocap/rig/gltf.h>
+#include <mocap/rig/mesh_bind.h>
+#include <mocap/rig/rigged_model.h>
+#include <mocap/skin/skin_frames.h>
 #include <mocap/skin/skinner.h>
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <functional>
 #include <iostream>
 #include <numeric>
 
@@ -26,17 +24,12 @@ namespace {
 struct SkinOptions {
   std::string asf;
   std::string amc;
-  std::string mesh;
-  std::string mesh_units = "m";
-  std::vector<std::string> groups;
-  std::string weights;
+  MeshBindOptions bind;  // --mesh, --mesh-units, --group, --weights, --bind-pose, --bind-scale
   bool auto_weights = false;
   std::string weight_method = "heat";  // with --auto-weights: heat or distance
   std::string fit = "embed";           // embed or height
   bool fit_report = false;
   std::string save_weights;
-  std::string bind_pose;
-  std::optional<double> bind_scale;
   std::vector<double> bind_offset;
   double bind_yaw_degrees = 0.0;
   std::string frames;
@@ -54,48 +47,12 @@ struct SkinOptions {
 // Models have no capture rate of their own: their animations are sampled at this rate unless --fps says otherwise.
 constexpr double kModelFps = 30.0;
 
-// "out_%04d.obj": the text before and after one %d (with optional zero
-// padding and width), so that no user text reaches printf.
-struct OutputPattern {
-  std::string before;
-  std::string after;
-  int width = 0;
-  bool zero_pad = false;
-
-  std::string path(int frame) const {
-    std::string number = std::to_string(frame);
-    if (static_cast<int>(number.size()) < width) {
-      number.insert(0, static_cast<std::size_t>(width) - number.size(), zero_pad ? '0' : ' ');
-    }
-    return before + number + after;
-  }
-};
-
-std::optional<OutputPattern> parse_pattern(const std::string& text) {
-  const std::size_t percent = text.find('%');
-  if (percent == std::string::npos) return std::nullopt;
-  OutputPattern pattern;
-  pattern.before = text.substr(0, percent);
-  std::size_t i = percent + 1;
-  if (i < text.size() && text[i] == '0') {
-    pattern.zero_pad = true;
-    ++i;
-  }
-  const std::size_t digits = i;
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
-  if (i > digits) std::from_chars(text.data() + digits, text.data() + i, pattern.width);
-  if (i >= text.size() || text[i] != 'd' || pattern.width > 12) return std::nullopt;
-  pattern.after = text.substr(i + 1);
-  if (pattern.after.find('%') != std::string::npos) return std::nullopt;
-  return pattern;
-}
-
 // What --frames and -o ask for: the frames and either one .glb or a pattern
 // with one OBJ per frame.
 struct OutputPlan {
   FrameRange range;
   bool glb = false;
-  OutputPattern pattern;  // when !glb
+  FramePathPattern pattern;  // when !glb
 };
 
 // The plan, or nullopt after saying on stderr what is wrong (a usage error).
@@ -108,7 +65,7 @@ std::optional<OutputPlan> plan_output(const SkinOptions& options) {
   if (!format) return std::nullopt;
   plan.glb = *format == "glb";
   if (!plan.glb) {
-    const auto pattern = parse_pattern(options.output);
+    const auto pattern = parse_frame_path_pattern(options.output);
     if (!pattern) {
       std::cerr << "mocap skin: -o " << options.output
                 << ": expected a path with one %d, e.g. out_%04d.obj, or a .glb path\n";
@@ -139,71 +96,39 @@ int check_skin_outputs(const SkinOptions& options, const OutputPlan& plan) {
   return check_outputs("skin", {output, options.save_weights});
 }
 
-struct ObjFramesResult {
+struct ObjFrames {
   int code = kOk;
   double skin_seconds = 0.0;
   int threads = 1;
 };
 
-// Skins `mesh` once per entry of `frames`, after `pose(frame, skinner)` poses
-// its bones (skinner.h), and writes plan.pattern.path(numbers[frame]) as an
-// OBJ in `metres_per_unit`. A mesh that cannot be skinned is reported with
-// `what` (the input that is wrong).
-ObjFramesResult write_obj_frames(const SkinOptions& options, const OutputPlan& plan, const Mesh& mesh,
-                                 std::span<const VertexWeights> weights, std::size_t bone_count,
-                                 std::span<const int> frames, std::span<const int> numbers, double metres_per_unit,
-                                 const std::string& what, const std::function<void(int, Skinner&)>& pose) {
-  ObjFramesResult result;
+// One OBJ per entry of `frames` (skin_frames.h), posed by `pose`, at
+// plan.pattern.path(numbers[frame]) in `metres_per_unit`. A mesh that cannot
+// be skinned is reported with `what` (the input that is wrong).
+ObjFrames write_obj_frames(const SkinOptions& options, const OutputPlan& plan, const Mesh& mesh,
+                           std::span<const VertexWeights> weights, std::size_t bone_count, std::span<const int> frames,
+                           std::span<const int> numbers, double metres_per_unit, const std::string& what,
+                           const PoseFrame& pose) {
   const SkinMethod method = options.method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
   auto skinner = Skinner::create(mesh, weights, bone_count, method, options.threads);
   if (!skinner) {
     std::cerr << "mocap skin: " << what << skinner.error().message << "\n";
-    result.code = kBadInput;
-    return result;
+    return {kBadInput};
   }
-  result.threads = skinner->thread_count();
-  std::string text;
-  for (const int frame : frames) {
-    pose(frame, *skinner);
-    format_obj_into(text, mesh, skinner->positions(), skinner->normals(), metres_per_unit);
-    if (auto saved = write_file_atomically(plan.pattern.path(numbers[frame]), text); !saved) {
-      std::cerr << "mocap: " << saved.error().to_string() << "\n";
-      result.code = kOutputError;
-      return result;
-    }
+  const auto skinned =
+      skin_frames(*skinner, frames, pose, obj_frame_writer(mesh, plan.pattern, numbers, metres_per_unit));
+  if (!skinned) {
+    std::cerr << "mocap: " << skinned.error().to_string() << "\n";
+    return {kOutputError};
   }
-  result.skin_seconds = skinner->total_seconds();
-  return result;
-}
-
-// --fit-report: every joint's signed distance to the bind-pose mesh (embed.h), and the worst of the limb joints
-// the skinning depends on most.
-void print_fit_report(const Skeleton& skeleton, const BoundMesh& bound) {
-  const FitReport report = fit_report(skeleton, bound.bind_pose, bound.bind, bound.mesh.positions, bound.mesh.triangles);
-  std::printf("fit: joint (bone end), signed distance to the mesh surface in cm (< 0 inside), length factor\n");
-  for (const JointFit& joint : report.joints) {
-    const double factor = bound.bind.bone_scale.empty() ? 1.0 : bound.bind.bone_scale[joint.bone];
-    std::printf("fit: %-12s %8.2f %-7s %.3f\n", skeleton.bones[joint.bone].name.c_str(), 100.0 * joint.signed_distance,
-                joint.signed_distance < 0.0 ? "inside" : "outside", factor);
-  }
-  std::vector<int> limbs;
-  for (const char* name : {"lhumerus", "rhumerus", "lwrist", "rwrist", "lfemur", "rfemur", "ltibia", "rtibia"}) {
-    if (const int b = skeleton.find_bone(name); b >= 0) limbs.push_back(b);
-  }
-  const int worst = report.worst_outside(limbs);
-  if (worst < 0) {
-    std::printf("fit: every elbow, wrist, knee and ankle inside the mesh\n");
-  } else {
-    std::printf("fit: worst elbow/wrist/knee/ankle: %s %.2f cm outside\n", skeleton.bones[worst].name.c_str(),
-                100.0 * report.joints[worst].signed_distance);
-  }
+  return {kOk, skinned->skin_seconds, skinner->thread_count()};
 }
 
 int run_model(const SkinOptions& options);
 
 int run_skin(const SkinOptions& options) {
   if (!options.model.empty()) return run_model(options);
-  if (options.asf.empty() || (options.amc.empty() && !is_bvh_path(options.asf)) || options.mesh.empty()) {
+  if (options.asf.empty() || (options.amc.empty() && !is_bvh_path(options.asf)) || options.bind.mesh_path.empty()) {
     std::cerr << "mocap skin: expected <asf> <amc> --mesh M.obj, <bvh> --mesh M.obj, or --model RIGGED\n";
     return kUsage;
   }
@@ -218,7 +143,7 @@ int run_skin(const SkinOptions& options) {
     std::cerr << "mocap skin: warning: --method dqs has no effect on a .glb: glTF skins are blended linearly by "
                  "the programs that load them\n";
   }
-  if (options.weights.empty() == !options.auto_weights) {
+  if (options.bind.weights_path.empty() == !options.auto_weights) {
     std::cerr << "mocap skin: give exactly one of --weights FILE and --auto-weights\n";
     return kUsage;
   }
@@ -226,18 +151,12 @@ int run_skin(const SkinOptions& options) {
     std::cerr << "mocap skin: --bind-offset: expected X,Y,Z in metres\n";
     return kUsage;
   }
-  MeshBindOptions bind_options;
-  bind_options.mesh_path = options.mesh;
-  bind_options.units = options.mesh_units;
-  bind_options.groups = options.groups;
-  bind_options.bind_pose_amc = options.bind_pose;
+  MeshBindOptions bind_options = options.bind;
   bind_options.bind_pose_fps = options.fps;
   bind_options.yaw_radians = options.bind_yaw_degrees * 3.14159265358979323846 / 180.0;
-  bind_options.scale = options.bind_scale;
   if (!options.bind_offset.empty()) {
     bind_options.translation = Eigen::Vector3d(options.bind_offset[0], options.bind_offset[1], options.bind_offset[2]);
   }
-  bind_options.weights_path = options.weights;
   bind_options.fit = options.fit == "height" ? BindFit::kHeight : BindFit::kEmbed;
   bind_options.weight_method = options.weight_method == "distance" ? WeightMethod::kDistance : WeightMethod::kHeat;
   if (auto valid = bind_options.validate(); !valid) {
@@ -256,9 +175,13 @@ int run_skin(const SkinOptions& options) {
     std::cerr << "mocap: " << bound.error().to_string() << "\n";
     return kBadInput;
   }
-  warn_if_implausible_mesh(bound->mesh, options.mesh_units);
+  warn_if_implausible_mesh(bound->mesh, options.bind.units);
   if (!bound->fit_note.empty()) std::cerr << "mocap skin: warning: embedding: " << bound->fit_note << "\n";
-  if (options.fit_report) print_fit_report(skeleton, *bound);
+  if (options.fit_report) {
+    const FitReport report =
+        fit_report(skeleton, bound->bind_pose, bound->bind, bound->mesh.positions, bound->mesh.triangles);
+    std::fputs(format_fit_report(skeleton, bound->bind, report).c_str(), stdout);
+  }
   if (bound->automatic_weights && !options.save_weights.empty()) {
     if (auto saved = write_skin_weights(options.save_weights, bound->weights, clip->bone_names); !saved) {
       std::cerr << "mocap: " << saved.error().to_string() << "\n";
@@ -285,13 +208,9 @@ int run_skin(const SkinOptions& options) {
     return kOk;
   }
 
-  Pose pose = make_pose(skeleton);
   const auto skinned =
       write_obj_frames(options, *plan, bound->mesh, bound->weights, skeleton.bones.size(), frames, motion.frame_numbers,
-                       *metres_per_mesh_unit(options.mesh_units), "", [&](int f, Skinner& skinner) {
-                         pose_from_channels(skeleton, motion.frame(f), pose);
-                         skinner.skin(skeleton, pose, bound->bind);
-                       });
+                       *metres_per_mesh_unit(options.bind.units), "", pose_from_motion(skeleton, motion, bound->bind));
   if (skinned.code != kOk) return skinned.code;
   const std::size_t n = bound->mesh.positions.size();
   const int written = static_cast<int>(frames.size());
@@ -304,8 +223,9 @@ int run_skin(const SkinOptions& options) {
 
 // A rigged model skinned by its own animation, sampled at --fps (default kModelFps): frame k is at k / fps s.
 int run_model(const SkinOptions& options) {
-  if (!options.asf.empty() || !options.mesh.empty() || !options.weights.empty() || options.auto_weights ||
-      !options.bind_pose.empty()) {
+  const MeshBindOptions& bind = options.bind;
+  if (!options.asf.empty() || !bind.mesh_path.empty() || !bind.weights_path.empty() || options.auto_weights ||
+      !bind.bind_pose_amc.empty()) {
     std::cerr << "mocap skin: --model takes no ASF, AMC, --mesh, weights or --bind-pose: the model has its own\n";
     return kUsage;
   }
@@ -348,14 +268,8 @@ int run_model(const SkinOptions& options) {
     return kOk;
   }
 
-  std::vector<Eigen::Affine3d> world(model->nodes.size());
-  ModelPose pose = rest_pose(*model);
   const auto skinned = write_obj_frames(options, *plan, model->mesh, model->weights, model->joints.size(), frames,
-                                        numbers, 1.0, options.model + ": ", [&](int k, Skinner& skinner) {
-                                          sample_animation(*model, clip, k / fps, pose);
-                                          model_skinning_matrices(*model, pose, world, skinner.matrices());
-                                          skinner.run();
-                                        });
+                                        numbers, 1.0, options.model + ": ", pose_from_animation(*model, clip, fps));
   if (skinned.code != kOk) return skinned.code;
   const std::size_t n = model->mesh.positions.size();
   const double skin_seconds = skinned.skin_seconds;
@@ -374,16 +288,16 @@ void add_skin_command(CLI::App& app, int& exit_code) {
       "Deform a mesh with a capture, or a rigged model with its animation: OBJ frames or a GLB");
   command->add_option("asf", options->asf, "ASF skeleton, or a .bvh motion alone (not with --model)");
   command->add_option("amc", options->amc, "AMC motion (not with --model or a .bvh)");
-  command->add_option("--mesh", options->mesh, "OBJ mesh, Y-up, facing +Z like CMU skeletons");
+  command->add_option("--mesh", options->bind.mesh_path, "OBJ mesh, Y-up, facing +Z like CMU skeletons");
   command->add_option("--model", options->model,
                       "Rigged model (glTF/GLB, COLLADA, FBX: anything Assimp reads) skinned by its own animation, "
                       "sampled at --fps (default 30); frame k is at k / fps seconds");
   command->add_option("--animation", options->animation, "With --model: the animation's name (default: the first)");
-  command->add_option("--mesh-units", options->mesh_units, "Unit of the OBJ's numbers; output OBJs use the same")
+  command->add_option("--mesh-units", options->bind.units, "Unit of the OBJ's numbers; output OBJs use the same")
       ->check(CLI::IsMember(mesh_unit_names()))
       ->default_val("m");
-  command->add_option("--group", options->groups, "Keep only these OBJ groups (repeatable), e.g. --group body");
-  command->add_option("--weights", options->weights,
+  command->add_option("--group", options->bind.groups, "Keep only these OBJ groups (repeatable), e.g. --group body");
+  command->add_option("--weights", options->bind.weights_path,
                       "Skin weights file (format: libmocap/include/mocap/skin_weights.h)");
   command->add_flag("--auto-weights", options->auto_weights, "Compute weights from the bound skeleton");
   command
@@ -398,9 +312,9 @@ void add_skin_command(CLI::App& app, int& exit_code) {
   command->add_flag("--fit-report", options->fit_report,
                     "Print every joint's signed distance to the bind-pose mesh (cm, < 0 inside)");
   command->add_option("--save-weights", options->save_weights, "With --auto-weights: write the weights to this file");
-  command->add_option("--bind-pose", options->bind_pose,
+  command->add_option("--bind-pose", options->bind.bind_pose_amc,
                       "AMC whose first frame poses the skeleton as the mesh stands (default: the ASF rest pose)");
-  command->add_option("--bind-scale", options->bind_scale,
+  command->add_option("--bind-scale", options->bind.scale,
                       "Explicit placement: skeleton scale (replaces the fit to the mesh's height)");
   command->add_option("--bind-offset", options->bind_offset, "Explicit placement: X,Y,Z in metres")->delimiter(',');
   command->add_option("--bind-yaw", options->bind_yaw_degrees, "Turn the skeleton about +Y, degrees, before placing");

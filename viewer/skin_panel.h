@@ -1,5 +1,5 @@
 // The skin panel: a mesh bound to the clip's skeleton and deformed with the
-// library's skinning (skin/mesh_bind.h: units, groups, bind pose, placement,
+// library's skinning (rig/mesh_bind.h: units, groups, bind pose, placement,
 // weights from a file or automatic; skin/skinner.h: linear blend or dual
 // quaternion, frame after frame), drawn in place of or with the skeleton.
 // The mesh is drawn in the skeleton's world frame (the placement undone), so
@@ -9,7 +9,7 @@
 #include "clip.h"
 #include "render.h"
 
-#include <mocap/skin/mesh_bind.h>
+#include <mocap/rig/mesh_bind.h>
 #include <mocap/skin/skinner.h>
 
 #include <Eigen/Core>

@@ -7,10 +7,10 @@
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 #include <mocap/io/mesh.h>
-#include <mocap/skin/auto_weights.h>
+#include <mocap/rig/auto_weights.h>
 #include <mocap/skin/bind.h>
-#include <mocap/skin/embed.h>
-#include <mocap/skin/heat_weights.h>
+#include <mocap/rig/embed.h>
+#include <mocap/rig/heat_weights.h>
 
 #include <cstdlib>
 #include <string>

@@ -153,6 +153,9 @@ BENCHMARK(BM_Memcpy)->ArgNames({"normals"})->Arg(0)->Arg(1);
 // vertex). Ratios: BM_PeerSkin vertices/cpu-s over BM_PeerMemcpy's with the
 // same normals argument. Jobs carry make_influence_runs(weights), made with
 // the scene as a bound mesh makes them, so each count runs its own loop.
+// Argument `packed`: 0 reads the 24-byte VertexWeights (the layout before
+// issue 26), 1 the packed weights a Skinner uses (packed_weights.h: 2 bytes
+// an influence, 4 a weight but the last), so both are timed in one run.
 
 constexpr int kPeerVertices = 1'000'000;
 
@@ -162,6 +165,7 @@ struct PeerScene {
   std::vector<mocap::SkinMatrix> matrices;
   std::vector<mocap::DualQuaternion> dqs;
   std::vector<mocap::InfluenceRun> runs;
+  mocap::PackedWeights packed;
   explicit PeerScene(int influences)
       : positions(kPeerVertices), normals(kPeerVertices), out_positions(kPeerVertices), out_normals(kPeerVertices) {
     std::mt19937 rng(19);
@@ -187,6 +191,7 @@ struct PeerScene {
     dqs.resize(kBones);
     mocap::dual_quaternions_from(matrices, dqs);
     runs = mocap::make_influence_runs(weights);
+    packed = mocap::pack_weights(weights, runs);
   }
 };
 
@@ -201,7 +206,7 @@ void count_peer_vertices(benchmark::State& state, double cpu_seconds) {
 }
 
 // Arguments: influences (1, 2, 4), normals (0/1), method (0 LBS, 1 DQS),
-// kernel (0 the default, 1 portable).
+// kernel (0 the default, 1 portable), packed (0 VertexWeights, 1 packed).
 void BM_PeerSkin(benchmark::State& state) {
   PeerScene& s = peer_scene(static_cast<int>(state.range(0)));
   const bool normals = state.range(1) != 0;
@@ -212,6 +217,7 @@ void BM_PeerSkin(benchmark::State& state) {
   job.dual_quaternions = s.dqs;
   job.weights = s.weights;
   job.influence_runs = s.runs;
+  if (state.range(4) != 0) job.packed = &s.packed;
   job.positions = s.positions;
   job.out_positions = s.out_positions;
   if (normals) {
@@ -232,9 +238,10 @@ void BM_PeerSkin(benchmark::State& state) {
   count_peer_vertices(state, process_cpu_seconds() - cpu_start);
 }
 BENCHMARK(BM_PeerSkin)
-    ->ArgNames({"influences", "normals", "dqs", "kernel"})
-    ->ArgsProduct({{1, 2, 4}, {0, 1}, {0}, {0, 1}})
-    ->ArgsProduct({{1, 2, 4}, {0, 1}, {1}, {0}})
+    ->ArgNames({"influences", "normals", "dqs", "kernel", "packed"})
+    ->ArgsProduct({{1, 2, 4}, {0, 1}, {0}, {0}, {0, 1}})
+    ->ArgsProduct({{1, 2, 4}, {0, 1}, {0}, {1}, {0, 1}})
+    ->ArgsProduct({{1, 2, 4}, {0, 1}, {1}, {0}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
 
 // What BM_PeerSkin reads (positions + weights, and normals), copied.

@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
+#include <mocap/rig/auto_weights.h>
 #include <mocap/skin/skin.h>
 #include <mocap/io/skin_weights.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -650,6 +652,67 @@ TEST(InfluenceRuns, ValidateRefusesRunsThatDoNotTileTheMeshOrCutAUsedSlot) {
   EXPECT_TRUE(job.validate());
 }
 
+// The layout ozz-animation's SkinningJob reads: by count, uint16 indices,
+// n - 1 weights; a rigid vertex 2 bytes.
+TEST(PackedWeights, StoreCountIndicesAndOneWeightFewerGroupedByRun) {
+  std::vector<VertexWeights> sorted;
+  for (const int count : {1, 2, 4}) sorted.insert(sorted.end(), 100, weights_on(count));
+  const PackedWeights packed = pack_weights(sorted);
+  ASSERT_EQ(packed.runs.size(), 3u);
+  EXPECT_EQ(packed.vertex_count(), 300);
+  // 96 rigid, 104 on two (the block 96..103 is widened), 100 on four.
+  EXPECT_EQ(packed.bones.size(), 96u + 2 * 104 + 4 * 100);
+  EXPECT_EQ(packed.weights.size(), 0u + 1 * 104 + 3 * 100);
+  EXPECT_EQ(packed.bytes(), 2 * packed.bones.size() + 4 * packed.weights.size());
+  EXPECT_EQ(packed.runs[1].bone_offset, 96u);
+  EXPECT_EQ(packed.runs[2].weight_offset, 104u);
+  const PackedWeights rigid = pack_weights(std::vector<VertexWeights>(1000, weights_on(1)));
+  EXPECT_EQ(rigid.bytes(), 2000u);  // one index a vertex, no weight
+  for (int v = 0; v < 300; ++v) {
+    const VertexWeights back = packed.vertex(v);
+    EXPECT_EQ(back.bone, sorted[v].bone) << v;
+    const int used = influences_used(sorted[v]);
+    for (int k = 0; k + 1 < used; ++k) EXPECT_EQ(back.weight[k], sorted[v].weight[k]) << v;
+    // The last is 1 - the others: the stored one within the 4 epsilons make_vertex_weights allows.
+    EXPECT_NEAR(back.weight[used - 1], sorted[v].weight[used - 1], 4 * std::numeric_limits<float>::epsilon()) << v;
+  }
+  EXPECT_EQ(packed.vertex(5).weight[0], 1.0f);
+  EXPECT_TRUE(pack_weights({}).runs.empty());
+}
+
+TEST(PackedWeights, ValidateRefusesPackedWeightsThatDoNotFitTheJob) {
+  std::vector<VertexWeights> weights(100, weights_on(1));
+  weights[70] = weights_on(3);
+  std::vector<Eigen::Vector3f> positions(100, Eigen::Vector3f::Ones()), out(100);
+  std::vector<SkinMatrix> matrices(5, SkinMatrix::Identity());
+  PackedWeights packed = pack_weights(weights);
+  SkinJob job;
+  job.matrices = matrices;
+  job.positions = positions;
+  job.out_positions = out;
+  job.packed = &packed;
+  EXPECT_TRUE(job.validate());  // no VertexWeights needed
+  auto refused = [&](const PackedWeights& bad, const std::string& needle) {
+    job.packed = &bad;
+    const Result<void> valid = job.validate();
+    ASSERT_FALSE(valid);
+    EXPECT_NE(valid.error().message.find(needle), std::string::npos) << valid.error().message;
+  };
+  PackedWeights bad = packed;
+  bad.bones[packed.runs[1].bone_offset + 5] = 5;
+  refused(bad, "refers to bone 5 of 5");
+  refused(pack_weights(std::span(weights).first(50)), "hold 50 vertices, expected 100");
+  bad = packed;
+  bad.weights.pop_back();
+  refused(bad, "weights, their runs");
+  bad = packed;
+  bad.runs[1].begin += 1;
+  refused(bad, "packed run 1");
+  bad = packed;
+  bad.runs[0].influences = 5;
+  refused(bad, "5 influences");
+}
+
 // A mesh of stretches of 1, 2, 3 and 4 influences (random_mesh's vertices,
 // including zero weights in middle slots, regrouped): through its influence
 // runs, every kernel, LBS and DQS, with and without normals, in whole and
@@ -711,6 +774,25 @@ TEST(InfluenceRuns, MixedCountsGiveTheBitsOfTheFourSlotBlend) {
         EXPECT_TRUE(same_bits(nn, four_n));
         EXPECT_TRUE(same_bits(cut_p, four_p));
         EXPECT_TRUE(same_bits(cut_n, four_n));
+        // Packed (packed_weights.h): cut ranges give the whole run's bits,
+        // and the whole is within float rounding of the four-slot blend.
+        const PackedWeights packed = pack_weights(mesh.weights, runs);
+        job.packed = &packed;
+        job.weights = {};
+        std::vector<Eigen::Vector3f> packed_p, packed_n, packed_cut_p, packed_cut_n;
+        run_in_ranges(job, kernel, whole, packed_p, packed_n);
+        run_in_ranges(job, kernel, cuts, packed_cut_p, packed_cut_n);
+        EXPECT_TRUE(same_bits(packed_cut_p, packed_p));
+        EXPECT_TRUE(same_bits(packed_cut_n, packed_n));
+        for (std::size_t v = 0; v < packed_p.size(); ++v) {
+          // Packing takes the weights to sum to 1; random_mesh zeroes a slot of every fifth vertex.
+          const auto& w = mesh.weights[v].weight;
+          if (std::abs(w[0] + w[1] + w[2] + w[3] - 1.0f) > 1e-5f) continue;
+          ASSERT_LT((packed_p[v] - four_p[v]).norm(), 1e-5f * std::max(1.0f, four_p[v].norm())) << v;
+          if (with_normals) {
+            ASSERT_LT((packed_n[v] - four_n[v]).norm(), 1e-5f) << v;
+          }
+        }
       }
     }
   }
@@ -922,6 +1004,83 @@ TEST(Humanoid, InfluenceRunsOnThreadsGiveTheBitsOfTheFourSlotBlend) {
       ASSERT_EQ(std::memcmp(n1.data(), n4.data(), n * sizeof(Eigen::Vector3f)), 0) << "frame " << f;
     }
   }
+}
+
+// The layout a Skinner uses against the VertexWeights path: on the MakeHuman
+// body with a real clip, every kernel, LBS and DQS, packed weights split
+// between four threads skin every vertex within 1e-6 of its distance from
+// the origin (1e-6 m within a metre of it; the last weight is recomputed,
+// see packed_weights.h) and normals within 1e-6 of one thread reading
+// VertexWeights, and rigid vertices to the bit.
+TEST(Humanoid, PackedWeightsSkinWithinFloatRoundingOfVertexWeights) {
+  REQUIRE_HUMANOID();
+  const std::size_t n = h->mesh.positions.size();
+  std::vector<SkinMatrix> matrices(h->skeleton.bones.size());
+  std::vector<DualQuaternion> dqs(h->skeleton.bones.size());
+  SkinScratch scratch(h->skeleton);
+  Pose pose = make_pose(h->skeleton);
+  const PackedWeights packed = pack_weights(h->weights);
+  RecordProperty("vertex_weight_bytes", static_cast<int>(n * sizeof(VertexWeights)));
+  RecordProperty("packed_bytes", static_cast<int>(packed.bytes()));
+  EXPECT_LT(packed.bytes(), n * sizeof(VertexWeights));
+  std::vector<Eigen::Vector3f> p1(n), n1(n), p4(n), n4(n);
+  SkinThreads four(4);
+  double worst_position = 0.0, worst_relative = 0.0, farthest = 0.0, worst_normal = 0.0;
+  int rigid_checked = 0;
+  for (const SkinMethod method : {SkinMethod::kLinear, SkinMethod::kDualQuaternion}) {
+    for (const SkinKernel kernel : kernels_here()) {
+      SkinJob job;
+      job.method = method;
+      job.matrices = matrices;
+      job.dual_quaternions = dqs;
+      job.weights = h->weights;
+      job.influence_runs = {};
+      job.positions = h->mesh.positions;
+      job.normals = h->mesh.normals;
+      SkinJob packed_job = job;
+      packed_job.weights = {};
+      packed_job.packed = &packed;
+      job.out_positions = p1;
+      job.out_normals = n1;
+      packed_job.out_positions = p4;
+      packed_job.out_normals = n4;
+      ASSERT_TRUE(job.validate());
+      ASSERT_TRUE(packed_job.validate());
+      for (int f = 0; f < h->motion.frame_count(); f += 29) {
+        pose_from_channels(h->skeleton, h->motion.frame(f), pose);
+        skinning_matrices(h->skeleton, pose, h->bind, scratch, matrices);
+        dual_quaternions_from(matrices, dqs);
+        job.run(0, static_cast<int>(n), kernel);
+        if (kernel == SkinKernel::kAuto) {
+          four.run(packed_job);
+        } else {
+          packed_job.run(0, static_cast<int>(n), kernel);
+        }
+        for (std::size_t v = 0; v < n; ++v) {
+          // The last weight moves by what the stored weights missed a sum of 1 by, up to 4 float epsilons
+          // (make_vertex_weights), so a vertex by up to that times its distance from the origin.
+          const double reach = std::max(1.0, static_cast<double>(p1[v].norm()));
+          worst_position = std::max(worst_position, static_cast<double>((p1[v] - p4[v]).norm()));
+          worst_relative = std::max(worst_relative, static_cast<double>((p1[v] - p4[v]).norm()) / reach);
+          farthest = std::max(farthest, static_cast<double>(p1[v].norm()));
+          worst_normal = std::max(worst_normal, static_cast<double>((n1[v] - n4[v]).norm()));
+          if (method == SkinMethod::kLinear && h->weights[v].weight[0] == 1.0f && influences_used(h->weights[v]) == 1) {
+            ASSERT_EQ(p1[v], p4[v]) << "rigid vertex " << v << " frame " << f << " " << kernel_label(kernel);
+            ++rigid_checked;
+          }
+        }
+        ASSERT_LT(worst_relative, 1e-6) << "frame " << f << " " << kernel_label(kernel);
+        ASSERT_LT(worst_normal, 1e-6) << "frame " << f << " " << kernel_label(kernel);
+      }
+    }
+  }
+  RecordProperty("worst_position_difference_nm", static_cast<int>(1e9 * worst_position));
+  RecordProperty("farthest_vertex_mm", static_cast<int>(1e3 * farthest));
+  std::printf("packed vs VertexWeights: worst %.3g m, %.3g of the distance from the origin (farthest vertex %.2f m), "
+              "normals %.3g\n",
+              worst_position, worst_relative, farthest, worst_normal);
+  RecordProperty("rigid_vertices_checked", rigid_checked);
+  EXPECT_GT(worst_position, 0.0);  // the last weight is recomputed: some vertices move, by float rounding
 }
 
 }  // namespace

@@ -21,6 +21,45 @@ Eigen::Vector4f quaternion_product(const Eigen::Vector4f& a, const Eigen::Vector
   return out;
 }
 
+// SkinJob::validate for packed weights on `n` vertices and `bones` bones.
+Result<void> validate_packed(const PackedWeights& packed, std::size_t n, std::size_t bones) {
+  auto bad = [](std::string message) { return fail("", 0, std::move(message)); };
+  if (static_cast<std::size_t>(packed.vertex_count()) != n)
+    return bad("packed weights hold " + std::to_string(packed.vertex_count()) + " vertices, expected " +
+               std::to_string(n));
+  int next = 0;
+  std::size_t bone_offset = 0, weight_offset = 0;
+  for (std::size_t r = 0; r < packed.runs.size(); ++r) {
+    const PackedRun& run = packed.runs[r];
+    const std::string name = "packed run " + std::to_string(r);
+    if (run.begin != next || run.end <= run.begin)
+      return bad(name + " is [" + std::to_string(run.begin) + ", " + std::to_string(run.end) + "), expected [" +
+                 std::to_string(next) + ", ...)");
+    if (run.influences < 1 || run.influences > kMaxInfluences)
+      return bad(name + " has " + std::to_string(run.influences) + " influences, expected 1 to 4");
+    const std::size_t count = static_cast<std::size_t>(run.end - run.begin);
+    if (run.bone_offset != bone_offset || run.weight_offset != weight_offset)
+      return bad(name + " does not start where the run before it ends in the bone and weight arrays");
+    bone_offset += count * static_cast<std::size_t>(run.influences);
+    weight_offset += count * static_cast<std::size_t>(run.influences - 1);
+    next = run.end;
+  }
+  if (bone_offset != packed.bones.size() || weight_offset != packed.weights.size())
+    return bad("packed weights have " + std::to_string(packed.bones.size()) + " bone indices and " +
+               std::to_string(packed.weights.size()) + " weights, their runs " + std::to_string(bone_offset) +
+               " and " + std::to_string(weight_offset));
+  for (const PackedRun& run : packed.runs) {
+    for (std::size_t i = run.bone_offset; i < run.bone_offset + (run.end - run.begin) * run.influences; ++i) {
+      if (packed.bones[i] >= bones) {
+        const std::size_t v = static_cast<std::size_t>(run.begin) + (i - run.bone_offset) / run.influences;
+        return bad("vertex " + std::to_string(v) + " refers to bone " + std::to_string(packed.bones[i]) + " of " +
+                   std::to_string(bones));
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 void dual_quaternions_from(std::span<const SkinMatrix> matrices, std::span<DualQuaternion> out) {
@@ -35,48 +74,12 @@ void dual_quaternions_from(std::span<const SkinMatrix> matrices, std::span<DualQ
   }
 }
 
-int influences_used(const VertexWeights& w) {
-  int used = 1;
-  for (int k = 1; k < kMaxInfluences; ++k) {
-    if (w.weight[k] != 0.0f || w.weight[k] != w.weight[k]) used = k + 1;
-  }
-  return used;
-}
-
-std::vector<InfluenceRun> make_influence_runs(std::span<const VertexWeights> weights) {
-  constexpr int kBlock = 8;
-  constexpr int kMinRun = 32;
-  const int n = static_cast<int>(weights.size());
-  auto block_count = [&](int begin) {
-    int used = 1;
-    for (int v = begin; v < std::min(n, begin + kBlock); ++v) used = std::max(used, influences_used(weights[v]));
-    return used;
-  };
-  std::vector<InfluenceRun> runs;
-  for (int v = 0; v < n;) {
-    InfluenceRun run{v, std::min(n, v + kBlock), block_count(v)};
-    while (run.end < n) {
-      const int next = block_count(run.end);
-      if (next != run.influences && run.end - run.begin >= kMinRun) break;
-      run.influences = std::max(run.influences, next);
-      run.end = std::min(n, run.end + kBlock);
-    }
-    if (!runs.empty() && runs.back().influences == run.influences) {
-      runs.back().end = run.end;
-    } else {
-      runs.push_back(run);
-    }
-    v = run.end;
-  }
-  return runs;
-}
-
 Result<void> SkinJob::validate() const {
   auto bad = [](std::string message) { return fail("", 0, std::move(message)); };
   const std::size_t n = positions.size();
   if (out_positions.size() != n)
     return bad("out_positions has " + std::to_string(out_positions.size()) + " entries, expected " + std::to_string(n));
-  if (weights.size() != n)
+  if (!packed && weights.size() != n)
     return bad("weights has " + std::to_string(weights.size()) + " entries, expected " + std::to_string(n));
   if (!normals.empty() && normals.size() != n)
     return bad("normals has " + std::to_string(normals.size()) + " entries, expected " + std::to_string(n));
@@ -84,6 +87,7 @@ Result<void> SkinJob::validate() const {
   if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) return bad("too many vertices");
   const std::size_t bones = method == SkinMethod::kLinear ? matrices.size() : dual_quaternions.size();
   if (bones == 0) return bad(method == SkinMethod::kLinear ? "no skinning matrices" : "no dual quaternions");
+  if (packed) return validate_packed(*packed, n, bones);
   for (std::size_t v = 0; v < n; ++v) {
     for (int k = 0; k < kMaxInfluences; ++k) {
       if (weights[v].bone[k] >= bones) {
@@ -126,19 +130,30 @@ SkinKernel resolve(SkinKernel kernel) {
   return kernel;
 }
 
-// Calls piece(begin, end, influences) for the parts of [begin, end) in each
-// influence run, or once with 4 influences when the job has no runs.
+// Calls piece(streams, count, influences) for the parts of [begin, end) in
+// each packed or influence run, or once with 4 influences when the job has
+// neither.
 template <class Piece>
 void for_each_run(const SkinJob& job, int begin, int end, Piece piece) {
+  if (job.packed) {
+    const std::span<const PackedRun> runs = job.packed->runs;
+    // The first run that ends after `begin`.
+    for (auto run = std::ranges::upper_bound(runs, begin, {}, &PackedRun::end); run != runs.end() && run->begin < end;
+         ++run) {
+      const int from = std::max(begin, run->begin);
+      piece(streams(job, from, &*run), std::min(end, run->end) - from, run->influences);
+    }
+    return;
+  }
   if (job.influence_runs.empty()) {
-    piece(begin, end, kMaxInfluences);
+    piece(streams(job, begin, nullptr), end - begin, kMaxInfluences);
     return;
   }
   const std::span<const InfluenceRun> runs = job.influence_runs;
-  // The first run that ends after `begin`.
   auto run = std::ranges::upper_bound(runs, begin, {}, &InfluenceRun::end);
   for (; run != runs.end() && run->begin < end; ++run) {
-    piece(std::max(begin, run->begin), std::min(end, run->end), run->influences);
+    const int from = std::max(begin, run->begin);
+    piece(streams(job, from, nullptr), std::min(end, run->end) - from, run->influences);
   }
 }
 
@@ -146,12 +161,11 @@ void run_linear_packed(const SkinJob& job, int begin, int end, SkinKernel kernel
   PackedMatrix packed[kMaxPackedBones];
   pack(job.matrices, packed);
   const bool with_normals = !job.normals.empty();
-  for_each_run(job, begin, end, [&](int from, int to, int influences) {
-    const Streams s = streams(job, from);
+  for_each_run(job, begin, end, [&](const Streams& s, int count, int influences) {
     if (kernel == SkinKernel::kAvx2) {
-      linear_avx2(packed, s, to - from, with_normals, influences);
+      linear_avx2(packed, s, count, with_normals, influences);
     } else {
-      linear_portable(packed, s, to - from, with_normals, influences);
+      linear_portable(packed, s, count, with_normals, influences);
     }
   });
 }
@@ -182,8 +196,8 @@ void SkinJob::run(int begin, int end, SkinKernel kernel) const {
     return;
   }
   if (kernel == SkinKernel::kAvx2) {
-    for_each_run(*this, begin, end, [&](int from, int to, int influences) {
-      dual_quaternion_avx2(dual_quaternions.data(), streams(*this, from), to - from, !normals.empty(), influences);
+    for_each_run(*this, begin, end, [&](const Streams& s, int count, int influences) {
+      dual_quaternion_avx2(dual_quaternions.data(), s, count, !normals.empty(), influences);
     });
     return;
   }

@@ -5,6 +5,7 @@
 
 #include <mocap/skin/skin_job.h>
 
+#include <cstdint>
 #include <span>
 
 namespace mocap::skin_kernels {
@@ -24,16 +25,35 @@ struct alignas(64) PackedMatrix {
 void pack(std::span<const SkinMatrix> matrices, PackedMatrix* packed);
 
 // Plain pointers for the kernels: no aliasing between inputs and outputs.
+// The weights are either `weights` (VertexWeights) or, when that is null,
+// packed (packed_weights.h): `bones` with the run's count of indices per
+// vertex and `packed_weights` with one fewer weight per vertex.
 struct Streams {
   const VertexWeights* __restrict weights;
+  const std::uint16_t* __restrict bones;
+  const float* __restrict packed_weights;
   const float* __restrict positions;
   const float* __restrict normals;  // null without normals
   float* __restrict out_positions;
   float* __restrict out_normals;  // null without normals
 };
 
-// The job's streams from vertex `begin` on.
-Streams streams(const SkinJob& job, int begin);
+// The job's streams from vertex `begin` on, `run` the packed run holding it
+// (null when the job has VertexWeights).
+Streams streams(const SkinJob& job, int begin, const PackedRun* run);
+
+// Vertex v of `s` (packed in a run of `slots` influences, or not) as
+// VertexWeights, for kernels that blend from that form.
+inline VertexWeights weights_at(const Streams& s, int slots, int v) {
+  if (s.weights) return s.weights[v];
+  VertexWeights w;
+  const std::uint16_t* b = s.bones + slots * v;
+  const float* f = s.packed_weights + (slots - 1) * v;
+  for (int k = 0; k < slots; ++k) w.bone[k] = b[k];
+  for (int k = 0; k + 1 < slots; ++k) w.weight[k] = f[k];
+  w.weight[slots - 1] = last_weight(f, slots - 1);
+  return w;
+}
 
 // The packed and 8-wide kernels over `count` vertices of `s`, each blended
 // through its first `influences` slots (1..4; an InfluenceRun's). The loop

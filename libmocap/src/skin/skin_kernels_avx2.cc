@@ -30,34 +30,76 @@ MOCAP_AVX2_INLINE void store3(float* out, __m128 r) {
 // Vertex v of a linear blend through its first kSlots slots: writes its
 // position and returns its normal, not yet normalised (lane 3 is 0), when
 // kNormals. The sums run in the four-slot order, cut short.
-template <int kSlots, bool kNormals>
+// The weights of vertex v's kSlots slots, each in all lanes: VertexWeights,
+// or packed (kPacked), where the last slot's is 1 - the others' in
+// last_weight's order (packed_weights.h), formed in vector registers.
+template <int kSlots, bool kPacked>
+MOCAP_AVX2_INLINE void weights_avx2(const Streams& s, int v, __m256 (&w)[4]) {
+  if constexpr (!kPacked) {
+    const float* f = s.weights[v].weight.data();
+    w[0] = _mm256_broadcast_ss(f);
+    if constexpr (kSlots > 1) w[1] = _mm256_broadcast_ss(f + 1);
+    if constexpr (kSlots > 2) w[2] = _mm256_broadcast_ss(f + 2);
+    if constexpr (kSlots > 3) w[3] = _mm256_broadcast_ss(f + 3);
+  } else {
+    // Written out, not looped: a loop here kept w[] on the stack (4-slot packed LBS ran 6x slower).
+    const float* f = s.packed_weights + (kSlots - 1) * v;
+    const __m256 one = _mm256_set1_ps(1.0f);
+    if constexpr (kSlots == 1) w[0] = one;
+    if constexpr (kSlots == 2) {
+      w[0] = _mm256_broadcast_ss(f);
+      w[1] = _mm256_sub_ps(one, w[0]);
+    }
+    if constexpr (kSlots == 3) {
+      w[0] = _mm256_broadcast_ss(f);
+      w[1] = _mm256_broadcast_ss(f + 1);
+      w[2] = _mm256_sub_ps(one, _mm256_add_ps(w[0], w[1]));
+    }
+    if constexpr (kSlots == 4) {
+      w[0] = _mm256_broadcast_ss(f);
+      w[1] = _mm256_broadcast_ss(f + 1);
+      w[2] = _mm256_broadcast_ss(f + 2);
+      w[3] = _mm256_sub_ps(one, _mm256_add_ps(_mm256_add_ps(w[0], w[1]), w[2]));
+    }
+  }
+}
+
+template <int kSlots, bool kNormals, bool kPacked>
 MOCAP_AVX2_INLINE __m128 linear_vertex_avx2(const PackedMatrix* __restrict packed, const Streams& s, int v) {
-  const VertexWeights& w = s.weights[v];
-  // The four bone indices in one load.
-  std::uint64_t bones;
-  std::memcpy(&bones, w.bone.data(), sizeof bones);
+  // The bone indices in one load.
+  std::uint64_t bones = 0;
+  if constexpr (kPacked) {
+    std::memcpy(&bones, s.bones + kSlots * v, kSlots * sizeof(std::uint16_t));
+  } else {
+    std::memcpy(&bones, s.weights[v].bone.data(), sizeof bones);
+  }
   // Columns 0|1 and 2|3 of the blended matrix.
   const float* m0 = packed[bones & 0xFFFF].c;
-  const __m256 w0 = _mm256_broadcast_ss(&w.weight[0]);
-  __m256 a = _mm256_mul_ps(w0, _mm256_load_ps(m0));
-  __m256 b = _mm256_mul_ps(w0, _mm256_load_ps(m0 + 8));
+  __m256 w[4];
+  weights_avx2<kSlots, kPacked>(s, v, w);
+  __m256 a, b;
+  if constexpr (kPacked && kSlots == 1) {
+    // Weight 1: the matrix itself, the bits 1 * m gives.
+    a = _mm256_load_ps(m0);
+    b = _mm256_load_ps(m0 + 8);
+  } else {
+    a = _mm256_mul_ps(w[0], _mm256_load_ps(m0));
+    b = _mm256_mul_ps(w[0], _mm256_load_ps(m0 + 8));
+  }
   if constexpr (kSlots > 1) {
     const float* m1 = packed[(bones >> 16) & 0xFFFF].c;
-    const __m256 w1 = _mm256_broadcast_ss(&w.weight[1]);
-    a = _mm256_fmadd_ps(w1, _mm256_load_ps(m1), a);
-    b = _mm256_fmadd_ps(w1, _mm256_load_ps(m1 + 8), b);
+    a = _mm256_fmadd_ps(w[1], _mm256_load_ps(m1), a);
+    b = _mm256_fmadd_ps(w[1], _mm256_load_ps(m1 + 8), b);
   }
   if constexpr (kSlots > 2) {
     const float* m2 = packed[(bones >> 32) & 0xFFFF].c;
-    const __m256 w2 = _mm256_broadcast_ss(&w.weight[2]);
-    a = _mm256_fmadd_ps(w2, _mm256_load_ps(m2), a);
-    b = _mm256_fmadd_ps(w2, _mm256_load_ps(m2 + 8), b);
+    a = _mm256_fmadd_ps(w[2], _mm256_load_ps(m2), a);
+    b = _mm256_fmadd_ps(w[2], _mm256_load_ps(m2 + 8), b);
   }
   if constexpr (kSlots > 3) {
     const float* m3 = packed[bones >> 48].c;
-    const __m256 w3 = _mm256_broadcast_ss(&w.weight[3]);
-    a = _mm256_fmadd_ps(w3, _mm256_load_ps(m3), a);
-    b = _mm256_fmadd_ps(w3, _mm256_load_ps(m3 + 8), b);
+    a = _mm256_fmadd_ps(w[3], _mm256_load_ps(m3), a);
+    b = _mm256_fmadd_ps(w[3], _mm256_load_ps(m3 + 8), b);
   }
   // (c0 x + c2 z) + (c1 y + c3): x|y against columns 0|1, z|1 against 2|3.
   const float* p = s.positions + 3 * v;
@@ -79,6 +121,10 @@ MOCAP_AVX2_INLINE __m128 linear_vertex_avx2(const PackedMatrix* __restrict packe
   return normal;
 }
 
+// Packed rigid vertices with normals, eight at a time, from vertex 0 while
+// eight remain; returns how many it did (defined below, beside the SoA helpers).
+int rigid_with_normals_avx2(const PackedMatrix* __restrict packed, const Streams& s, int count);
+
 // 1 / |m| per lane of `squared` (= |m|^2), 1 where it is 0 so that a zero
 // normal stays zero, as Eigen's normalized() leaves it. sqrt and division are
 // correctly rounded per lane: a vertex gets the same bits alone or in a group.
@@ -87,16 +133,17 @@ MOCAP_AVX2_INLINE __m128 inverse_length(__m128 squared) {
   return _mm_blendv_ps(_mm_set1_ps(1.0f), inverse, _mm_cmpgt_ps(squared, _mm_setzero_ps()));
 }
 
-template <int kSlots, bool kNormals>
+template <int kSlots, bool kNormals, bool kPacked>
 MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Streams s, int count) {
   int v = 0;
+  if constexpr (kPacked && kSlots == 1 && kNormals) v = rigid_with_normals_avx2(packed, s, count);
   if constexpr (kNormals) {
     // Four normals share one square root and one division.
     for (; v + 4 <= count; v += 4) {
-      const __m128 m0 = linear_vertex_avx2<kSlots, true>(packed, s, v);
-      const __m128 m1 = linear_vertex_avx2<kSlots, true>(packed, s, v + 1);
-      const __m128 m2 = linear_vertex_avx2<kSlots, true>(packed, s, v + 2);
-      const __m128 m3 = linear_vertex_avx2<kSlots, true>(packed, s, v + 3);
+      const __m128 m0 = linear_vertex_avx2<kSlots, true, kPacked>(packed, s, v);
+      const __m128 m1 = linear_vertex_avx2<kSlots, true, kPacked>(packed, s, v + 1);
+      const __m128 m2 = linear_vertex_avx2<kSlots, true, kPacked>(packed, s, v + 2);
+      const __m128 m3 = linear_vertex_avx2<kSlots, true, kPacked>(packed, s, v + 3);
       // Lane i: (x^2 + y^2) + (z^2 + 0) of normal i.
       const __m128 squared = _mm_hadd_ps(_mm_hadd_ps(_mm_mul_ps(m0, m0), _mm_mul_ps(m1, m1)),
                                          _mm_hadd_ps(_mm_mul_ps(m2, m2), _mm_mul_ps(m3, m3)));
@@ -109,7 +156,7 @@ MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Streams
     }
   }
   for (; v < count; ++v) {
-    const __m128 m = linear_vertex_avx2<kSlots, kNormals>(packed, s, v);
+    const __m128 m = linear_vertex_avx2<kSlots, kNormals, kPacked>(packed, s, v);
     if constexpr (kNormals) {
       const __m128 squared = _mm_mul_ps(m, m);
       const __m128 sums = _mm_hadd_ps(squared, squared);
@@ -181,6 +228,48 @@ MOCAP_AVX2_INLINE void normalize8(__m256& x, __m256& y, __m256& z) {
   z = _mm256_mul_ps(z, scale);
 }
 
+// The one-influence loop with normals, lane i = vertex i: the eight
+// vertices' matrices are transposed on load (as the DQS batch transposes
+// quaternions), so both transforms are plain multiply-adds and eight
+// normals share one square root and one division. Every sum runs in the
+// order linear_vertex_avx2 and the four-normal loop use, so a vertex gets
+// the same bits here as there, and ranges and threads change nothing.
+MOCAP_AVX2 int rigid_with_normals_avx2(const PackedMatrix* __restrict packed, const Streams& s, int count) {
+  int v = 0;
+  for (; v + 8 <= count; v += 8) {
+    const std::uint16_t* bones = s.bones + v;
+    // c[j][r]: row r of column j, lane i from vertex v + i's matrix.
+    __m256 c[4][4];
+    for (int j = 0; j < 4; ++j) load_soa4([&](int i) { return packed[bones[i]].c + 4 * j; }, c[j]);
+    __m256 px, py, pz, nx, ny, nz;
+    load_xyz8(s.positions + 3 * v, px, py, pz);
+    load_xyz8(s.normals + 3 * v, nx, ny, nz);  // before any store: see linear_vertex_avx2
+    // (c0 x + c2 z) + (c1 y + c3), as linear_vertex_avx2 sums.
+    // No product here may be left bare before an add: the compiler would
+    // fuse the two (-ffp-contract=fast) and round once where the other loops
+    // round twice. So a product feeding an add is an FMA with the addend the
+    // other loops have (c3 * 0 for the normal's, +0 for a square).
+    const __m256 zero = _mm256_setzero_ps();
+    __m256 out[3], normal[3];
+    for (int r = 0; r < 3; ++r) {
+      out[r] = _mm256_add_ps(_mm256_fmadd_ps(c[0][r], px, _mm256_mul_ps(c[2][r], pz)),
+                             _mm256_fmadd_ps(c[1][r], py, c[3][r]));
+      normal[r] = _mm256_add_ps(_mm256_fmadd_ps(c[0][r], nx, _mm256_mul_ps(c[2][r], nz)),
+                                _mm256_fmadd_ps(c[1][r], ny, _mm256_mul_ps(c[3][r], zero)));
+    }
+    store_xyz8(s.out_positions + 3 * v, out[0], out[1], out[2]);
+    // (x^2 + y^2) + z^2, as the four-normal loop's horizontal adds.
+    const __m256 squared =
+        _mm256_add_ps(_mm256_add_ps(_mm256_fmadd_ps(normal[0], normal[0], zero), _mm256_fmadd_ps(normal[1], normal[1], zero)),
+                      _mm256_fmadd_ps(normal[2], normal[2], zero));
+    const __m256 inverse = _mm256_blendv_ps(_mm256_set1_ps(1.0f), _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(squared)),
+                                            _mm256_cmp_ps(squared, _mm256_setzero_ps(), _CMP_GT_OQ));
+    store_xyz8(s.out_normals + 3 * v, _mm256_mul_ps(normal[0], inverse), _mm256_mul_ps(normal[1], inverse),
+               _mm256_mul_ps(normal[2], inverse));
+  }
+  return v;
+}
+
 // p + 2 r x (r x p + rw p) for a unit quaternion r = (rx, ry, rz, rw): p
 // rotated, as the scalar kernel's rotate().
 MOCAP_AVX2_INLINE void rotate8(const __m256 (&r)[4], __m256& px, __m256& py, __m256& pz) {
@@ -199,20 +288,20 @@ MOCAP_AVX2_INLINE void rotate8(const __m256 (&r)[4], __m256& px, __m256& py, __m
 // the rotation are plain arithmetic with no shuffles, and one square root
 // and one division serve eight vertices. Each is blended through its first
 // kSlots slots.
-template <int kSlots, bool kNormals>
-MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restrict dqs,
-                                                  const VertexWeights* __restrict weights,
-                                                  const float* __restrict positions, const float* __restrict normals,
-                                                  float* __restrict out_positions, float* __restrict out_normals) {
-  __m256 w[4];
-  load_soa4([&](int i) { return weights[i].weight.data(); }, w);
+// `weights`: lane i the weights of vertex i's slots; bone(i, k) its bone in slot k.
+template <int kSlots, bool kNormals, class Bone>
+MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restrict dqs, const __m256 (&weights)[4],
+                                                  Bone bone, const float* __restrict positions,
+                                                  const float* __restrict normals, float* __restrict out_positions,
+                                                  float* __restrict out_normals) {
+  __m256 w[4] = {weights[0], weights[1], weights[2], weights[3]};
   __m256 pivot[4];
-  load_soa4([&](int i) { return dqs[weights[i].bone[0]].real.data(); }, pivot);
+  load_soa4([&](int i) { return dqs[bone(i, 0)].real.data(); }, pivot);
   __m256 real[4], dual[4], q[4];
   for (int c = 0; c < 4; ++c) real[c] = _mm256_mul_ps(w[0], pivot[c]);
   const __m256 sign_bit = _mm256_set1_ps(-0.0f);
   for (int k = 1; k < kSlots; ++k) {
-    load_soa4([&](int i) { return dqs[weights[i].bone[k]].real.data(); }, q);
+    load_soa4([&](int i) { return dqs[bone(i, k)].real.data(); }, q);
     // q and -q are the same rotation: blend along the shorter arc from the first bone.
     const __m256 dot = _mm256_fmadd_ps(
         q[3], pivot[3],
@@ -220,10 +309,10 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
     w[k] = _mm256_xor_ps(w[k], _mm256_and_ps(_mm256_cmp_ps(dot, _mm256_setzero_ps(), _CMP_LT_OQ), sign_bit));
     for (int c = 0; c < 4; ++c) real[c] = _mm256_fmadd_ps(w[k], q[c], real[c]);
   }
-  load_soa4([&](int i) { return dqs[weights[i].bone[0]].dual.data(); }, q);
+  load_soa4([&](int i) { return dqs[bone(i, 0)].dual.data(); }, q);
   for (int c = 0; c < 4; ++c) dual[c] = _mm256_mul_ps(w[0], q[c]);
   for (int k = 1; k < kSlots; ++k) {
-    load_soa4([&](int i) { return dqs[weights[i].bone[k]].dual.data(); }, q);
+    load_soa4([&](int i) { return dqs[bone(i, k)].dual.data(); }, q);
     for (int c = 0; c < 4; ++c) dual[c] = _mm256_fmadd_ps(w[k], q[c], dual[c]);
   }
   const __m256 norm = _mm256_sqrt_ps(_mm256_fmadd_ps(
@@ -254,12 +343,64 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
 }
 
 template <int kSlots, bool kNormals>
+MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restrict dqs,
+                                                  const VertexWeights* __restrict weights,
+                                                  const float* __restrict positions, const float* __restrict normals,
+                                                  float* __restrict out_positions, float* __restrict out_normals) {
+  __m256 w[4];
+  load_soa4([&](int i) { return weights[i].weight.data(); }, w);
+  dual_quaternion_batch_avx2<kSlots, kNormals>(
+      dqs, w, [&](int i, int k) { return weights[i].bone[k]; }, positions, normals, out_positions, out_normals);
+}
+
+// f[0], f[stride], ..., f[7 stride] as one vector.
+MOCAP_AVX2_INLINE __m256 strided8(const float* f, int stride) {
+  return _mm256_setr_ps(f[0], f[stride], f[2 * stride], f[3 * stride], f[4 * stride], f[5 * stride], f[6 * stride],
+                        f[7 * stride]);
+}
+
+// The same from packed weights (packed_weights.h): `bones` kSlots a
+// vertex, `packed` kSlots - 1, the last weight 1 - the others in
+// last_weight's order, so the lanes hold what the unpacked batch's would.
+template <int kSlots, bool kNormals>
+MOCAP_AVX2_INLINE void dual_quaternion_packed_batch_avx2(
+    const DualQuaternion* __restrict dqs, const std::uint16_t* __restrict bones, const float* __restrict packed,
+    const float* __restrict positions, const float* __restrict normals, float* __restrict out_positions,
+    float* __restrict out_normals) {
+  constexpr int n = kSlots - 1;
+  const __m256 one = _mm256_set1_ps(1.0f);
+  __m256 w[4] = {one, one, one, one};
+  if constexpr (n > 0) {
+    w[0] = strided8(packed, n);
+    __m256 sum = w[0];
+    if constexpr (n > 1) {
+      w[1] = strided8(packed + 1, n);
+      sum = _mm256_add_ps(sum, w[1]);
+    }
+    if constexpr (n > 2) {
+      w[2] = strided8(packed + 2, n);
+      sum = _mm256_add_ps(sum, w[2]);
+    }
+    w[n] = _mm256_sub_ps(one, sum);
+  }
+  dual_quaternion_batch_avx2<kSlots, kNormals>(
+      dqs, w, [&](int i, int k) { return bones[kSlots * i + k]; }, positions, normals, out_positions, out_normals);
+}
+
+template <int kSlots, bool kNormals>
 MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const Streams s, int count) {
   int v = 0;
   for (; v + 8 <= count; v += 8) {
-    dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, s.weights + v, s.positions + 3 * v,
-                                                 kNormals ? s.normals + 3 * v : nullptr, s.out_positions + 3 * v,
-                                                 kNormals ? s.out_normals + 3 * v : nullptr);
+    const float* normals = kNormals ? s.normals + 3 * v : nullptr;
+    float* out_normals = kNormals ? s.out_normals + 3 * v : nullptr;
+    if (s.weights) {
+      dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, s.weights + v, s.positions + 3 * v, normals,
+                                                   s.out_positions + 3 * v, out_normals);
+    } else {
+      dual_quaternion_packed_batch_avx2<kSlots, kNormals>(dqs, s.bones + kSlots * v, s.packed_weights + (kSlots - 1) * v,
+                                                          s.positions + 3 * v, normals, s.out_positions + 3 * v,
+                                                          out_normals);
+    }
   }
   if (v == count) return;
   // The last 1..7 vertices through the same batch, padded with copies of the
@@ -270,7 +411,7 @@ MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const
   float positions[24], normals[24], out_positions[24], out_normals[24];
   for (int i = 0; i < 8; ++i) {
     const int from = v + std::min(i, rest - 1);
-    weights[i] = s.weights[from];
+    weights[i] = weights_at(s, kSlots, from);
     for (int c = 0; c < 3; ++c) {
       positions[3 * i + c] = s.positions[3 * from + c];
       normals[3 * i + c] = kNormals ? s.normals[3 * from + c] : 0.0f;
@@ -288,16 +429,25 @@ bool cpu_has_avx2() {
   return has;
 }
 
-void linear_avx2(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
+template <bool kPacked>
+void linear_avx2_by_count(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
   switch (influences * 2 + normals) {
-    case 2: linear_avx2<1, false>(packed, s, count); break;
-    case 3: linear_avx2<1, true>(packed, s, count); break;
-    case 4: linear_avx2<2, false>(packed, s, count); break;
-    case 5: linear_avx2<2, true>(packed, s, count); break;
-    case 6: linear_avx2<3, false>(packed, s, count); break;
-    case 7: linear_avx2<3, true>(packed, s, count); break;
-    case 9: linear_avx2<4, true>(packed, s, count); break;
-    default: linear_avx2<4, false>(packed, s, count); break;
+    case 2: linear_avx2<1, false, kPacked>(packed, s, count); break;
+    case 3: linear_avx2<1, true, kPacked>(packed, s, count); break;
+    case 4: linear_avx2<2, false, kPacked>(packed, s, count); break;
+    case 5: linear_avx2<2, true, kPacked>(packed, s, count); break;
+    case 6: linear_avx2<3, false, kPacked>(packed, s, count); break;
+    case 7: linear_avx2<3, true, kPacked>(packed, s, count); break;
+    case 9: linear_avx2<4, true, kPacked>(packed, s, count); break;
+    default: linear_avx2<4, false, kPacked>(packed, s, count); break;
+  }
+}
+
+void linear_avx2(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
+  if (s.weights) {
+    linear_avx2_by_count<false>(packed, s, count, normals, influences);
+  } else {
+    linear_avx2_by_count<true>(packed, s, count, normals, influences);
   }
 }
 

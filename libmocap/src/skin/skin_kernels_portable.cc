@@ -2,30 +2,50 @@
 // 4-wide through Eigen's packets (SSE2 on any x86-64, NEON on ARM).
 #include "skin_kernels.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mocap::skin_kernels {
 
 // ------------------------------------------------------------------ kScalar
 
+namespace {
+
+// f(v, weights of v) for v in [begin, end), from either layout.
+template <class F>
+void for_each_vertex(const SkinJob& job, int begin, int end, F f) {
+  if (!job.packed) {
+    for (int v = begin; v < end; ++v) f(v, job.weights[v]);
+    return;
+  }
+  const std::span<const PackedRun> runs = job.packed->runs;
+  for (auto run = std::ranges::upper_bound(runs, begin, {}, &PackedRun::end); run != runs.end() && run->begin < end;
+       ++run) {
+    const Streams s = streams(job, run->begin, &*run);
+    for (int v = std::max(begin, run->begin); v < std::min(end, run->end); ++v) {
+      f(v, weights_at(s, run->influences, v - run->begin));
+    }
+  }
+}
+
+}  // namespace
+
 void run_linear_scalar(const SkinJob& job, int begin, int end) {
   const SkinMatrix* matrices = job.matrices.data();
   const bool with_normals = !job.normals.empty();
-  for (int v = begin; v < end; ++v) {
-    const VertexWeights& w = job.weights[v];
+  for_each_vertex(job, begin, end, [&](int v, const VertexWeights& w) {
     // Four slots always: unused ones have weight 0 on bone 0, cheaper than a branch.
     const SkinMatrix m = w.weight[0] * matrices[w.bone[0]] + w.weight[1] * matrices[w.bone[1]] +
                          w.weight[2] * matrices[w.bone[2]] + w.weight[3] * matrices[w.bone[3]];
     job.out_positions[v] = m.leftCols<3>() * job.positions[v] + m.col(3);
     if (with_normals) job.out_normals[v] = (m.leftCols<3>() * job.normals[v]).normalized();
-  }
+  });
 }
 
 void run_dual_quaternion_scalar(const SkinJob& job, int begin, int end) {
   const DualQuaternion* dqs = job.dual_quaternions.data();
   const bool with_normals = !job.normals.empty();
-  for (int v = begin; v < end; ++v) {
-    const VertexWeights& w = job.weights[v];
+  for_each_vertex(job, begin, end, [&](int v, const VertexWeights& w) {
     const Eigen::Vector4f& pivot = dqs[w.bone[0]].real;
     Eigen::Vector4f real = Eigen::Vector4f::Zero();
     Eigen::Vector4f dual = Eigen::Vector4f::Zero();
@@ -47,7 +67,7 @@ void run_dual_quaternion_scalar(const SkinJob& job, int begin, int end) {
     };
     job.out_positions[v] = rotate(job.positions[v]) + t;
     if (with_normals) job.out_normals[v] = rotate(job.normals[v]).normalized();
-  }
+  });
 }
 
 void pack(std::span<const SkinMatrix> matrices, PackedMatrix* packed) {
@@ -59,10 +79,23 @@ void pack(std::span<const SkinMatrix> matrices, PackedMatrix* packed) {
   }
 }
 
-Streams streams(const SkinJob& job, int begin) {
+Streams streams(const SkinJob& job, int begin, const PackedRun* run) {
   const bool with_normals = !job.normals.empty();
-  return {job.weights.data() + begin, job.positions[begin].data(), with_normals ? job.normals[begin].data() : nullptr,
-          job.out_positions[begin].data(), with_normals ? job.out_normals[begin].data() : nullptr};
+  Streams s{nullptr,
+            nullptr,
+            nullptr,
+            job.positions[begin].data(),
+            with_normals ? job.normals[begin].data() : nullptr,
+            job.out_positions[begin].data(),
+            with_normals ? job.out_normals[begin].data() : nullptr};
+  if (run) {
+    const std::size_t i = static_cast<std::size_t>(begin - run->begin);
+    s.bones = job.packed->bones.data() + run->bone_offset + i * run->influences;
+    s.packed_weights = job.packed->weights.data() + run->weight_offset + i * (run->influences - 1);
+  } else {
+    s.weights = job.weights.data() + begin;
+  }
+  return s;
 }
 
 namespace {
@@ -70,18 +103,33 @@ namespace {
 // ---------------------------------------------------------------- kPortable
 
 // Each vertex blended through its first kSlots slots.
-template <int kSlots, bool kNormals>
+// kPacked: the weights packed (packed_weights.h), else VertexWeights.
+template <int kSlots, bool kNormals, bool kPacked>
 void linear_portable(const PackedMatrix* __restrict packed, const Streams s, int count) {
   using Packet = Eigen::Array4f;
   using Column = Eigen::Map<const Packet, Eigen::Aligned16>;
   for (int v = 0; v < count; ++v) {
-    const VertexWeights& w = s.weights[v];
+    float weight[kSlots];
+    int bone[kSlots];
+    if constexpr (kPacked) {
+      const std::uint16_t* b = s.bones + kSlots * v;
+      const float* f = s.packed_weights + (kSlots - 1) * v;
+      for (int k = 0; k < kSlots; ++k) bone[k] = b[k];
+      for (int k = 0; k + 1 < kSlots; ++k) weight[k] = f[k];
+      weight[kSlots - 1] = last_weight(f, kSlots - 1);
+    } else {
+      const VertexWeights& w = s.weights[v];
+      for (int k = 0; k < kSlots; ++k) {
+        bone[k] = w.bone[k];
+        weight[k] = w.weight[k];
+      }
+    }
     // The sum in the four-slot order, (((w0 m0 + w1 m1) + w2 m2) + w3 m3), cut short.
     auto column = [&](int j) -> Packet {
-      Packet c = w.weight[0] * Column(packed[w.bone[0]].c + 4 * j);
-      if constexpr (kSlots > 1) c += w.weight[1] * Column(packed[w.bone[1]].c + 4 * j);
-      if constexpr (kSlots > 2) c += w.weight[2] * Column(packed[w.bone[2]].c + 4 * j);
-      if constexpr (kSlots > 3) c += w.weight[3] * Column(packed[w.bone[3]].c + 4 * j);
+      Packet c = weight[0] * Column(packed[bone[0]].c + 4 * j);
+      if constexpr (kSlots > 1) c += weight[1] * Column(packed[bone[1]].c + 4 * j);
+      if constexpr (kSlots > 2) c += weight[2] * Column(packed[bone[2]].c + 4 * j);
+      if constexpr (kSlots > 3) c += weight[3] * Column(packed[bone[3]].c + 4 * j);
       return c;
     };
     const Packet c0 = column(0), c1 = column(1), c2 = column(2), c3 = column(3);
@@ -109,18 +157,27 @@ void linear_portable(const PackedMatrix* __restrict packed, const Streams s, int
   }
 }
 
+template <bool kPacked>
+void linear_portable_by_count(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
+  switch (influences * 2 + normals) {
+    case 2: linear_portable<1, false, kPacked>(packed, s, count); break;
+    case 3: linear_portable<1, true, kPacked>(packed, s, count); break;
+    case 4: linear_portable<2, false, kPacked>(packed, s, count); break;
+    case 5: linear_portable<2, true, kPacked>(packed, s, count); break;
+    case 6: linear_portable<3, false, kPacked>(packed, s, count); break;
+    case 7: linear_portable<3, true, kPacked>(packed, s, count); break;
+    case 9: linear_portable<4, true, kPacked>(packed, s, count); break;
+    default: linear_portable<4, false, kPacked>(packed, s, count); break;
+  }
+}
+
 }  // namespace
 
 void linear_portable(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
-  switch (influences * 2 + normals) {
-    case 2: linear_portable<1, false>(packed, s, count); break;
-    case 3: linear_portable<1, true>(packed, s, count); break;
-    case 4: linear_portable<2, false>(packed, s, count); break;
-    case 5: linear_portable<2, true>(packed, s, count); break;
-    case 6: linear_portable<3, false>(packed, s, count); break;
-    case 7: linear_portable<3, true>(packed, s, count); break;
-    case 9: linear_portable<4, true>(packed, s, count); break;
-    default: linear_portable<4, false>(packed, s, count); break;
+  if (s.weights) {
+    linear_portable_by_count<false>(packed, s, count, normals, influences);
+  } else {
+    linear_portable_by_count<true>(packed, s, count, normals, influences);
   }
 }
 

@@ -1,6 +1,7 @@
 #include <mocap/skin/skinner.h>
 
 #include <chrono>
+#include <string>
 
 namespace mocap {
 
@@ -8,8 +9,12 @@ Result<Skinner> Skinner::create(const Mesh& mesh, std::span<const VertexWeights>
                                 SkinMethod method, int threads) {
   Skinner skinner;
   skinner.mesh_ = &mesh;
-  skinner.weights_ = weights;
-  skinner.influence_runs_ = make_influence_runs(weights);
+  if (weights.size() != mesh.positions.size()) {
+    return fail("", 0,
+                "weights has " + std::to_string(weights.size()) + " entries, expected " +
+                    std::to_string(mesh.positions.size()));
+  }
+  skinner.weights_ = pack_weights(weights);
   skinner.method_ = method;
   skinner.matrices_.assign(bone_count, SkinMatrix::Zero());
   skinner.dual_quaternions_.assign(bone_count, DualQuaternion{});
@@ -32,8 +37,7 @@ SkinJob Skinner::job() {
   job.method = method_;
   job.matrices = matrices_;
   job.dual_quaternions = dual_quaternions_;
-  job.weights = weights_;
-  job.influence_runs = influence_runs_;
+  job.packed = &weights_;
   job.positions = mesh_->positions;
   job.normals = mesh_->normals;
   job.out_positions = positions_;

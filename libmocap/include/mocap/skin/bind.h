@@ -18,7 +18,7 @@
 // translation). The same placement is applied to every animated frame, so a
 // clip's root motion is scaled with the skeleton and the mesh walks as far as
 // its own legs carry it. A bind may also scale each bone on its own
-// (`bone_scale`, from embed_skeleton in embed.h), on top of the placement:
+// (`bone_scale`, from embed_skeleton in rig/embed.h), on top of the placement:
 // forward kinematics becomes p_b = p_parent + bone_scale[b] * R * offset[b]
 // (fk.h; the root's position is scaled by the placement only), so bone
 // lengths follow the mesh's limbs while every frame keeps the capture's
@@ -28,7 +28,6 @@
 #include <mocap/core/fk.h>
 #include <mocap/core/skeleton.h>
 #include <mocap/io/mesh.h>
-#include <mocap/skin/auto_weights.h>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -76,6 +75,15 @@ Placement fit_placement(const Skeleton& skeleton, const Pose& bind_pose, const M
 void bone_frames(const Skeleton& skeleton, const Pose& pose, const Placement& placement,
                  std::span<Eigen::Vector3d> positions, std::span<Eigen::Quaterniond> rotations,
                  std::span<Eigen::Affine3d> frames, std::span<const double> bone_scale = {});
+
+// A bone as a segment in mesh space (metres), the input of automatic weights
+// (rig/auto_weights.h).
+struct BoneSegment {
+  Eigen::Vector3f start = Eigen::Vector3f::Zero();
+  Eigen::Vector3f end = Eigen::Vector3f::Zero();
+  int parent = -1;      // index of the parent bone, -1 for none
+  bool deforms = true;  // false: never given weight (e.g. a zero-length root)
+};
 
 // What a skeleton bound to a mesh keeps from its bind pose.
 struct SkeletonBind {

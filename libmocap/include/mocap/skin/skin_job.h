@@ -5,6 +5,7 @@
 #include <mocap/core/error.h>
 #include <mocap/io/skin_weights.h>
 #include <mocap/skin/bind.h>
+#include <mocap/skin/packed_weights.h>
 
 #include <Eigen/Core>
 #include <span>
@@ -45,39 +46,17 @@ const char* skin_kernel_name(SkinKernel kernel = SkinKernel::kAuto);
 // call; a job with more matrices than this runs kScalar.
 inline constexpr int kMaxPackedBones = 512;
 
-// Consecutive vertices [begin, end) that the SIMD kernels blend through
-// their first `influences` slots (1..4), with a loop specialised on that
-// count: a rigid vertex costs one matrix, not four. Every vertex of the run
-// has weight 0 in the slots past it, and a zero-weight slot adds +-0 to the
-// four-slot sum, so the results are the four-slot blend's bits (but for the
-// sign of an exact zero). Made once when the mesh is bound, not per frame.
-struct InfluenceRun {
-  int begin = 0;
-  int end = 0;
-  int influences = kMaxInfluences;
-};
-
-// The slots vertex `w` uses: 1 + the last slot whose weight is not 0 (NaN
-// counts), 1 when none is.
-int influences_used(const VertexWeights& w);
-
-// The runs of `weights` in their order (the mesh is not reordered): blocks of
-// 8 vertices take their widest vertex's count, blocks of equal count join,
-// and a run shorter than 32 vertices joins the next at the wider count, so
-// that a mesh whose counts alternate vertex by vertex costs what the
-// four-slot loop does and no run is too short to pay for its dispatch.
-// Meshes whose vertices come grouped by count gain the most.
-std::vector<InfluenceRun> make_influence_runs(std::span<const VertexWeights> weights);
-
 // One deformation of a mesh: inputs and outputs are plain spans the caller
 // owns; Run() allocates nothing, so a frame loop allocates nothing. Outputs
-// must not overlap inputs. Memory per vertex beyond positions and normals:
-// the 24-byte VertexWeights.
+// must not overlap inputs. The weights come in one of two layouts:
+// `packed` (packed_weights.h: 2 bytes per influence and 4 per weight but the
+// last, grouped by count, what a Skinner uses), or else `weights`, 24 bytes
+// of VertexWeights per vertex, with optional `influence_runs`.
 struct SkinJob {
   SkinMethod method = SkinMethod::kLinear;
   std::span<const SkinMatrix> matrices;              // kLinear: one per bone
   std::span<const DualQuaternion> dual_quaternions;  // kDualQuaternion: one per bone
-  std::span<const VertexWeights> weights;            // one per vertex; bone indices < bone count
+  std::span<const VertexWeights> weights;            // one per vertex, bone indices < bone count; unused with packed
   std::span<const Eigen::Vector3f> positions;        // bind pose, metres
   std::span<const Eigen::Vector3f> normals;          // bind pose, unit; empty: positions only
   std::span<Eigen::Vector3f> out_positions;          // same size as positions
@@ -85,11 +64,15 @@ struct SkinJob {
   // make_influence_runs(weights), kept beside the weights; empty: every
   // vertex through four slots (the same bits, slower for 1-3 influences).
   std::span<const InfluenceRun> influence_runs;
+  // The weights packed (pack_weights), owned by the caller; null: `weights`.
+  // With it, `weights` and `influence_runs` are ignored and may be empty.
+  const PackedWeights* packed = nullptr;
 
   // Fails (no file) with what is wrong: sizes that differ, no matrices or
   // dual quaternions for the method, a weight naming a bone past them,
   // influence runs that do not tile the vertices in order or leave out a
-  // slot a vertex uses.
+  // slot a vertex uses; packed weights for another vertex count, whose runs
+  // do not tile it or whose arrays do not hold their runs.
   Result<void> validate() const;
   // Deforms vertices [begin, end). Concurrent calls on disjoint ranges are safe.
   void run(int begin, int end) const { run(begin, end, SkinKernel::kAuto); }

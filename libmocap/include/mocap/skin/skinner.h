@@ -13,6 +13,7 @@
 #include <mocap/io/mesh.h>
 #include <mocap/io/skin_weights.h>
 #include <mocap/skin/bind.h>
+#include <mocap/skin/packed_weights.h>
 #include <mocap/skin/skin_job.h>
 #include <mocap/skin/skin_threads.h>
 
@@ -27,7 +28,9 @@ namespace mocap {
 class Skinner {
  public:
   // Deforms `mesh` (its positions and normals, which must outlive the
-  // Skinner and not move) by `weights` (one per vertex) on `bone_count`
+  // Skinner and not move) by `weights` (one per vertex, packed here, so
+  // they need not outlive it; results within a few float ulps of a SkinJob
+  // on the VertexWeights themselves, see packed_weights.h) on `bone_count`
   // bones with `method`, on `threads` threads (0: all cores; see
   // skin_threads.h). Fails, as SkinJob::validate, when the sizes differ or a
   // weight names a bone >= bone_count.
@@ -58,8 +61,7 @@ class Skinner {
   SkinJob job();
 
   const Mesh* mesh_ = nullptr;
-  std::span<const VertexWeights> weights_;
-  std::vector<InfluenceRun> influence_runs_;  // made once here, so 1- and 2-influence stretches skin in narrow loops
+  PackedWeights weights_;  // packed once here: grouped by count, 2 bytes a rigid vertex (packed_weights.h)
   SkinMethod method_ = SkinMethod::kLinear;
   std::vector<SkinMatrix> matrices_;
   std::vector<DualQuaternion> dual_quaternions_;

@@ -17,7 +17,7 @@
 // Steps 4 and 6 run on the surface welded by position (weld_by_position in
 // io/mesh.h), so a mesh split at UV seams is fitted as one surface and the
 // copies of a vertex get the same weights.
-// The result feeds a Skinner (skinner.h) or a glTF export (gltf.h).
+// The result feeds a Skinner (skin/skinner.h) or a glTF export (gltf.h).
 #pragma once
 
 #include <mocap/core/error.h>

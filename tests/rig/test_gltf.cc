@@ -6,8 +6,9 @@
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 #include <mocap/io/bvh.h>
-#include <mocap/skin/gltf.h>
-#include <mocap/skin/rigged_model.h>
+#include <mocap/rig/auto_weights.h>
+#include <mocap/rig/gltf.h>
+#include <mocap/rig/rigged_model.h>
 #include <mocap/skin/skin_job.h>
 
 #include <unistd.h>

@@ -1,6 +1,6 @@
 #include <mocap/io/atomic_write.h>
 #include <mocap/io/bvh.h>
-#include <mocap/skin/gltf.h>
+#include <mocap/rig/gltf.h>
 
 #include <algorithm>
 #include <cmath>

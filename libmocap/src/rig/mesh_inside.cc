@@ -1,4 +1,4 @@
-#include <mocap/skin/mesh_inside.h>
+#include <mocap/rig/mesh_inside.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
-#include <mocap/skin/heat_weights.h>
-#include <mocap/skin/triangle_grid.h>
+#include <mocap/rig/heat_weights.h>
+#include <mocap/rig/triangle_grid.h>
 
 #include <Eigen/Sparse>
 #include <Eigen/SparseCholesky>

@@ -5,19 +5,19 @@
 #include <gtest/gtest.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
-#include <mocap/skin/embed.h>
-#include <mocap/skin/heat_weights.h>
-#include <mocap/skin/mesh_bind.h>
-#include <mocap/skin/mesh_inside.h>
+#include <mocap/rig/embed.h>
+#include <mocap/rig/heat_weights.h>
+#include <mocap/rig/mesh_bind.h>
+#include <mocap/rig/mesh_inside.h>
 #include <mocap/skin/skinner.h>
-#include <mocap/skin/triangle_grid.h>
+#include <mocap/rig/triangle_grid.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 
-#include "skin/makehuman_reference.h"
+#include "rig/makehuman_reference.h"
 #include "test_data.h"
 
 namespace mocap {

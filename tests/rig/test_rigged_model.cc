@@ -2,7 +2,7 @@
 // counts, their bind pose gives the mesh back through skin.h's SkinJob,
 // animations interpolate, and riggedSimple's cylinder bends at its joint.
 #include <gtest/gtest.h>
-#include <mocap/skin/rigged_model.h>
+#include <mocap/rig/rigged_model.h>
 #include <mocap/skin/skin_job.h>
 
 #include <algorithm>

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 #include <mocap/io/mesh.h>
-#include <mocap/skin/mesh_bind.h>
+#include <mocap/rig/mesh_bind.h>
 
 #include <cstdio>
 #include <map>

@@ -1,23 +1,17 @@
 // Automatic skin weights: which bones move each vertex of a mesh, computed
-// from the bones' segments in mesh space (the weights file is io/skin_weights.h).
+// from the bones' segments in mesh space (BoneSegment, skin/bind.h; the
+// weights file is io/skin_weights.h).
 #pragma once
 
 #include <mocap/io/mesh.h>
 #include <mocap/io/skin_weights.h>
+#include <mocap/skin/bind.h>
 
 #include <Eigen/Core>
 #include <span>
 #include <vector>
 
 namespace mocap {
-
-// A bone as a segment in mesh space (metres), for automatic weights.
-struct BoneSegment {
-  Eigen::Vector3f start = Eigen::Vector3f::Zero();
-  Eigen::Vector3f end = Eigen::Vector3f::Zero();
-  int parent = -1;      // index of the parent bone, -1 for none
-  bool deforms = true;  // false: never given weight (e.g. a zero-length root)
-};
 
 // Automatic weights, "distance to bones then smoothing over edges":
 //  1. For each vertex, the distance d_b to every deforming bone segment.
@@ -35,7 +29,7 @@ struct BoneSegment {
 //     of small weights further along the limbs, which LBS turns into
 //     stretching (a 4% weight on the shin 30 cm up the thigh moves it 1.5 cm
 //     when the knee bends 90 degrees): the default is the measured best on
-//     the MakeHuman body with CMU runs (tests/test_skin.cc).
+//     the MakeHuman body with CMU runs (tests/skin/test_skin.cc).
 struct AutoWeightOptions {
   float falloff_power = 4.0f;  // larger: sharper transitions between bones
   float epsilon = 0.01f;       // metres; keeps vertices on a bone finite and the falloff smooth near it

@@ -30,6 +30,7 @@
 #include <mocap/core/error.h>
 #include <mocap/io/mesh.h>
 #include <mocap/skin/bind.h>
+#include <mocap/skin/skin_frames.h>
 #include <mocap/io/skin_weights.h>
 
 #include <Eigen/Core>
@@ -138,5 +139,11 @@ void node_world_transforms(const RiggedModel& model, const ModelPose& pose, std:
 // No allocation.
 void model_skinning_matrices(const RiggedModel& model, const ModelPose& pose, std::span<Eigen::Affine3d> world,
                              std::span<SkinMatrix> matrices);
+
+// For skin_frames (skin/skin_frames.h): frame k of `animation` at k / fps
+// seconds (fps > 0) sampled, its skinning matrices into the skinner's, and
+// the mesh deformed. Its pose and world scratch are allocated once here;
+// `model` and `animation` must outlive it.
+PoseFrame pose_from_animation(const RiggedModel& model, const ModelAnimation& animation, double fps);
 
 }  // namespace mocap

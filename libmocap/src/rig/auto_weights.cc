@@ -1,4 +1,4 @@
-#include <mocap/skin/auto_weights.h>
+#include <mocap/rig/auto_weights.h>
 
 #include <Eigen/Geometry>
 #include <algorithm>

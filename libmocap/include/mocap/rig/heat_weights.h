@@ -28,7 +28,7 @@
 
 #include <mocap/io/mesh.h>
 #include <mocap/io/skin_weights.h>
-#include <mocap/skin/auto_weights.h>
+#include <mocap/rig/auto_weights.h>
 
 #include <Eigen/Core>
 #include <span>

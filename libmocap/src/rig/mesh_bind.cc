@@ -1,8 +1,8 @@
 #include <mocap/io/amc.h>
-#include <mocap/skin/auto_weights.h>
-#include <mocap/skin/embed.h>
-#include <mocap/skin/heat_weights.h>
-#include <mocap/skin/mesh_bind.h>
+#include <mocap/rig/auto_weights.h>
+#include <mocap/rig/embed.h>
+#include <mocap/rig/heat_weights.h>
+#include <mocap/rig/mesh_bind.h>
 
 namespace mocap {
 

@@ -25,7 +25,7 @@
 #include <mocap/core/fk.h>
 #include <mocap/io/mesh.h>
 #include <mocap/core/motion.h>
-#include <mocap/skin/rigged_model.h>
+#include <mocap/rig/rigged_model.h>
 #include <mocap/core/skeleton.h>
 #include <mocap/skin/bind.h>
 #include <mocap/io/skin_weights.h>
@@ -72,7 +72,7 @@ struct GltfDocument {
   std::vector<GltfAnimation> animations;
 };
 
-// A CMU skeleton bound to a mesh (bind.h, mesh_bind.h), animated by `frames` of `motion`
+// A CMU skeleton bound to a mesh (skin/bind.h, mesh_bind.h), animated by `frames` of `motion`
 // (frame indices, increasing). One joint node per bone, named as the bone,
 // whose world transform is the bone's frame (bone_frames) in mesh space; the
 // rest values are the bind pose, the inverse binds `bind.inverse_bind`, and

@@ -1,10 +1,11 @@
-#include <mocap/skin/rigged_model.h>
+#include <mocap/rig/rigged_model.h>
 
 #include <algorithm>
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <cmath>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 
@@ -344,6 +345,19 @@ void model_skinning_matrices(const RiggedModel& model, const ModelPose& pose, st
     const Eigen::Matrix4d k = world[model.joints[j].node].matrix() * model.joints[j].inverse_bind;
     matrices[j] = k.topRows<3>().cast<float>();
   }
+}
+
+PoseFrame pose_from_animation(const RiggedModel& model, const ModelAnimation& animation, double fps) {
+  struct Scratch {
+    ModelPose pose;
+    std::vector<Eigen::Affine3d> world;
+  };
+  auto scratch = std::make_shared<Scratch>(Scratch{rest_pose(model), std::vector<Eigen::Affine3d>(model.nodes.size())});
+  return [&model, &animation, fps, scratch](int k, Skinner& skinner) {
+    sample_animation(model, animation, k / fps, scratch->pose);
+    model_skinning_matrices(model, scratch->pose, scratch->world, skinner.matrices());
+    skinner.run();
+  };
 }
 
 }  // namespace mocap

@@ -1,12 +1,14 @@
-#include <mocap/skin/embed.h>
-#include <mocap/skin/mesh_inside.h>
+#include <mocap/rig/embed.h>
+#include <mocap/rig/mesh_inside.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <numeric>
 #include <optional>
+#include <string>
 #include <unordered_map>
 
 namespace mocap {
@@ -491,6 +493,26 @@ FitReport fit_report(const Skeleton& skeleton, const Pose& pose, const SkeletonB
     joint.signed_distance = signed_distance(positions, triangles, joint.position);
   }
   return report;
+}
+
+std::string format_fit_report(const Skeleton& skeleton, const SkeletonBind& bind, const FitReport& report) {
+  std::string text = "fit: joint (bone end), signed distance to the mesh surface in cm (< 0 inside), length factor\n";
+  char line[256];
+  for (const JointFit& joint : report.joints) {
+    const double factor = bind.bone_scale.empty() ? 1.0 : bind.bone_scale[joint.bone];
+    std::snprintf(line, sizeof line, "fit: %-12s %8.2f %-7s %.3f\n", skeleton.bones[joint.bone].name.c_str(),
+                  100.0 * joint.signed_distance, joint.signed_distance < 0.0 ? "inside" : "outside", factor);
+    text += line;
+  }
+  std::vector<int> limbs;
+  for (const char* name : {"lhumerus", "rhumerus", "lwrist", "rwrist", "lfemur", "rfemur", "ltibia", "rtibia"}) {
+    if (const int b = skeleton.find_bone(name); b >= 0) limbs.push_back(b);
+  }
+  const int worst = report.worst_outside(limbs);
+  if (worst < 0) return text + "fit: every elbow, wrist, knee and ankle inside the mesh\n";
+  std::snprintf(line, sizeof line, "fit: worst elbow/wrist/knee/ankle: %s %.2f cm outside\n",
+                skeleton.bones[worst].name.c_str(), 100.0 * report.joints[worst].signed_distance);
+  return text + line;
 }
 
 }  // namespace mocap

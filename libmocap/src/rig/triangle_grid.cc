@@ -1,4 +1,4 @@
-#include <mocap/skin/triangle_grid.h>
+#include <mocap/rig/triangle_grid.h>
 
 #include <algorithm>
 #include <cmath>

@@ -46,7 +46,7 @@
 #include <mocap/core/skeleton.h>
 #include <mocap/io/mesh.h>
 #include <mocap/skin/bind.h>
-#include <mocap/skin/heat_weights.h>
+#include <mocap/rig/heat_weights.h>
 
 #include <Eigen/Core>
 #include <span>
@@ -94,5 +94,11 @@ struct FitReport {
 // or a skinned frame's positions).
 FitReport fit_report(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind,
                      std::span<const Eigen::Vector3f> positions, std::span<const MeshTriangle> triangles);
+
+// `report` as text, what `mocap skin --fit-report` prints: a header line,
+// then per joint "fit: <bone> <signed distance, cm> inside|outside <length
+// factor (bind's bone_scale, 1 without)>", then the worst of the elbows,
+// wrists, knees and ankles (lhumerus ... rtibia) outside, or that all are inside.
+std::string format_fit_report(const Skeleton& skeleton, const SkeletonBind& bind, const FitReport& report);
 
 }  // namespace mocap
