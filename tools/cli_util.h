@@ -82,6 +82,7 @@ void add_eyes_command(CLI::App& app, int& exit_code);
 void add_compress_commands(CLI::App& app, int& exit_code);
 void add_report_command(CLI::App& app, int& exit_code);
 void add_convert_command(CLI::App& app, int& exit_code);
+void add_retarget_command(CLI::App& app, int& exit_code);
 
 // BVH input for every verb that reads a clip (cmd_convert.cc): --bvh-units,
 // and the clip of `first` `second`: a .bvh alone (lengths in `bvh_units`, its
