@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace mocap {
@@ -206,6 +207,28 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     leg.ankle_height = tpos(leg.foot).dot(rig.up) - rig.floor;
     leg.toe_height = leg.toe >= 0 ? tpos(leg.toe).dot(rig.up) - rig.floor : leg.ankle_height;
   }
+  // Sole points: the bind vertices each leg's foot and toe carry most, near the foot's lowest.
+  for (int side = 0; side < 2; ++side) {
+    RetargetLeg& leg = rig.legs[static_cast<std::size_t>(side)];
+    std::vector<std::pair<double, SolePoint>> candidates;
+    double lowest = std::numeric_limits<double>::max();
+    for (std::size_t v = 0; v < model.weights.size() && v < model.mesh.positions.size(); ++v) {
+      const int node = model.joints[model.weights[v].bone[0]].node;
+      if (node != leg.foot && node != leg.toe) continue;
+      const Vector3d p = model.mesh.positions[v].cast<double>();
+      const auto n = static_cast<std::size_t>(node);
+      const Vector3d local =
+          rig.bind_world_rotation[n].conjugate() * (p - rig.bind_world_position[n]) / rig.bind_world_scale[n];
+      candidates.push_back({p.dot(rig.up), {node, local}});
+      lowest = std::min(lowest, p.dot(rig.up));
+    }
+    std::vector<SolePoint> near;
+    for (const auto& [height, point] : candidates) {
+      if (height <= lowest + 0.25 * leg.ankle_height) near.push_back(point);
+    }
+    const std::size_t stride = std::max<std::size_t>(1, (near.size() + 63) / 64);
+    for (std::size_t i = 0; i < near.size(); i += stride) leg.sole.push_back(near[i]);
+  }
   rig.hips_node = tgt(Role::Hips);
   rig.root_offset = tpos(rig.hips_node) - rig.scale * (rig.align * capture_rest_point(cap(Role::Hips)));
 
@@ -302,6 +325,24 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
   return rig;
 }
 
+double sole_height(const RetargetRig& rig, const RetargetLeg& leg, std::span<const Vector3d> world_position,
+                   std::span<const Quaterniond> world_rotation, const Vector3d& shift) {
+  double lowest = std::numeric_limits<double>::max();
+  for (const SolePoint& p : leg.sole) {
+    const auto n = static_cast<std::size_t>(p.node);
+    const Vector3d at = world_position[n] + world_rotation[n] * (rig.bind_world_scale[n] * p.local) + shift;
+    lowest = std::min(lowest, at.dot(rig.up));
+  }
+  if (leg.sole.empty()) {
+    lowest = (world_position[static_cast<std::size_t>(leg.foot)] + shift).dot(rig.up) - leg.ankle_height + rig.floor;
+    if (leg.toe >= 0) {
+      lowest = std::min(
+          lowest, (world_position[static_cast<std::size_t>(leg.toe)] + shift).dot(rig.up) - leg.toe_height + rig.floor);
+    }
+  }
+  return lowest - rig.floor;
+}
+
 bool RetargetJob::validate() const {
   if (rig == nullptr || capture_pose == nullptr) return false;
   const std::size_t bones = rig->skeleton.bones.size(), nodes = rig->node_parents.size();
@@ -376,11 +417,7 @@ bool RetargetJob::run() const {
     const Vector3d H = world_position[thigh], K = world_position[shin], F = world_position[foot];
     Vector3d T = F + pins[side].weight * (pins[side].ankle - F);
     if (floor_clamp) {
-      double deficit = r.floor - (T.dot(r.up) - leg.ankle_height);
-      if (leg.toe >= 0) {
-        const Vector3d toe = world_position[static_cast<std::size_t>(leg.toe)] + (T - F);
-        deficit = std::max(deficit, r.floor - (toe.dot(r.up) - leg.toe_height));
-      }
+      const double deficit = -sole_height(r, leg, world_position, world_rotation, T - F);
       if (deficit > 0) T += deficit * r.up;
     }
     if ((T - F).norm() < 1e-12) continue;
@@ -428,9 +465,12 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
   job.world_position = wpos;
   job.world_rotation = wrot;
   // Pass 1: free feet, the capture's ankles and the model's feet.
-  std::array<std::vector<Vector3d>, 2> capture_ankle, ankle, toe;
-  for (auto* v : {&capture_ankle, &ankle, &toe}) {
-    for (auto& side : *v) side.resize(static_cast<std::size_t>(frames));
+  std::array<std::vector<Vector3d>, 2> capture_ankle, ankle;
+  std::array<std::vector<double>, 2> sole;
+  for (std::size_t s = 0; s < 2; ++s) {
+    capture_ankle[s].resize(static_cast<std::size_t>(frames));
+    ankle[s].resize(static_cast<std::size_t>(frames));
+    sole[s].resize(static_cast<std::size_t>(frames));
   }
   for (int f = 0; f < frames; ++f) {
     job.channels = motion.frame(f);
@@ -440,8 +480,7 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
       capture_ankle[s][static_cast<std::size_t>(f)] =
           cpos[static_cast<std::size_t>(rig.capture_point_bone[static_cast<std::size_t>(leg.capture_foot)])];
       ankle[s][static_cast<std::size_t>(f)] = wpos[static_cast<std::size_t>(leg.foot)];
-      toe[s][static_cast<std::size_t>(f)] =
-          leg.toe >= 0 ? wpos[static_cast<std::size_t>(leg.toe)] : wpos[static_cast<std::size_t>(leg.foot)];
+      sole[s][static_cast<std::size_t>(f)] = sole_height(rig, leg, wpos, wrot);
     }
   }
   RetargetedClip clip;
@@ -452,26 +491,19 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
   std::vector<double> soles;
   for (std::size_t s = 0; s < 2; ++s) {
     clip.contacts[s] = detect_foot_contacts(capture_ankle[s], motion.fps, Vector3d::UnitY(), options.contacts);
-    const RetargetLeg& leg = rig.legs[s];
     for (const FootContact& c : clip.contacts[s].contacts) {
-      for (int f = c.first; f <= c.last; ++f) {
-        soles.push_back(std::min(ankle[s][static_cast<std::size_t>(f)].dot(rig.up) - leg.ankle_height,
-                                 toe[s][static_cast<std::size_t>(f)].dot(rig.up) - leg.toe_height));
-      }
+      for (int f = c.first; f <= c.last; ++f) soles.push_back(sole[s][static_cast<std::size_t>(f)]);
     }
   }
   if (soles.empty()) {
     double lowest = std::numeric_limits<double>::max();
     for (std::size_t s = 0; s < 2; ++s) {
-      for (int f = 0; f < frames; ++f) {
-        lowest = std::min({lowest, ankle[s][static_cast<std::size_t>(f)].dot(rig.up) - rig.legs[s].ankle_height,
-                           toe[s][static_cast<std::size_t>(f)].dot(rig.up) - rig.legs[s].toe_height});
-      }
+      for (int f = 0; f < frames; ++f) lowest = std::min(lowest, sole[s][static_cast<std::size_t>(f)]);
     }
     soles.push_back(lowest);
   }
   std::nth_element(soles.begin(), soles.begin() + static_cast<std::ptrdiff_t>(soles.size() / 2), soles.end());
-  clip.lift = rig.floor - soles[soles.size() / 2];
+  clip.lift = -soles[soles.size() / 2];
   // Pins: each contact holds the ankle where it landed (along the floor;
   // the height stays the capture's), blended in and out.
   std::array<std::vector<LegPin>, 2> pins;

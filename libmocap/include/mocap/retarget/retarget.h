@@ -80,6 +80,13 @@ struct DrivenNode {
   Eigen::Quaterniond offset = Eigen::Quaterniond::Identity();  // O, model world
 };
 
+// A point of the sole: a bind-pose vertex of the foot, in the bind frame of
+// the foot or toe node it moves with (position = P + R * (scale * local)).
+struct SolePoint {
+  int node = 0;
+  Eigen::Vector3d local = Eigen::Vector3d::Zero();
+};
+
 // A leg of the model for IK and contacts.
 struct RetargetLeg {
   int thigh = -1, shin = -1, foot = -1, toe = -1;  // model nodes (toe may be -1)
@@ -87,6 +94,9 @@ struct RetargetLeg {
   double ankle_height = 0.0;                       // bind ankle height above the floor, model units
   double toe_height = 0.0;                         // bind toe height above the floor (toe >= 0), model units
   double length = 0.0;                             // thigh to knee plus knee to ankle, bind pose, model units
+  // Up to 64 vertices of the sole (weighted most to the foot or toe, within a
+  // quarter of the ankle height of the foot's lowest): what touches the floor.
+  std::vector<SolePoint> sole;
 };
 
 struct RetargetRig {
@@ -132,6 +142,14 @@ struct RetargetOptions {
 Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::string& capture_path,
                                        const RiggedModel& model, const RetargetOptions& options = {});
 
+// The height of a leg's lowest sole point above rig.floor (model units),
+// the foot moved by `shift` (model world), from the nodes' world transforms
+// (one per node). Without sole points, the ankle's and toe's heights above
+// their bind heights.
+double sole_height(const RetargetRig& rig, const RetargetLeg& leg, std::span<const Eigen::Vector3d> world_position,
+                   std::span<const Eigen::Quaterniond> world_rotation,
+                   const Eigen::Vector3d& shift = Eigen::Vector3d::Zero());
+
 // A foot pinned for IK: weight in [0, 1] (0: no IK), ankle target in model world.
 struct LegPin {
   double weight = 0.0;
@@ -146,7 +164,7 @@ struct RetargetJob {
   std::span<const double> channels;  // one capture frame, rig->skeleton.channel_count values
   double lift = 0.0;                 // added to the hips along rig->up, model units
   std::array<LegPin, 2> pins{};      // left, right
-  bool floor_clamp = false;          // raise any ankle whose sole would be below rig->floor
+  bool floor_clamp = false;          // raise any foot whose sole (sole_height) would go below rig->floor
   // Scratch: one entry per capture bone (rotations and offsets: a Pose made by make_pose).
   Pose* capture_pose = nullptr;
   std::span<Eigen::Vector3d> capture_positions;
