@@ -264,11 +264,10 @@ bool is_ancestor(const JointHierarchy& h, int a, int j) {
   return false;
 }
 
-std::string missing_message(const std::string& what, Role role) {
+std::string missing_message(Role role) {
   return "no " + std::string(role_name(role)) +
          " joint found by name or topology: expected a humanoid skeleton with hips, two legs (thigh, shin, foot), "
-         "two arms (upper arm, forearm) and a head (name it with --map; --print-map shows what was found in " +
-         what + ")";
+         "two arms (upper arm, forearm) and a head (a --map FILE names joints the tables do not know)";
 }
 
 }  // namespace
@@ -371,7 +370,7 @@ Result<HumanoidMap> find_humanoid(const JointHierarchy& h, const std::string& wh
     set_role(map, Role::Hips, best, "topology");
   }
   const int hips = map[Role::Hips].joint;
-  if (hips < 0) return fail(what, 0, missing_message(what, Role::Hips));
+  if (hips < 0) return fail(what, 0, missing_message(Role::Hips));
   const auto& hip_children = t.children[static_cast<std::size_t>(hips)];
   // Legs: the two children reaching lowest; the spine: the child reaching highest.
   std::vector<int> downs, ups;
@@ -518,7 +517,7 @@ Result<HumanoidMap> find_humanoid(const JointHierarchy& h, const std::string& wh
   }
   for (Role role : {Role::ThighL, Role::ShinL, Role::FootL, Role::ThighR, Role::ShinR, Role::FootR, Role::UpperArmL,
                     Role::ForearmL, Role::UpperArmR, Role::ForearmR, Role::Head}) {
-    if (map[role].joint < 0) return fail(what, 0, missing_message(what, role));
+    if (map[role].joint < 0) return fail(what, 0, missing_message(role));
   }
   return map;
 }

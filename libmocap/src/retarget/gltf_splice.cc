@@ -290,6 +290,16 @@ Result<RetargetFileResult> retarget_model_file(const Skeleton& skeleton, const M
                                                bool keep_animations) {
   auto bytes = model_as_glb(model_path);
   if (!bytes) return std::unexpected(bytes.error());
+  // A model without a skin would come back from Assimp with each mesh bound rigidly to its node.
+  {
+    auto glb = parse_glb(*bytes, model_path);
+    if (!glb) return std::unexpected(glb.error());
+    const auto doc = nlohmann::json::parse(glb->json, nullptr, false);
+    if (doc.is_discarded() || !doc.contains("skins") || !doc["skins"].is_array() || doc["skins"].empty()) {
+      return fail(model_path, 0,
+                  "the model has no skin: expected a rigged model (a skeleton of joints and skin weights)");
+    }
+  }
   RetargetFileResult result;
   auto model = read_rigged_glb(*bytes, model_path);
   if (!model) return std::unexpected(model.error());
