@@ -13,6 +13,8 @@
 #include <mocap/retarget/retarget.h>
 #include <mocap/skin/rigged_model.h>
 
+#include <nlohmann/json.hpp>
+
 #include <gtest/gtest.h>
 
 #include <Eigen/SVD>
@@ -477,6 +479,96 @@ TEST(Retarget, KeepAnimationsKeepsTheModelsOwn) {
   std::uint32_t in_bin = 0;
   std::memcpy(&in_bin, input.data() + 20 + in_json, 4);
   EXPECT_EQ(result->glb.substr(20 + out_json + 8, in_bin), input.substr(20 + in_json + 8, in_bin));
+}
+
+// CesiumMan as a Mixamo character in other units and facing: its joints
+// renamed "mixamorig:Hips", "mixamorig:LeftUpLeg", ..., the whole scene under
+// a new root node scaled by 0.01 and turned 90 degrees about Y (the glTF's
+// JSON edited, its binary chunk kept).
+std::string mixamo_cesium(double scale) {
+  const std::string bytes = test::read_text(khronos("CesiumMan.glb"));
+  std::uint32_t json_length = 0;
+  std::memcpy(&json_length, bytes.data() + 12, 4);
+  nlohmann::json doc = nlohmann::json::parse(bytes.substr(20, json_length));
+  const std::pair<const char*, const char*> names[] = {{"Skeleton_torso_joint_1", "Hips"},
+                                                       {"Skeleton_torso_joint_2", "Spine"},
+                                                       {"torso_joint_3", "Spine2"},
+                                                       {"Skeleton_neck_joint_1", "Neck"},
+                                                       {"Skeleton_neck_joint_2", "Head"},
+                                                       {"Skeleton_arm_joint_L__4_", "LeftArm"},
+                                                       {"Skeleton_arm_joint_L__3_", "LeftForeArm"},
+                                                       {"Skeleton_arm_joint_L__2_", "LeftHand"},
+                                                       {"Skeleton_arm_joint_R", "RightArm"},
+                                                       {"Skeleton_arm_joint_R__2_", "RightForeArm"},
+                                                       {"Skeleton_arm_joint_R__3_", "RightHand"},
+                                                       {"leg_joint_L_1", "LeftUpLeg"},
+                                                       {"leg_joint_L_2", "LeftLeg"},
+                                                       {"leg_joint_L_3", "LeftFoot"},
+                                                       {"leg_joint_L_5", "LeftToeBase"},
+                                                       {"leg_joint_R_1", "RightUpLeg"},
+                                                       {"leg_joint_R_2", "RightLeg"},
+                                                       {"leg_joint_R_3", "RightFoot"},
+                                                       {"leg_joint_R_5", "RightToeBase"}};
+  for (auto& node : doc["nodes"]) {
+    for (const auto& [from, to] : names) {
+      if (node.value("name", "") == from) node["name"] = std::string("mixamorig:") + to;
+    }
+  }
+  const double half = std::sqrt(0.5);
+  doc["nodes"].push_back({{"name", "Units"},
+                          {"children", doc["scenes"][0]["nodes"]},
+                          {"rotation", {0.0, half, 0.0, half}},
+                          {"scale", {scale, scale, scale}}});
+  doc["scenes"][0]["nodes"] = {doc["nodes"].size() - 1};
+  std::string json = doc.dump();
+  while (json.size() % 4 != 0) json.push_back(' ');
+  std::string out = bytes.substr(0, 12);
+  const std::string rest = bytes.substr(20 + json_length);  // BIN chunk header and data
+  const auto total = static_cast<std::uint32_t>(12 + 8 + json.size() + rest.size());
+  const auto length = static_cast<std::uint32_t>(json.size());
+  std::memcpy(out.data() + 8, &total, 4);
+  out.append(reinterpret_cast<const char*>(&length), 4);
+  out.append("JSON", 4);
+  out += json + rest;
+  return out;
+}
+
+TEST(Retarget, MixamoNamesCentimetreScaleOtherFacing) {
+  REQUIRE_SHARED_MODELS();
+  constexpr double kScale = 0.01;
+  test::TempDir dir;
+  const auto model_path = dir.path() / "mixamo_cesium.glb";
+  ASSERT_TRUE(write_file_atomically(model_path.string(), mixamo_cesium(kScale)));
+  auto clip = read_cmu("16", "16_15");
+  ASSERT_TRUE(clip);
+  auto result = retarget_model_file(clip->skeleton, clip->motion, "16.asf", model_path.string(), "16_15");
+  ASSERT_TRUE(result) << result.error().to_string();
+  for (int r = 0; r < kRoleCount; ++r) {
+    const RoleMatch& m = result->rig.target_map.roles[static_cast<std::size_t>(r)];
+    if (m.joint >= 0 && r != static_cast<int>(Role::Spine) && r != static_cast<int>(Role::Chest)) {
+      EXPECT_EQ(m.how, "name table") << role_name(static_cast<Role>(r));
+    }
+  }
+  EXPECT_EQ(result->rig.target_joints.names[static_cast<std::size_t>(result->rig.target_map[Role::ForearmL].joint)],
+            "mixamorig:LeftForeArm");
+  const auto out_path = dir.path() / "out.glb";
+  ASSERT_TRUE(write_file_atomically(out_path.string(), result->glb));
+  auto out = read_rigged_model(out_path.string());
+  ASSERT_TRUE(out) << out.error().to_string();
+  auto animation = find_animation(*out, "16_15");
+  ASSERT_TRUE(animation);
+  const Measured m = measure(*result, clip->skeleton, clip->motion, *out, **animation);
+  const double median = percentile(m.angles_deg, 0.5), p95 = percentile(m.angles_deg, 0.95);
+  std::printf(
+      "Mixamo-named CesiumMan at 0.01 scale, turned 90 deg: scale %.4g units/m; segments median %.2f deg, "
+      "p95 %.2f; %d contacts, worst slide %.2f %% of the leg (capture %.2f %%); lowest foot vertex %+.2f cm\n",
+      result->rig.scale, median, p95, m.contacts, 100 * m.worst_slide_share, 100 * m.worst_capture_share,
+      100 * m.lowest_foot_vertex / kScale);
+  EXPECT_LE(median, 4.0);
+  EXPECT_LE(p95, 10.0);
+  EXPECT_GT(m.contacts, 0);
+  EXPECT_LE(m.worst_extra_slide, 0.0);
+  EXPECT_GE(m.lowest_foot_vertex, -0.01 * kScale);  // 1 cm of the character's own size
 }
 
 }  // namespace
