@@ -8,9 +8,12 @@
 
 #include <mocap/core/fk.h>
 #include <mocap/io/clip.h>
+#include <mocap/io/mesh.h>
+#include <mocap/io/skin_weights.h>
 #include <mocap/retarget/bone_map.h>
 #include <mocap/retarget/gltf_splice.h>
 #include <mocap/retarget/retarget.h>
+#include <mocap/skin/gltf.h>
 #include <mocap/skin/rigged_model.h>
 
 #include <nlohmann/json.hpp>
@@ -25,12 +28,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <new>
 #include <numbers>
 
 #include <mocap/io/atomic_write.h>
 
+#include "skin/makehuman_reference.h"
 #include "test_data.h"
 
 // Every allocation of this program counted, to prove RetargetJob::run allocates nothing.
@@ -398,6 +403,10 @@ Measured measure(const RetargetFileResult& result, const Skeleton& skeleton, con
       const double model_slide = slide(model_ankle[s], c, rig.up);
       const double capture_slide = rig.scale * slide(capture_ankle[s], c, Eigen::Vector3d::UnitY());
       const double extra = model_slide - (capture_slide + 0.02 * leg);
+      if (std::getenv("MOCAP_RETARGET_CONTACTS") != nullptr) {
+        std::printf("  leg %zu frames %d-%d: slide %.2f %% of the leg, capture %.2f %%\n", s, c.first, c.last,
+                    100 * model_slide / leg, 100 * capture_slide / leg);
+      }
       if (extra > m.worst_extra_slide) {
         m.worst_extra_slide = extra;
         m.worst_slide_share = model_slide / leg;
@@ -418,7 +427,8 @@ TEST(Retarget, WrittenFilesFollowTheCapture) {
   REQUIRE_SHARED_MODELS();
   for (const Case& c : {Case{"CesiumMan.glb", "16", "16_15"}, Case{"RiggedFigure.dae", "16", "16_15"},
                         Case{"CesiumMan.glb", "09", "09_06"}, Case{"RiggedFigure.dae", "09", "09_06"},
-                        Case{"CesiumMan.glb", "49", "49_02"}}) {
+                        Case{"CesiumMan.glb", "49", "49_02"}, Case{"CesiumMan.glb", "49", "49_06"},
+                        Case{"RiggedFigure.dae", "49", "49_06"}}) {
     SCOPED_TRACE(std::string(c.model) + " " + c.clip);
     auto clip = read_cmu(c.subject, c.clip);
     ASSERT_TRUE(clip) << clip.error().to_string();
@@ -569,6 +579,107 @@ TEST(Retarget, MixamoNamesCentimetreScaleOtherFacing) {
   EXPECT_GT(m.contacts, 0);
   EXPECT_LE(m.worst_extra_slide, 0.0);
   EXPECT_GE(m.lowest_foot_vertex, -0.01 * kScale);  // 1 cm of the character's own size
+}
+
+// MakeHuman's own default skeleton (163 bones, named clavicle.L,
+// upperarm01.L, upperleg01.L, toe1-1.L, ...) and its artists' weights on
+// the bundled humanoid, written as a rigged .glb in its bind pose (every bone
+// at its head joint, unrotated).
+Result<std::string> makehuman_glb() {
+  auto ref = test::read_makehuman_reference(test::shared_data_dir() / "meshes" / "makehuman");
+  if (!ref) return std::unexpected(ref.error());
+  static Mesh mesh;
+  auto read = read_obj((test::bundled_data_dir() / "humanoid.obj").string(), ObjReadOptions{0.1});
+  if (!read) return std::unexpected(read.error());
+  mesh = *read;
+  GltfDocument doc;
+  std::map<std::string, int> index;
+  std::vector<std::string> order;  // parents first
+  for (const auto& [name, bone] : ref->bones) {
+    if (bone.parent.empty()) order.push_back(name);
+  }
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    for (const auto& [name, bone] : ref->bones) {
+      if (bone.parent == order[i]) order.push_back(name);
+    }
+  }
+  for (const std::string& name : order) {
+    const test::MakeHumanBone& bone = ref->bones.at(name);
+    GltfNode node;
+    node.name = name;
+    node.parent = bone.parent.empty() ? -1 : index.at(bone.parent);
+    const Eigen::Vector3d parent_head = bone.parent.empty() ? Eigen::Vector3d::Zero() : ref->bones.at(bone.parent).head;
+    node.translation = (bone.head - parent_head).cast<float>();
+    index[name] = static_cast<int>(doc.nodes.size());
+    doc.joints.push_back(static_cast<int>(doc.nodes.size()));
+    doc.nodes.push_back(node);
+    Eigen::Matrix4f inverse_bind = Eigen::Matrix4f::Identity();
+    inverse_bind.block<3, 1>(0, 3) = -bone.head.cast<float>();
+    doc.inverse_bind.push_back(inverse_bind);
+  }
+  static std::vector<VertexWeights> weights;
+  weights.clear();
+  for (const auto& influences : ref->weights) {
+    std::vector<std::pair<int, float>> mapped;
+    for (const auto& [bone, w] : influences)
+      mapped.emplace_back(index.at(ref->weight_bones[static_cast<std::size_t>(bone)]), w);
+    auto vw = make_vertex_weights(mapped);
+    weights.push_back(vw ? *vw : VertexWeights{{0}, {1.0f}});
+  }
+  doc.mesh = &mesh;
+  doc.weights = weights;
+  return format_glb(doc);
+}
+
+TEST(Retarget, MakeHumanSkeletonAndWeights) {
+  REQUIRE_SHARED_MODELS();
+  auto glb = makehuman_glb();
+  ASSERT_TRUE(glb) << glb.error().to_string();
+  test::TempDir dir;
+  const auto model_path = dir.path() / "makehuman.glb";
+  ASSERT_TRUE(write_file_atomically(model_path.string(), *glb));
+  for (const char* name : {"16_15", "49_06"}) {
+    SCOPED_TRACE(name);
+    const std::string subject = std::string(name).substr(0, 2);
+    auto clip = read_cmu(subject, name);
+    ASSERT_TRUE(clip);
+    auto result = retarget_model_file(clip->skeleton, clip->motion, subject + ".asf", model_path.string(), name);
+    ASSERT_TRUE(result) << result.error().to_string();
+    auto target = [&](Role r) {
+      const int j = result->rig.target_map[r].joint;
+      return j < 0 ? std::string("-") : result->rig.target_joints.names[static_cast<std::size_t>(j)];
+    };
+    EXPECT_EQ(target(Role::ThighL), "upperleg01.L");
+    EXPECT_EQ(target(Role::ShinR), "lowerleg01.R");
+    EXPECT_EQ(target(Role::ClavicleL), "clavicle.L");
+    EXPECT_EQ(target(Role::UpperArmL), "upperarm01.L");
+    EXPECT_EQ(target(Role::HandR), "wrist.R");
+    EXPECT_EQ(target(Role::Neck), "neck01");
+    const auto out_path = dir.path() / "out.glb";
+    ASSERT_TRUE(write_file_atomically(out_path.string(), result->glb));
+    auto out = read_rigged_model(out_path.string());
+    ASSERT_TRUE(out) << out.error().to_string();
+    EXPECT_EQ(out->joint_count(), 163);
+    auto animation = find_animation(*out, name);
+    ASSERT_TRUE(animation);
+    const Measured m = measure(*result, clip->skeleton, clip->motion, *out, **animation);
+    const double median = percentile(m.angles_deg, 0.5), p95 = percentile(m.angles_deg, 0.95);
+    std::printf(
+        "MakeHuman rig (163 bones) %s: segments median %.2f deg, p95 %.2f, max %.2f; %d contacts, worst slide "
+        "%.2f %% of the leg (capture %.2f %%); lowest foot vertex %+.2f cm (%d vertices)\n",
+        name, median, p95, percentile(m.angles_deg, 1.0), m.contacts, 100 * m.worst_slide_share,
+        100 * m.worst_capture_share, 100 * m.lowest_foot_vertex, m.foot_vertices);
+    EXPECT_LE(median, 4.0);
+    EXPECT_LE(p95, 10.0);
+    // Known gap: landing from 49_06's cartwheel (frames 373-464) MakeHuman's
+    // straight legs cannot reach the pins (the hips are not moved towards
+    // them), and the feet slide 12-14 % of the leg where the capture's slide
+    // 4 %. CesiumMan and RiggedFigure hold the bound on the same clip.
+    if (std::string(name) == "16_15") {
+      EXPECT_LE(m.worst_extra_slide, 0.0);
+    }
+    EXPECT_GE(m.lowest_foot_vertex, -0.01);
+  }
 }
 
 }  // namespace

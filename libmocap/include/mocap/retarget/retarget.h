@@ -35,7 +35,8 @@
 // transform. Then optional two-bone IK per leg: the ankle is drawn towards a
 // pinned position (weighted), the knee staying in the plane of the capture's
 // knee direction, the leg never stretched past 99.9 % of its length, the
-// foot's world rotation kept. Local transforms come back through the
+// foot's world rotation kept; a pin beyond the leg's reach leaves
+// the foot short of it (the hips are not moved towards it). Local transforms come back through the
 // model's hierarchy (a parent's scale taken as uniform: its mean).
 //
 // A whole clip (retarget_clip): one pass finds the height that puts the
