@@ -371,6 +371,7 @@ bool RetargetJob::run() const {
   const Quaterniond align_inverse = r.align.conjugate();
   const std::size_t nodes = r.node_parents.size();
   // Pass A: world rotation targets and positions.
+  Vector3d hips_shift = Vector3d::Zero();
   auto place = [&](std::size_t n, bool keep_driven_rotation) {
     const int p = r.node_parents[n];
     const Vector3d pp = p < 0 ? Vector3d::Zero() : world_position[static_cast<std::size_t>(p)];
@@ -382,7 +383,7 @@ bool RetargetJob::run() const {
     }
     if (static_cast<int>(n) == r.hips_node) {
       const DrivenNode& d = r.driven[static_cast<std::size_t>(k)];
-      world_position[n] = r.scale * (r.align * J(d.owner)) + r.root_offset + lift * r.up;
+      world_position[n] = r.scale * (r.align * J(d.owner)) + r.root_offset + lift * r.up + hips_shift;
       translation[n] = pr.conjugate() * (world_position[n] - pp) / ps;
     } else {
       world_position[n] = pp + pr * (ps * r.bind_translation[n]);
@@ -409,17 +410,37 @@ bool RetargetJob::run() const {
     place(n, true);
   }
   // Legs: IK towards the pins, and above the floor.
+  auto leg_target = [&](std::size_t side) {
+    const RetargetLeg& leg = r.legs[side];
+    const Vector3d F = world_position[static_cast<std::size_t>(leg.foot)];
+    Vector3d T = F + pins[side].weight * (pins[side].ankle - F);
+    if (floor_clamp) {
+      const double deficit = -sole_height(r, leg, world_position, world_rotation, T - F);
+      if (deficit > 0) T += deficit * r.up;
+    }
+    return T;
+  };
+  // A pinned foot out of the leg's reach draws the hips towards it (by the
+  // excess, both legs' added) before the IK, so that the leg can hold it.
+  Vector3d shift = Vector3d::Zero();
+  for (std::size_t side = 0; side < 2; ++side) {
+    const RetargetLeg& leg = r.legs[side];
+    if (leg.thigh < 0 || leg.shin < 0 || leg.foot < 0 || pins[side].weight <= 0.0) continue;
+    const Vector3d D = leg_target(side) - world_position[static_cast<std::size_t>(leg.thigh)];
+    const double excess = D.norm() - 0.995 * leg.length;
+    if (excess > 0.0) shift += excess * D.normalized();
+  }
+  if (shift.squaredNorm() > 0.0) {
+    hips_shift = shift;
+    for (std::size_t n = 0; n < nodes; ++n) place(n, true);
+  }
   for (std::size_t side = 0; side < 2; ++side) {
     const RetargetLeg& leg = r.legs[side];
     if (leg.thigh < 0 || leg.shin < 0 || leg.foot < 0) continue;
     const auto thigh = static_cast<std::size_t>(leg.thigh), shin = static_cast<std::size_t>(leg.shin),
                foot = static_cast<std::size_t>(leg.foot);
     const Vector3d H = world_position[thigh], K = world_position[shin], F = world_position[foot];
-    Vector3d T = F + pins[side].weight * (pins[side].ankle - F);
-    if (floor_clamp) {
-      const double deficit = -sole_height(r, leg, world_position, world_rotation, T - F);
-      if (deficit > 0) T += deficit * r.up;
-    }
+    const Vector3d T = leg_target(side);
     if ((T - F).norm() < 1e-12) continue;
     const double l1 = (K - H).norm(), l2 = (F - K).norm();
     Vector3d D = T - H;
@@ -505,7 +526,11 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
   std::nth_element(soles.begin(), soles.begin() + static_cast<std::ptrdiff_t>(soles.size() / 2), soles.end());
   clip.lift = -soles[soles.size() / 2];
   // Pins: each contact holds the ankle where it landed (along the floor;
-  // the height stays the capture's), blended in and out.
+  // the height stays the capture's) with full weight (the pin starts where
+  // the free foot is, so nothing jumps), and lets it go over `blend` frames
+  // after the capture's foot lifts, where the foot moves anyway: a release
+  // inside the contact would slide the planted foot back to where the free
+  // one drifted (proportions differ).
   std::array<std::vector<LegPin>, 2> pins;
   const int blend = std::max(1, static_cast<int>(std::lround(options.blend_seconds * motion.fps)));
   for (std::size_t s = 0; s < 2; ++s) {
@@ -513,12 +538,13 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
     if (!options.plant_feet) continue;
     for (const FootContact& c : clip.contacts[s].contacts) {
       const Vector3d landed = ankle[s][static_cast<std::size_t>(c.first)] + clip.lift * rig.up;
-      for (int f = c.first; f <= c.last; ++f) {
-        const Vector3d free = ankle[s][static_cast<std::size_t>(f)] + clip.lift * rig.up;
+      for (int f = c.first; f <= std::min(frames - 1, c.last + blend); ++f) {
+        const double weight = f <= c.last ? 1.0 : 1.0 - static_cast<double>(f - c.last) / (blend + 1);
         LegPin& pin = pins[s][static_cast<std::size_t>(f)];
+        if (weight <= pin.weight) continue;  // the next contact's own pin
+        const Vector3d free = ankle[s][static_cast<std::size_t>(f)] + clip.lift * rig.up;
         pin.ankle = landed - landed.dot(rig.up) * rig.up + free.dot(rig.up) * rig.up;
-        pin.weight = std::min({1.0, static_cast<double>(f - c.first + 1) / (blend + 1),
-                               static_cast<double>(c.last - f + 1) / (blend + 1)});
+        pin.weight = weight;
       }
     }
   }

@@ -35,15 +35,16 @@
 // transform. Then optional two-bone IK per leg: the ankle is drawn towards a
 // pinned position (weighted), the knee staying in the plane of the capture's
 // knee direction, the leg never stretched past 99.9 % of its length, the
-// foot's world rotation kept; a pin beyond the leg's reach leaves
-// the foot short of it (the hips are not moved towards it). Local transforms come back through the
+// foot's world rotation kept; a pin beyond the leg's reach draws
+// the hips towards it by the excess first. Local transforms come back through the
 // model's hierarchy (a parent's scale taken as uniform: its mean).
 //
 // A whole clip (retarget_clip): one pass finds the height that puts the
 // character's soles on the floor during the capture's foot contacts
 // (core/foot_contacts.h), the second pins each foot where it landed for the
-// contact, blended in and out over `blend_seconds`, and lifts any foot that
-// would go below the floor.
+// contact (full weight from the landing frame, released over `blend_seconds`
+// after the capture's foot lifts), and lifts any foot that would go below
+// the floor.
 #pragma once
 
 #include <mocap/core/error.h>
@@ -133,7 +134,7 @@ struct RetargetRig {
 struct RetargetOptions {
   std::string map_path;  // --map JSON; empty: none
   bool plant_feet = true;
-  double blend_seconds = 0.05;  // pins blend in and out over this long
+  double blend_seconds = 0.05;  // a pin is released over this long after its contact
   FootContactOptions contacts;
 };
 
