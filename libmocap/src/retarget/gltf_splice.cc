@@ -205,6 +205,24 @@ Result<std::string> splice_animation(std::string_view bytes, const std::string& 
   if (!doc.contains("buffers") || doc["buffers"].empty())
     doc["buffers"] = nlohmann::json::array({nlohmann::json::object()});
   std::string bin = glb->bin;
+  // An embedded image whose mimeType is not glTF's (Assimp's exporter writes
+  // its format hint, "image/fbm" for an FBX's embedded texture) gets the one
+  // its bytes say; nothing else in the model changes.
+  if (doc.contains("images") && doc["images"].is_array() && doc.contains("bufferViews")) {
+    for (auto& image : doc["images"]) {
+      const std::string mime = image.value("mimeType", "");
+      if (!image.contains("bufferView") || mime == "image/png" || mime == "image/jpeg") continue;
+      const auto view_index = image["bufferView"].get<std::size_t>();
+      if (view_index >= doc["bufferViews"].size()) continue;
+      const auto& view = doc["bufferViews"][view_index];
+      const std::size_t offset = view.value("byteOffset", std::size_t{0});
+      if (offset + 4 > bin.size()) continue;
+      if (bin.compare(offset, 4, "\x89PNG") == 0) image["mimeType"] = "image/png";
+      if (static_cast<unsigned char>(bin[offset]) == 0xFF && static_cast<unsigned char>(bin[offset + 1]) == 0xD8) {
+        image["mimeType"] = "image/jpeg";
+      }
+    }
+  }
   // Model node -> glTF node, by name.
   auto& nodes = doc["nodes"];
   std::vector<int> target(clip.nodes.size(), -1);

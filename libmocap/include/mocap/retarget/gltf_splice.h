@@ -11,7 +11,9 @@
 // rewritten as the same translation, rotation and scale (glTF animates only
 // those). A node's translation is keyed only where it moves away from the
 // node's rest value (the hips), its rotation always. The model's own
-// animations are dropped unless `keep_animations`.
+// animations are dropped unless `keep_animations`. An embedded image whose
+// mimeType is not image/png or image/jpeg (Assimp writes "image/fbm" for an
+// FBX's texture) is given the type its bytes show.
 //
 // A model in another format (.dae, .fbx, .gltf with external files) is first
 // converted to a .glb by Assimp's glTF 2 binary exporter (model_as_glb).
