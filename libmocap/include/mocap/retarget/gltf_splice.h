@@ -1,0 +1,63 @@
+// A retargeted clip written into the character's own glTF binary: the
+// model's meshes, materials, textures, skin and node names are kept as they
+// are, one animation is added.
+//
+// Splicing, in order: the input .glb's JSON chunk is parsed and its BIN
+// chunk kept byte for byte; the clip's times and keys are appended to the
+// BIN chunk (4-byte aligned, one bufferView and accessor each: times as
+// float SCALAR with min/max, translations VEC3, rotations VEC4 x, y, z, w,
+// linear); one animation named after the clip targets the glTF nodes that
+// have the keyed model nodes' names; a keyed node stored as a `matrix` is
+// rewritten as the same translation, rotation and scale (glTF animates only
+// those). A node's translation is keyed only where it moves away from the
+// node's rest value (the hips), its rotation always. The model's own
+// animations are dropped unless `keep_animations`. An embedded image whose
+// mimeType is not image/png or image/jpeg (Assimp writes "image/fbm" for an
+// FBX's texture) is given the type its bytes show.
+//
+// A model in another format (.dae, .fbx, .gltf with external files) is first
+// converted to a .glb by Assimp's glTF 2 binary exporter (model_as_glb).
+#pragma once
+
+#include <mocap/core/error.h>
+#include <mocap/retarget/retarget.h>
+#include <mocap/rig/rigged_model.h>
+
+#include <string>
+#include <string_view>
+
+namespace mocap {
+
+// The model file's bytes as a .glb: the file itself for a .glb (checked:
+// magic "glTF", version 2), else Assimp's glb2 export of it. Fails naming
+// the file and what was expected.
+Result<std::string> model_as_glb(const std::string& path);
+
+// Reads `glb` (the bytes of a .glb, `path` for messages) as a rigged model:
+// read_rigged_model on a temporary copy, so that its nodes are exactly the
+// ones splice_animation finds in `glb`.
+Result<RiggedModel> read_rigged_glb(const std::string& glb, const std::string& path);
+
+// `glb` with `clip` added as described above; `model` is the one the clip
+// was made for (read from these bytes). Fails naming `path` for bytes that
+// are not a glTF 2 binary with a BIN chunk, or a keyed node whose name is
+// on no glTF node or on several.
+Result<std::string> splice_animation(std::string_view glb, const std::string& path, const RiggedModel& model,
+                                     const RetargetedClip& clip, bool keep_animations);
+
+// The whole job from files: the model as a .glb (model_as_glb), read
+// (read_rigged_glb), the rig built (build_retarget_rig), the clip
+// retargeted (retarget_clip, its animation called `clip_name`) and spliced.
+// Nothing is written: `glb` holds the output's bytes.
+struct RetargetFileResult {
+  RiggedModel model;
+  RetargetRig rig;
+  RetargetedClip clip;
+  std::string glb;
+};
+Result<RetargetFileResult> retarget_model_file(const Skeleton& skeleton, const Motion& motion,
+                                               const std::string& capture_path, const std::string& model_path,
+                                               const std::string& clip_name, const RetargetOptions& options = {},
+                                               bool keep_animations = false);
+
+}  // namespace mocap

@@ -1,0 +1,337 @@
+// The GLB container parsed by hand (12-byte header, JSON and BIN chunks) so
+// that the binary chunk is appended to, never rewritten.
+#include <mocap/retarget/gltf_splice.h>
+
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace mocap {
+namespace {
+
+constexpr std::uint32_t kMagic = 0x46546C67;  // "glTF"
+constexpr std::uint32_t kJson = 0x4E4F534A;   // "JSON"
+constexpr std::uint32_t kBin = 0x004E4942;    // "BIN\0"
+
+std::uint32_t read_u32(std::string_view bytes, std::size_t at) {
+  std::uint32_t v = 0;
+  std::memcpy(&v, bytes.data() + at, 4);
+  return v;
+}
+void append_u32(std::string& out, std::uint32_t v) {
+  char b[4];
+  std::memcpy(b, &v, 4);
+  out.append(b, 4);
+}
+
+struct Glb {
+  std::string json;
+  std::string bin;
+  bool has_bin = false;
+};
+
+Result<Glb> parse_glb(std::string_view bytes, const std::string& path) {
+  const char* expected = "expected a glTF 2.0 binary (.glb): header \"glTF\", version 2, a JSON chunk";
+  if (bytes.size() < 20 || read_u32(bytes, 0) != kMagic || read_u32(bytes, 4) != 2) return fail(path, 0, expected);
+  const std::size_t length = std::min<std::size_t>(read_u32(bytes, 8), bytes.size());
+  Glb glb;
+  std::size_t at = 12;
+  bool first = true;
+  while (at + 8 <= length) {
+    const std::uint32_t size = read_u32(bytes, at), type = read_u32(bytes, at + 4);
+    if (at + 8 + size > length) return fail(path, 0, std::string(expected) + " (a chunk runs past the end)");
+    const std::string_view data = bytes.substr(at + 8, size);
+    if (first && type != kJson) return fail(path, 0, expected);
+    if (type == kJson) glb.json = std::string(data);
+    if (type == kBin && !glb.has_bin) {
+      glb.bin = std::string(data);
+      glb.has_bin = true;
+    }
+    first = false;
+    at += 8 + size;
+  }
+  if (first) return fail(path, 0, expected);
+  return glb;
+}
+
+void align4(std::string& bin) {
+  while (bin.size() % 4 != 0) bin.push_back('\0');
+}
+
+// Appends floats as one bufferView and accessor; returns the accessor index.
+int add_accessor(nlohmann::json& doc, std::string& bin, const std::vector<float>& values, const char* type,
+                 int components, bool min_max) {
+  align4(bin);
+  const std::size_t offset = bin.size();
+  bin.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+  nlohmann::json view = {{"buffer", 0}, {"byteOffset", offset}, {"byteLength", values.size() * sizeof(float)}};
+  doc["bufferViews"].push_back(view);
+  nlohmann::json accessor = {{"bufferView", doc["bufferViews"].size() - 1},
+                             {"componentType", 5126},
+                             {"count", values.size() / static_cast<std::size_t>(components)},
+                             {"type", type}};
+  if (min_max) {
+    float lo = values.front(), hi = values.front();
+    for (float v : values) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    accessor["min"] = {lo};
+    accessor["max"] = {hi};
+  }
+  doc["accessors"].push_back(accessor);
+  return static_cast<int>(doc["accessors"].size()) - 1;
+}
+
+std::string temp_glb_path() {
+  static std::atomic<int> counter{0};
+  const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+  return (std::filesystem::temp_directory_path() / ("mocap-retarget-" + std::to_string(::getpid()) + "-" +
+                                                    std::to_string(stamp) + "-" + std::to_string(counter++) + ".glb"))
+      .string();
+}
+
+}  // namespace
+
+Result<std::string> model_as_glb(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(path, 0, "cannot open the model: expected a readable .glb, .gltf, .dae or .fbx file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string bytes = buffer.str();
+  if (bytes.size() >= 4 && read_u32(bytes, 0) == kMagic) {
+    auto glb = parse_glb(bytes, path);
+    if (!glb) return std::unexpected(glb.error());
+    return bytes;
+  }
+  Assimp::Importer importer;
+  const aiScene* scene = importer.ReadFile(path, aiProcess_Triangulate | aiProcess_ValidateDataStructure);
+  if (scene == nullptr) {
+    return fail(path, 0,
+                std::string("Assimp cannot read the model (") + importer.GetErrorString() +
+                    "): expected a .glb, .gltf, .dae or .fbx file");
+  }
+  // glTF asks for each vertex's weights to sum to one (COLLADA does not):
+  // normalised here, on the importer's own copy, before the export. The
+  // exporter keeps four influences, the largest, as read_rigged_model does.
+  aiScene* editable = const_cast<aiScene*>(scene);  // owned by `importer`, discarded after the export
+  for (unsigned m = 0; m < editable->mNumMeshes; ++m) {
+    aiMesh* mesh = editable->mMeshes[m];
+    std::vector<std::vector<std::pair<float, aiVertexWeight*>>> per_vertex(mesh->mNumVertices);
+    for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+      aiBone* bone = mesh->mBones[b];
+      for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+        aiVertexWeight& weight = bone->mWeights[w];
+        if (weight.mVertexId < mesh->mNumVertices) per_vertex[weight.mVertexId].emplace_back(weight.mWeight, &weight);
+      }
+    }
+    for (auto& influences : per_vertex) {
+      std::sort(influences.begin(), influences.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+      float sum = 0.0f;
+      for (std::size_t i = 0; i < influences.size(); ++i) {
+        if (i >= 4)
+          influences[i].second->mWeight = 0.0f;
+        else
+          sum += influences[i].first;
+      }
+      if (sum <= 0.0f) continue;
+      for (std::size_t i = 0; i < std::min<std::size_t>(4, influences.size()); ++i)
+        influences[i].second->mWeight /= sum;
+    }
+    // The dropped influences leave the bones (the exporter would keep the first four it meets).
+    for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+      aiBone* bone = mesh->mBones[b];
+      unsigned kept = 0;
+      for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+        if (bone->mWeights[w].mWeight > 0.0f) bone->mWeights[kept++] = bone->mWeights[w];
+      }
+      bone->mNumWeights = kept;
+    }
+  }
+  Assimp::Exporter exporter;
+  const aiExportDataBlob* blob = exporter.ExportToBlob(scene, "glb2");
+  if (blob == nullptr) {
+    return fail(path, 0, std::string("Assimp cannot convert the model to glTF (") + exporter.GetErrorString() + ")");
+  }
+  return std::string(static_cast<const char*>(blob->data), blob->size);
+}
+
+Result<RiggedModel> read_rigged_glb(const std::string& glb, const std::string& path) {
+  const std::string temp = temp_glb_path();
+  {
+    std::ofstream out(temp, std::ios::binary);
+    out.write(glb.data(), static_cast<std::streamsize>(glb.size()));
+    if (!out) return fail(temp, 0, "cannot write a temporary copy of the model: expected a writable temp folder");
+  }
+  auto model = read_rigged_model(temp);
+  std::error_code ignored;
+  std::filesystem::remove(temp, ignored);
+  if (!model) {
+    Error e = model.error();
+    e.file = path;
+    return std::unexpected(e);
+  }
+  model->path = path;
+  return model;
+}
+
+Result<std::string> splice_animation(std::string_view bytes, const std::string& path, const RiggedModel& model,
+                                     const RetargetedClip& clip, bool keep_animations) {
+  auto glb = parse_glb(bytes, path);
+  if (!glb) return std::unexpected(glb.error());
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(glb->json);
+  } catch (const nlohmann::json::exception& e) {
+    return fail(path, 0, std::string("the JSON chunk is not JSON (") + e.what() + "): expected a glTF document");
+  }
+  if (!doc.contains("nodes") || !doc["nodes"].is_array()) return fail(path, 0, "no nodes: expected a glTF scene");
+  if (doc.contains("buffers") && !doc["buffers"].empty() && doc["buffers"][0].contains("uri")) {
+    return fail(path, 0, "buffer 0 is an external file: expected a .glb whose first buffer is its BIN chunk");
+  }
+  if (!doc.contains("buffers") || doc["buffers"].empty())
+    doc["buffers"] = nlohmann::json::array({nlohmann::json::object()});
+  std::string bin = glb->bin;
+  // An embedded image whose mimeType is not glTF's (Assimp's exporter writes
+  // its format hint, "image/fbm" for an FBX's embedded texture) gets the one
+  // its bytes say; nothing else in the model changes.
+  if (doc.contains("images") && doc["images"].is_array() && doc.contains("bufferViews")) {
+    for (auto& image : doc["images"]) {
+      const std::string mime = image.value("mimeType", "");
+      if (!image.contains("bufferView") || mime == "image/png" || mime == "image/jpeg") continue;
+      const auto view_index = image["bufferView"].get<std::size_t>();
+      if (view_index >= doc["bufferViews"].size()) continue;
+      const auto& view = doc["bufferViews"][view_index];
+      const std::size_t offset = view.value("byteOffset", std::size_t{0});
+      if (offset + 4 > bin.size()) continue;
+      if (bin.compare(offset, 4, "\x89PNG") == 0) image["mimeType"] = "image/png";
+      if (static_cast<unsigned char>(bin[offset]) == 0xFF && static_cast<unsigned char>(bin[offset + 1]) == 0xD8) {
+        image["mimeType"] = "image/jpeg";
+      }
+    }
+  }
+  // Model node -> glTF node, by name.
+  auto& nodes = doc["nodes"];
+  std::vector<int> target(clip.nodes.size(), -1);
+  for (std::size_t k = 0; k < clip.nodes.size(); ++k) {
+    const std::string& name = model.nodes[static_cast<std::size_t>(clip.nodes[k])].name;
+    for (std::size_t g = 0; g < nodes.size(); ++g) {
+      if (nodes[g].value("name", std::string()) != name) continue;
+      if (target[k] >= 0)
+        return fail(path, 0, "two glTF nodes are called `" + name + "`: expected node names to be unique");
+      target[k] = static_cast<int>(g);
+    }
+    if (target[k] < 0)
+      return fail(path, 0, "no glTF node is called `" + name + "`: expected the model's joints by name");
+  }
+  // Times and keys.
+  const std::size_t frames = static_cast<std::size_t>(clip.frame_count), keyed = clip.nodes.size();
+  std::vector<float> times(frames);
+  for (std::size_t f = 0; f < frames; ++f) times[f] = static_cast<float>(static_cast<double>(f) / clip.fps);
+  if (!doc.contains("bufferViews")) doc["bufferViews"] = nlohmann::json::array();
+  if (!doc.contains("accessors")) doc["accessors"] = nlohmann::json::array();
+  const int time_accessor = add_accessor(doc, bin, times, "SCALAR", 1, true);
+  nlohmann::json animation = {
+      {"name", clip.name}, {"samplers", nlohmann::json::array()}, {"channels", nlohmann::json::array()}};
+  auto add_channel = [&](int node, const char* property, int accessor) {
+    animation["samplers"].push_back({{"input", time_accessor}, {"output", accessor}, {"interpolation", "LINEAR"}});
+    animation["channels"].push_back(
+        {{"sampler", animation["samplers"].size() - 1}, {"target", {{"node", node}, {"path", property}}}});
+  };
+  for (std::size_t k = 0; k < keyed; ++k) {
+    const ModelNode& source = model.nodes[static_cast<std::size_t>(clip.nodes[k])];
+    nlohmann::json& node = nodes[static_cast<std::size_t>(target[k])];
+    if (node.contains("matrix")) {
+      node.erase("matrix");
+      node["translation"] = {source.translation.x(), source.translation.y(), source.translation.z()};
+      node["rotation"] = {source.rotation.x(), source.rotation.y(), source.rotation.z(), source.rotation.w()};
+      node["scale"] = {source.scale.x(), source.scale.y(), source.scale.z()};
+    }
+    bool moves = false;
+    const double tolerance = 1e-6 * std::max(1.0, source.translation.norm());
+    std::vector<float> translation, rotation;
+    translation.reserve(frames * 3);
+    rotation.reserve(frames * 4);
+    Eigen::Quaterniond previous = Eigen::Quaterniond::Identity();
+    for (std::size_t f = 0; f < frames; ++f) {
+      const Eigen::Vector3d& t = clip.translations[f * keyed + k];
+      moves = moves || (t - source.translation).norm() > tolerance;
+      translation.insert(translation.end(),
+                         {static_cast<float>(t.x()), static_cast<float>(t.y()), static_cast<float>(t.z())});
+      Eigen::Quaterniond q = clip.rotations[f * keyed + k];
+      if (f > 0 && q.coeffs().dot(previous.coeffs()) < 0) q.coeffs() = -q.coeffs();  // the short way for LINEAR slerp
+      previous = q;
+      rotation.insert(rotation.end(), {static_cast<float>(q.x()), static_cast<float>(q.y()), static_cast<float>(q.z()),
+                                       static_cast<float>(q.w())});
+    }
+    if (moves) add_channel(target[k], "translation", add_accessor(doc, bin, translation, "VEC3", 3, false));
+    add_channel(target[k], "rotation", add_accessor(doc, bin, rotation, "VEC4", 4, false));
+  }
+  if (keep_animations && doc.contains("animations") && doc["animations"].is_array()) {
+    doc["animations"].push_back(animation);
+  } else {
+    doc["animations"] = nlohmann::json::array({animation});
+  }
+  align4(bin);
+  doc["buffers"][0]["byteLength"] = bin.size();
+  std::string json = doc.dump();
+  while (json.size() % 4 != 0) json.push_back(' ');
+  std::string out;
+  append_u32(out, kMagic);
+  append_u32(out, 2);
+  append_u32(out, static_cast<std::uint32_t>(12 + 8 + json.size() + 8 + bin.size()));
+  append_u32(out, static_cast<std::uint32_t>(json.size()));
+  append_u32(out, kJson);
+  out += json;
+  append_u32(out, static_cast<std::uint32_t>(bin.size()));
+  append_u32(out, kBin);
+  out += bin;
+  return out;
+}
+
+Result<RetargetFileResult> retarget_model_file(const Skeleton& skeleton, const Motion& motion,
+                                               const std::string& capture_path, const std::string& model_path,
+                                               const std::string& clip_name, const RetargetOptions& options,
+                                               bool keep_animations) {
+  auto bytes = model_as_glb(model_path);
+  if (!bytes) return std::unexpected(bytes.error());
+  // A model without a skin would come back from Assimp with each mesh bound rigidly to its node.
+  {
+    auto glb = parse_glb(*bytes, model_path);
+    if (!glb) return std::unexpected(glb.error());
+    const auto doc = nlohmann::json::parse(glb->json, nullptr, false);
+    if (doc.is_discarded() || !doc.contains("skins") || !doc["skins"].is_array() || doc["skins"].empty()) {
+      return fail(model_path, 0,
+                  "the model has no skin: expected a rigged model (a skeleton of joints and skin weights)");
+    }
+  }
+  RetargetFileResult result;
+  auto model = read_rigged_glb(*bytes, model_path);
+  if (!model) return std::unexpected(model.error());
+  result.model = std::move(*model);
+  auto rig = build_retarget_rig(skeleton, capture_path, result.model, options);
+  if (!rig) return std::unexpected(rig.error());
+  result.rig = std::move(*rig);
+  auto clip = retarget_clip(result.rig, motion, clip_name, options);
+  if (!clip) return std::unexpected(clip.error());
+  result.clip = std::move(*clip);
+  auto glb = splice_animation(*bytes, model_path, result.model, result.clip, keep_animations);
+  if (!glb) return std::unexpected(glb.error());
+  result.glb = std::move(*glb);
+  return result;
+}
+
+}  // namespace mocap

@@ -1,0 +1,573 @@
+// The offline rig and the per-frame job (retarget.h). Rotations are built in
+// the model's world and turned into locals at the end, so the model's scale
+// nodes and up axis never enter the formulas.
+#include <mocap/retarget/retarget.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace mocap {
+namespace {
+
+using Eigen::Quaterniond;
+using Eigen::Vector3d;
+
+double mean_scale(const Vector3d& s) {
+  return (std::abs(s.x()) + std::abs(s.y()) + std::abs(s.z())) / 3.0;
+}
+
+// The chains of limb roles, root to tip.
+constexpr std::array<std::array<Role, 4>, 4> kLimbChains = {{
+    {Role::ThighL, Role::ShinL, Role::FootL, Role::ToeL},
+    {Role::ThighR, Role::ShinR, Role::FootR, Role::ToeR},
+    {Role::ClavicleL, Role::UpperArmL, Role::ForearmL, Role::HandL},
+    {Role::ClavicleR, Role::UpperArmR, Role::ForearmR, Role::HandR},
+}};
+
+// The right-handed frame (left, up, forward) as matrix columns.
+Eigen::Matrix3d body_frame(const Vector3d& up, Vector3d left) {
+  left -= left.dot(up) * up;
+  left.normalize();
+  Eigen::Matrix3d m;
+  m.col(0) = left;
+  m.col(1) = up;
+  m.col(2) = left.cross(up);
+  return m;
+}
+
+struct Arc {
+  std::vector<double> s;  // cumulative length at each chain joint
+};
+
+Arc arc_lengths(const std::vector<Vector3d>& points) {
+  Arc arc;
+  arc.s.assign(points.size(), 0.0);
+  for (std::size_t i = 1; i < points.size(); ++i) arc.s[i] = arc.s[i - 1] + (points[i] - points[i - 1]).norm();
+  return arc;
+}
+
+// The capture point at arc length `s` along chain `bones` (with lengths `arc`),
+// and the segment index it falls in.
+CapturePoint point_at(const std::vector<int>& bones, const Arc& arc, double s, std::size_t& segment) {
+  const std::size_t n = bones.size();
+  segment = 0;
+  for (std::size_t k = 0; k + 1 < n; ++k) {
+    const double len = arc.s[k + 1] - arc.s[k];
+    if (len <= 1e-12) continue;
+    segment = k;
+    if (s <= arc.s[k + 1] + 1e-12) {
+      return {bones[k], bones[k + 1], std::clamp((s - arc.s[k]) / len, 0.0, 1.0)};
+    }
+  }
+  return {bones[segment], bones[std::min(segment + 1, n - 1)], 1.0};
+}
+
+}  // namespace
+
+Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::string& capture_path,
+                                       const RiggedModel& model, const RetargetOptions& options) {
+  RetargetRig rig;
+  rig.skeleton = skeleton;
+  const int bones = static_cast<int>(skeleton.bones.size());
+  // 1. The capture: its joint points J(x) in the rest pose, and its roles.
+  rig.capture_point_bone.resize(static_cast<std::size_t>(bones));
+  for (int b = 0; b < bones; ++b) {
+    rig.capture_point_bone[static_cast<std::size_t>(b)] =
+        skeleton.offsets_in_parent_frame || b == 0 ? b : skeleton.bones[static_cast<std::size_t>(b)].parent;
+  }
+  const Pose rest = rest_pose(skeleton);
+  std::vector<Vector3d> rest_positions(static_cast<std::size_t>(bones));
+  rig.capture_rest_world.resize(static_cast<std::size_t>(bones));
+  forward_kinematics(skeleton, rest, rest_positions, rig.capture_rest_world);
+  auto capture_rest_point = [&](int x) {
+    return rest_positions[static_cast<std::size_t>(rig.capture_point_bone[static_cast<std::size_t>(x)])];
+  };
+  for (int b = 0; b < bones; ++b) {
+    rig.capture_joints.names.push_back(skeleton.bones[static_cast<std::size_t>(b)].name);
+    rig.capture_joints.parents.push_back(skeleton.bones[static_cast<std::size_t>(b)].parent);
+    rig.capture_joints.positions.push_back(capture_rest_point(b));
+  }
+  auto capture_map = find_humanoid(rig.capture_joints, capture_path);
+  if (!capture_map) return std::unexpected(capture_map.error());
+  rig.capture_map = *capture_map;
+
+  // 2. The model in its bind pose, in its own world.
+  if (model.joints.empty()) {
+    return fail(model.path, 0, "the model has no skin: expected a rigged model with skin joints and weights");
+  }
+  const ModelPose bind = bind_pose(model);
+  const std::size_t nodes = model.nodes.size();
+  rig.bind_translation = bind.translation;
+  rig.bind_rotation = bind.rotation;
+  rig.bind_scale = bind.scale;
+  rig.node_parents.resize(nodes);
+  rig.bind_world_position.resize(nodes);
+  rig.bind_world_rotation.resize(nodes);
+  rig.bind_world_scale.resize(nodes);
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const int p = model.nodes[n].parent;
+    rig.node_parents[n] = p;
+    const Vector3d pp = p < 0 ? Vector3d::Zero() : rig.bind_world_position[static_cast<std::size_t>(p)];
+    const Quaterniond pr = p < 0 ? Quaterniond::Identity() : rig.bind_world_rotation[static_cast<std::size_t>(p)];
+    const double ps = p < 0 ? 1.0 : rig.bind_world_scale[static_cast<std::size_t>(p)];
+    rig.bind_world_position[n] = pp + pr * (ps * bind.translation[n]);
+    rig.bind_world_rotation[n] = (pr * bind.rotation[n]).normalized();
+    rig.bind_world_scale[n] = ps * mean_scale(bind.scale[n]);
+  }
+  std::vector<int> joint_of_node(nodes, -1);
+  for (const ModelJoint& joint : model.joints) {
+    if (joint_of_node[static_cast<std::size_t>(joint.node)] < 0) {
+      joint_of_node[static_cast<std::size_t>(joint.node)] = 0;
+    }
+  }
+  for (std::size_t n = 0; n < nodes; ++n) {
+    if (joint_of_node[n] < 0) continue;
+    joint_of_node[n] = static_cast<int>(rig.target_nodes.size());
+    rig.target_nodes.push_back(static_cast<int>(n));
+    int p = model.nodes[n].parent;
+    while (p >= 0 && joint_of_node[static_cast<std::size_t>(p)] < 0)
+      p = model.nodes[static_cast<std::size_t>(p)].parent;
+    rig.target_joints.names.push_back(model.nodes[n].name);
+    rig.target_joints.parents.push_back(p < 0 ? -1 : joint_of_node[static_cast<std::size_t>(p)]);
+    rig.target_joints.positions.push_back(rig.bind_world_position[n]);
+  }
+  // The model's up: the axis its hips-to-head points along (glTF and Assimp's
+  // COLLADA give Y; Z up and others are tried after).
+  Result<HumanoidMap> target_map = fail(model.path, 0, "");
+  const std::array<Vector3d, 6> ups = {Vector3d::UnitY(),  Vector3d::UnitZ(), -Vector3d::UnitY(),
+                                       -Vector3d::UnitZ(), Vector3d::UnitX(), -Vector3d::UnitX()};
+  Result<HumanoidMap> first_try = fail(model.path, 0, "");
+  for (std::size_t u = 0; u < ups.size(); ++u) {
+    rig.target_joints.up = ups[u];
+    auto attempt = find_humanoid(rig.target_joints, model.path);
+    if (u == 0) first_try = attempt;
+    if (!attempt) continue;
+    const Vector3d spine = rig.target_joints.positions[static_cast<std::size_t>((*attempt)[Role::Head].joint)] -
+                           rig.target_joints.positions[static_cast<std::size_t>((*attempt)[Role::Hips].joint)];
+    if (spine.norm() > 0 && spine.normalized().dot(ups[u]) > 0.7) {
+      target_map = attempt;
+      break;
+    }
+  }
+  if (!target_map) {
+    rig.target_joints.up = Vector3d::UnitY();
+    if (!first_try) return std::unexpected(first_try.error());
+    target_map = first_try;
+  }
+  rig.target_map = *target_map;
+  rig.up = rig.target_joints.up;
+  if (!options.map_path.empty()) {
+    auto overrides = read_bone_map_overrides(options.map_path);
+    if (!overrides) return std::unexpected(overrides.error());
+    auto applied = apply_bone_map_overrides(*overrides, options.map_path, rig.capture_joints, rig.capture_map,
+                                            rig.target_joints, rig.target_map);
+    if (!applied) return std::unexpected(applied.error());
+  }
+  auto cap = [&](Role r) { return rig.capture_map[r].joint; };
+  auto tgt = [&](Role r) {
+    const int j = rig.target_map[r].joint;
+    return j < 0 ? -1 : rig.target_nodes[static_cast<std::size_t>(j)];
+  };
+  auto tpos = [&](int node) { return rig.bind_world_position[static_cast<std::size_t>(node)]; };
+
+  // 3. A: the capture's (Y up, hip line) frame onto the model's.
+  const Eigen::Matrix3d capture_frame =
+      body_frame(Vector3d::UnitY(), capture_rest_point(cap(Role::ThighL)) - capture_rest_point(cap(Role::ThighR)));
+  const Eigen::Matrix3d model_frame = body_frame(rig.up, tpos(tgt(Role::ThighL)) - tpos(tgt(Role::ThighR)));
+  rig.align = Quaterniond(Eigen::Matrix3d(model_frame * capture_frame.transpose())).normalized();
+
+  // 4. Scale, floor, legs.
+  double capture_leg = 0.0, model_leg = 0.0;
+  for (int side = 0; side < 2; ++side) {
+    const auto& chain = kLimbChains[static_cast<std::size_t>(side)];
+    capture_leg += (capture_rest_point(cap(chain[0])) - capture_rest_point(cap(chain[1]))).norm() +
+                   (capture_rest_point(cap(chain[1])) - capture_rest_point(cap(chain[2]))).norm();
+    const double leg =
+        (tpos(tgt(chain[0])) - tpos(tgt(chain[1]))).norm() + (tpos(tgt(chain[1])) - tpos(tgt(chain[2]))).norm();
+    model_leg += leg;
+    rig.legs[static_cast<std::size_t>(side)].length = leg;
+  }
+  if (capture_leg <= 1e-9)
+    return fail(capture_path, 0, "the capture's legs have no length: expected a humanoid with legs");
+  if (model_leg <= 1e-12) return fail(model.path, 0, "the model's legs have no length: expected a humanoid with legs");
+  rig.scale = model_leg / capture_leg;
+  rig.floor = std::numeric_limits<double>::max();
+  for (const Eigen::Vector3f& v : model.mesh.positions) rig.floor = std::min(rig.floor, v.cast<double>().dot(rig.up));
+  if (model.mesh.positions.empty()) rig.floor = 0.0;
+  for (int side = 0; side < 2; ++side) {
+    const auto& chain = kLimbChains[static_cast<std::size_t>(side)];
+    RetargetLeg& leg = rig.legs[static_cast<std::size_t>(side)];
+    leg.thigh = tgt(chain[0]);
+    leg.shin = tgt(chain[1]);
+    leg.foot = tgt(chain[2]);
+    leg.toe = tgt(chain[3]);
+    leg.capture_foot = cap(chain[2]);
+    leg.ankle_height = tpos(leg.foot).dot(rig.up) - rig.floor;
+    leg.toe_height = leg.toe >= 0 ? tpos(leg.toe).dot(rig.up) - rig.floor : leg.ankle_height;
+  }
+  // Sole points: the bind vertices each leg's foot and toe carry most, near the foot's lowest.
+  for (int side = 0; side < 2; ++side) {
+    RetargetLeg& leg = rig.legs[static_cast<std::size_t>(side)];
+    std::vector<std::pair<double, SolePoint>> candidates;
+    double lowest = std::numeric_limits<double>::max();
+    for (std::size_t v = 0; v < model.weights.size() && v < model.mesh.positions.size(); ++v) {
+      const int node = model.joints[model.weights[v].bone[0]].node;
+      if (node != leg.foot && node != leg.toe) continue;
+      const Vector3d p = model.mesh.positions[v].cast<double>();
+      const auto n = static_cast<std::size_t>(node);
+      const Vector3d local =
+          rig.bind_world_rotation[n].conjugate() * (p - rig.bind_world_position[n]) / rig.bind_world_scale[n];
+      candidates.push_back({p.dot(rig.up), {node, local}});
+      lowest = std::min(lowest, p.dot(rig.up));
+    }
+    std::vector<SolePoint> near;
+    for (const auto& [height, point] : candidates) {
+      if (height <= lowest + 0.25 * leg.ankle_height) near.push_back(point);
+    }
+    const std::size_t stride = std::max<std::size_t>(1, (near.size() + 63) / 64);
+    for (std::size_t i = 0; i < near.size(); i += stride) leg.sole.push_back(near[i]);
+  }
+  rig.hips_node = tgt(Role::Hips);
+  rig.root_offset = tpos(rig.hips_node) - rig.scale * (rig.align * capture_rest_point(cap(Role::Hips)));
+
+  // 5. Driven nodes.
+  auto add = [&](int node, int owner, const CapturePoint* from, const CapturePoint* to, int next,
+                 const Quaterniond& inherited) -> Quaterniond {
+    DrivenNode d;
+    d.node = node;
+    d.owner = owner;
+    d.offset = inherited;
+    if (from != nullptr && next >= 0) {
+      const Vector3d bind_dir = tpos(next) - tpos(node);
+      auto at = [&](const CapturePoint& p) {
+        return ((1.0 - p.t) * capture_rest_point(p.a) + p.t * capture_rest_point(p.b)).eval();
+      };
+      const Vector3d capture_dir = rig.align * (at(*to) - at(*from));
+      if (bind_dir.norm() > 1e-12 && capture_dir.norm() > 1e-12) {
+        d.has_segment = true;
+        d.from = *from;
+        d.to = *to;
+        d.next = next;
+        d.bind_direction = bind_dir.normalized();
+        d.offset = Quaterniond::FromTwoVectors(d.bind_direction, capture_dir.normalized());
+      }
+    }
+    rig.driven.push_back(d);
+    return d.offset;
+  };
+  add(rig.hips_node, cap(Role::Hips), nullptr, nullptr, -1, Quaterniond::Identity());
+  // The spine chain: target joints between hips and head, each on the capture's
+  // spine at the same share of arc length between matching anchors.
+  {
+    std::vector<int> ts;  // model nodes
+    for (int j : rig.target_map.spine) ts.push_back(rig.target_nodes[static_cast<std::size_t>(j)]);
+    const std::vector<int>& cs = rig.capture_map.spine;
+    std::vector<Vector3d> tp, cp;
+    for (int n : ts) tp.push_back(tpos(n));
+    for (int b : cs) cp.push_back(capture_rest_point(b));
+    const Arc ta = arc_lengths(tp), ca = arc_lengths(cp);
+    // Anchors: (target chain index, capture chain index), increasing in both.
+    std::vector<std::pair<std::size_t, std::size_t>> anchors{{0, 0}};
+    for (Role r : {Role::Chest, Role::Neck, Role::Head}) {
+      const auto ti = std::find(ts.begin(), ts.end(), tgt(r));
+      const auto ci = std::find(cs.begin(), cs.end(), cap(r));
+      if (ti == ts.end() || ci == cs.end()) continue;
+      const auto a = static_cast<std::size_t>(ti - ts.begin()), b = static_cast<std::size_t>(ci - cs.begin());
+      if (a > anchors.back().first && b > anchors.back().second) anchors.emplace_back(a, b);
+    }
+    auto capture_arc = [&](std::size_t i) {
+      std::size_t k = 0;
+      while (k + 1 < anchors.size() && anchors[k + 1].first < i) ++k;
+      if (k + 1 >= anchors.size()) return ca.s[anchors.back().second];
+      const auto [t0, c0] = anchors[k];
+      const auto [t1, c1] = anchors[k + 1];
+      const double span = ta.s[t1] - ta.s[t0];
+      const double f = span > 1e-12 ? (ta.s[i] - ta.s[t0]) / span : 0.0;
+      return ca.s[c0] + f * (ca.s[c1] - ca.s[c0]);
+    };
+    Quaterniond inherited = Quaterniond::Identity();
+    for (std::size_t i = 1; i + 1 < ts.size(); ++i) {
+      std::size_t seg_a = 0, seg_b = 0, seg_mid = 0;
+      const double s0 = capture_arc(i), s1 = capture_arc(i + 1);
+      const CapturePoint from = point_at(cs, ca, s0, seg_a);
+      const CapturePoint to = point_at(cs, ca, s1, seg_b);
+      point_at(cs, ca, 0.5 * (s0 + s1), seg_mid);
+      inherited = add(ts[i], cs[seg_mid], &from, &to, ts[i + 1], inherited);
+    }
+    if (ts.size() >= 2) add(ts.back(), cap(Role::Head), nullptr, nullptr, -1, inherited);
+  }
+  // Limbs: each role joint towards the next role both skeletons have.
+  for (const auto& chain : kLimbChains) {
+    std::vector<Role> both;
+    for (Role r : chain) {
+      if (cap(r) >= 0 && tgt(r) >= 0) both.push_back(r);
+    }
+    Quaterniond inherited = Quaterniond::Identity();
+    for (std::size_t i = 0; i < both.size(); ++i) {
+      if (i + 1 < both.size()) {
+        const CapturePoint from{cap(both[i]), cap(both[i]), 0.0}, to{cap(both[i + 1]), cap(both[i + 1]), 0.0};
+        inherited = add(tgt(both[i]), cap(both[i]), &from, &to, tgt(both[i + 1]), inherited);
+      } else {
+        add(tgt(both[i]), cap(both[i]), nullptr, nullptr, -1, inherited);
+      }
+    }
+  }
+  std::sort(rig.driven.begin(), rig.driven.end(),
+            [](const DrivenNode& a, const DrivenNode& b) { return a.node < b.node; });
+  rig.driven.erase(std::unique(rig.driven.begin(), rig.driven.end(),
+                               [](const DrivenNode& a, const DrivenNode& b) { return a.node == b.node; }),
+                   rig.driven.end());
+  rig.driven_of_node.assign(nodes, -1);
+  for (std::size_t k = 0; k < rig.driven.size(); ++k)
+    rig.driven_of_node[static_cast<std::size_t>(rig.driven[k].node)] = static_cast<int>(k);
+  return rig;
+}
+
+double sole_height(const RetargetRig& rig, const RetargetLeg& leg, std::span<const Vector3d> world_position,
+                   std::span<const Quaterniond> world_rotation, const Vector3d& shift) {
+  double lowest = std::numeric_limits<double>::max();
+  for (const SolePoint& p : leg.sole) {
+    const auto n = static_cast<std::size_t>(p.node);
+    const Vector3d at = world_position[n] + world_rotation[n] * (rig.bind_world_scale[n] * p.local) + shift;
+    lowest = std::min(lowest, at.dot(rig.up));
+  }
+  if (leg.sole.empty()) {
+    lowest = (world_position[static_cast<std::size_t>(leg.foot)] + shift).dot(rig.up) - leg.ankle_height + rig.floor;
+    if (leg.toe >= 0) {
+      lowest = std::min(
+          lowest, (world_position[static_cast<std::size_t>(leg.toe)] + shift).dot(rig.up) - leg.toe_height + rig.floor);
+    }
+  }
+  return lowest - rig.floor;
+}
+
+bool RetargetJob::validate() const {
+  if (rig == nullptr || capture_pose == nullptr) return false;
+  const std::size_t bones = rig->skeleton.bones.size(), nodes = rig->node_parents.size();
+  if (channels.size() != static_cast<std::size_t>(rig->skeleton.channel_count)) return false;
+  if (capture_pose->rotation.size() != bones || capture_pose->offset.size() != bones) return false;
+  if (capture_positions.size() != bones || capture_rotations.size() != bones) return false;
+  if (translation.size() != nodes || rotation.size() != nodes || world_position.size() != nodes ||
+      world_rotation.size() != nodes) {
+    return false;
+  }
+  for (const LegPin& pin : pins) {
+    if (!(pin.weight >= 0.0 && pin.weight <= 1.0)) return false;
+  }
+  return true;
+}
+
+bool RetargetJob::run() const {
+  if (!validate()) return false;
+  const RetargetRig& r = *rig;
+  pose_from_channels(r.skeleton, channels, *capture_pose);
+  forward_kinematics(r.skeleton, *capture_pose, capture_positions, capture_rotations);
+  auto J = [&](int x) {
+    return capture_positions[static_cast<std::size_t>(r.capture_point_bone[static_cast<std::size_t>(x)])];
+  };
+  auto at = [&](const CapturePoint& p) { return ((1.0 - p.t) * J(p.a) + p.t * J(p.b)).eval(); };
+  const Quaterniond align_inverse = r.align.conjugate();
+  const std::size_t nodes = r.node_parents.size();
+  // Pass A: world rotation targets and positions.
+  Vector3d hips_shift = Vector3d::Zero();
+  auto place = [&](std::size_t n, bool keep_driven_rotation) {
+    const int p = r.node_parents[n];
+    const Vector3d pp = p < 0 ? Vector3d::Zero() : world_position[static_cast<std::size_t>(p)];
+    const Quaterniond pr = p < 0 ? Quaterniond::Identity() : world_rotation[static_cast<std::size_t>(p)];
+    const double ps = p < 0 ? 1.0 : r.bind_world_scale[static_cast<std::size_t>(p)];
+    const int k = r.driven_of_node[n];
+    if (k < 0 || !keep_driven_rotation) {
+      if (k < 0) world_rotation[n] = (pr * r.bind_rotation[n]).normalized();
+    }
+    if (static_cast<int>(n) == r.hips_node) {
+      const DrivenNode& d = r.driven[static_cast<std::size_t>(k)];
+      world_position[n] = r.scale * (r.align * J(d.owner)) + r.root_offset + lift * r.up + hips_shift;
+      translation[n] = pr.conjugate() * (world_position[n] - pp) / ps;
+    } else {
+      world_position[n] = pp + pr * (ps * r.bind_translation[n]);
+      translation[n] = r.bind_translation[n];
+    }
+    rotation[n] = (pr.conjugate() * world_rotation[n]).normalized();
+  };
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const int k = r.driven_of_node[n];
+    if (k >= 0) {
+      const DrivenNode& d = r.driven[static_cast<std::size_t>(k)];
+      const auto owner = static_cast<std::size_t>(d.owner);
+      const Quaterniond turn =
+          r.align * (capture_rotations[owner] * r.capture_rest_world[owner].conjugate()) * align_inverse;
+      Quaterniond w = turn * d.offset * r.bind_world_rotation[n];
+      if (d.has_segment) {
+        const Vector3d target = r.align * (at(d.to) - at(d.from));
+        if (target.norm() > 1e-12) {
+          w = Quaterniond::FromTwoVectors(turn * (d.offset * d.bind_direction), target.normalized()) * w;
+        }
+      }
+      world_rotation[n] = w.normalized();
+    }
+    place(n, true);
+  }
+  // Legs: IK towards the pins, and above the floor.
+  auto leg_target = [&](std::size_t side) {
+    const RetargetLeg& leg = r.legs[side];
+    const Vector3d F = world_position[static_cast<std::size_t>(leg.foot)];
+    Vector3d T = F + pins[side].weight * (pins[side].ankle - F);
+    if (floor_clamp) {
+      const double deficit = -sole_height(r, leg, world_position, world_rotation, T - F);
+      if (deficit > 0) T += deficit * r.up;
+    }
+    return T;
+  };
+  // A pinned foot out of the leg's reach draws the hips towards it (by the
+  // excess, both legs' added) before the IK, so that the leg can hold it.
+  Vector3d shift = Vector3d::Zero();
+  for (std::size_t side = 0; side < 2; ++side) {
+    const RetargetLeg& leg = r.legs[side];
+    if (leg.thigh < 0 || leg.shin < 0 || leg.foot < 0 || pins[side].weight <= 0.0) continue;
+    const Vector3d D = leg_target(side) - world_position[static_cast<std::size_t>(leg.thigh)];
+    const double excess = D.norm() - 0.995 * leg.length;
+    if (excess > 0.0) shift += excess * D.normalized();
+  }
+  if (shift.squaredNorm() > 0.0) {
+    hips_shift = shift;
+    for (std::size_t n = 0; n < nodes; ++n) place(n, true);
+  }
+  for (std::size_t side = 0; side < 2; ++side) {
+    const RetargetLeg& leg = r.legs[side];
+    if (leg.thigh < 0 || leg.shin < 0 || leg.foot < 0) continue;
+    const auto thigh = static_cast<std::size_t>(leg.thigh), shin = static_cast<std::size_t>(leg.shin),
+               foot = static_cast<std::size_t>(leg.foot);
+    const Vector3d H = world_position[thigh], K = world_position[shin], F = world_position[foot];
+    const Vector3d T = leg_target(side);
+    if ((T - F).norm() < 1e-12) continue;
+    const double l1 = (K - H).norm(), l2 = (F - K).norm();
+    Vector3d D = T - H;
+    const double reach = std::clamp(D.norm(), std::abs(l1 - l2) + 1e-9, 0.999 * (l1 + l2));
+    const Vector3d dir = D.norm() > 1e-12 ? Vector3d(D.normalized()) : Vector3d((F - H).normalized());
+    Vector3d pole = (K - H) - (K - H).dot(dir) * dir;
+    if (pole.norm() < 1e-9 * (l1 + l2)) pole = dir.unitOrthogonal();
+    pole.normalize();
+    const double cos_hip = std::clamp((l1 * l1 + reach * reach - l2 * l2) / (2.0 * l1 * reach), -1.0, 1.0);
+    const Vector3d knee = H + l1 * (cos_hip * dir + std::sqrt(1.0 - cos_hip * cos_hip) * pole);
+    const Vector3d ankle = H + reach * dir;
+    const Quaterniond q1 = Quaterniond::FromTwoVectors(K - H, knee - H);
+    const Quaterniond q2 = Quaterniond::FromTwoVectors(q1 * (F - K), ankle - knee);
+    world_rotation[thigh] = (q1 * world_rotation[thigh]).normalized();
+    world_rotation[shin] = (q2 * q1 * world_rotation[shin]).normalized();
+  }
+  // Pass B: locals from the final world rotations, positions again.
+  for (std::size_t n = 0; n < nodes; ++n) place(n, true);
+  return true;
+}
+
+Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motion, const std::string& name,
+                                     const RetargetOptions& options) {
+  const std::string& what = rig.skeleton.name;
+  if (motion.frame_count() == 0) return fail(what, 0, "the motion has no frames: expected at least one");
+  if (motion.channel_count != rig.skeleton.channel_count) {
+    return fail(what, 0,
+                "the motion has " + std::to_string(motion.channel_count) + " channels, the skeleton " +
+                    std::to_string(rig.skeleton.channel_count) + ": expected a motion of this skeleton");
+  }
+  const int frames = motion.frame_count();
+  const std::size_t nodes = rig.node_parents.size(), bones = rig.skeleton.bones.size();
+  Pose pose = make_pose(rig.skeleton);
+  std::vector<Vector3d> cpos(bones), translation(nodes), wpos(nodes);
+  std::vector<Quaterniond> crot(bones), rotation(nodes), wrot(nodes);
+  RetargetJob job;
+  job.rig = &rig;
+  job.capture_pose = &pose;
+  job.capture_positions = cpos;
+  job.capture_rotations = crot;
+  job.translation = translation;
+  job.rotation = rotation;
+  job.world_position = wpos;
+  job.world_rotation = wrot;
+  // Pass 1: free feet, the capture's ankles and the model's feet.
+  std::array<std::vector<Vector3d>, 2> capture_ankle, ankle;
+  std::array<std::vector<double>, 2> sole;
+  for (std::size_t s = 0; s < 2; ++s) {
+    capture_ankle[s].resize(static_cast<std::size_t>(frames));
+    ankle[s].resize(static_cast<std::size_t>(frames));
+    sole[s].resize(static_cast<std::size_t>(frames));
+  }
+  for (int f = 0; f < frames; ++f) {
+    job.channels = motion.frame(f);
+    job.run();
+    for (std::size_t s = 0; s < 2; ++s) {
+      const RetargetLeg& leg = rig.legs[s];
+      capture_ankle[s][static_cast<std::size_t>(f)] =
+          cpos[static_cast<std::size_t>(rig.capture_point_bone[static_cast<std::size_t>(leg.capture_foot)])];
+      ankle[s][static_cast<std::size_t>(f)] = wpos[static_cast<std::size_t>(leg.foot)];
+      sole[s][static_cast<std::size_t>(f)] = sole_height(rig, leg, wpos, wrot);
+    }
+  }
+  RetargetedClip clip;
+  clip.name = name;
+  clip.fps = motion.fps;
+  clip.frame_count = frames;
+  // The soles on the floor during contacts (all frames when there are none).
+  std::vector<double> soles;
+  for (std::size_t s = 0; s < 2; ++s) {
+    clip.contacts[s] = detect_foot_contacts(capture_ankle[s], motion.fps, Vector3d::UnitY(), options.contacts);
+    for (const FootContact& c : clip.contacts[s].contacts) {
+      for (int f = c.first; f <= c.last; ++f) soles.push_back(sole[s][static_cast<std::size_t>(f)]);
+    }
+  }
+  if (soles.empty()) {
+    double lowest = std::numeric_limits<double>::max();
+    for (std::size_t s = 0; s < 2; ++s) {
+      for (int f = 0; f < frames; ++f) lowest = std::min(lowest, sole[s][static_cast<std::size_t>(f)]);
+    }
+    soles.push_back(lowest);
+  }
+  std::nth_element(soles.begin(), soles.begin() + static_cast<std::ptrdiff_t>(soles.size() / 2), soles.end());
+  clip.lift = -soles[soles.size() / 2];
+  // Pins: each contact holds the ankle where it landed (along the floor;
+  // the height stays the capture's) with full weight (the pin starts where
+  // the free foot is, so nothing jumps), and lets it go over `blend` frames
+  // after the capture's foot lifts, where the foot moves anyway: a release
+  // inside the contact would slide the planted foot back to where the free
+  // one drifted (proportions differ).
+  std::array<std::vector<LegPin>, 2> pins;
+  const int blend = std::max(1, static_cast<int>(std::lround(options.blend_seconds * motion.fps)));
+  for (std::size_t s = 0; s < 2; ++s) {
+    pins[s].assign(static_cast<std::size_t>(frames), LegPin{});
+    if (!options.plant_feet) continue;
+    for (const FootContact& c : clip.contacts[s].contacts) {
+      const Vector3d landed = ankle[s][static_cast<std::size_t>(c.first)] + clip.lift * rig.up;
+      for (int f = c.first; f <= std::min(frames - 1, c.last + blend); ++f) {
+        const double weight = f <= c.last ? 1.0 : 1.0 - static_cast<double>(f - c.last) / (blend + 1);
+        LegPin& pin = pins[s][static_cast<std::size_t>(f)];
+        if (weight <= pin.weight) continue;  // the next contact's own pin
+        const Vector3d free = ankle[s][static_cast<std::size_t>(f)] + clip.lift * rig.up;
+        pin.ankle = landed - landed.dot(rig.up) * rig.up + free.dot(rig.up) * rig.up;
+        pin.weight = weight;
+      }
+    }
+  }
+  // Pass 2.
+  for (std::size_t n = 0; n < nodes; ++n) {
+    bool keyed = static_cast<int>(n) == rig.hips_node;
+    for (int t : rig.target_nodes) keyed = keyed || t == static_cast<int>(n);
+    if (keyed) clip.nodes.push_back(static_cast<int>(n));
+  }
+  clip.translations.reserve(static_cast<std::size_t>(frames) * clip.nodes.size());
+  clip.rotations.reserve(static_cast<std::size_t>(frames) * clip.nodes.size());
+  job.lift = clip.lift;
+  job.floor_clamp = true;
+  for (int f = 0; f < frames; ++f) {
+    job.channels = motion.frame(f);
+    job.pins = {pins[0][static_cast<std::size_t>(f)], pins[1][static_cast<std::size_t>(f)]};
+    job.run();
+    for (int n : clip.nodes) {
+      clip.translations.push_back(translation[static_cast<std::size_t>(n)]);
+      clip.rotations.push_back(rotation[static_cast<std::size_t>(n)]);
+    }
+  }
+  return clip;
+}
+
+}  // namespace mocap

@@ -1,0 +1,100 @@
+// Foot contacts: synthetic trajectories for each rule of the method, then a
+// real CMU walk.
+#include <mocap/core/fk.h>
+#include <mocap/core/foot_contacts.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "test_data.h"
+
+namespace mocap {
+namespace {
+
+constexpr double kFps = 120.0;
+
+// An ankle on a floor at `floor` m: planted for `planted` frames, then
+// swinging (10 cm up, 1.2 m/s forward) for `swing` frames, `steps` times.
+std::vector<Eigen::Vector3d> steps(int steps, int planted, int swing, double floor) {
+  std::vector<Eigen::Vector3d> out;
+  double x = 0.0;
+  for (int s = 0; s < steps; ++s) {
+    for (int f = 0; f < planted; ++f) out.emplace_back(x, floor, 0.0);
+    for (int f = 0; f < swing; ++f) {
+      x += 1.2 / kFps;
+      out.emplace_back(x, floor + 0.1 * std::sin(M_PI * (f + 1) / (swing + 1)), 0.0);
+    }
+  }
+  return out;
+}
+
+TEST(FootContacts, PlantedPhasesFoundOnAnyFloor) {
+  for (double floor : {0.0, 0.08, -0.5}) {
+    const auto track = steps(3, 40, 50, floor);
+    const FootContacts c = detect_foot_contacts(track, kFps);
+    EXPECT_NEAR(c.floor_m, floor, 1e-9);
+    ASSERT_EQ(c.contacts.size(), 3u) << floor;
+    for (int s = 0; s < 3; ++s) {
+      // Each planted phase, give or take the frames where the swing is still low and slow.
+      EXPECT_NEAR(c.contacts[static_cast<std::size_t>(s)].first, s * 90, 3);
+      EXPECT_NEAR(c.contacts[static_cast<std::size_t>(s)].last, s * 90 + 39, 3);
+    }
+  }
+}
+
+TEST(FootContacts, ShortContactsDropped) {
+  const auto track = steps(3, 5, 50, 0.0);  // 5 frames planted: 42 ms < 80 ms
+  EXPECT_TRUE(detect_foot_contacts(track, kFps).contacts.empty());
+  FootContactOptions options;
+  options.min_seconds = 0.02;
+  EXPECT_EQ(detect_foot_contacts(track, kFps, Eigen::Vector3d::UnitY(), options).contacts.size(), 3u);
+}
+
+TEST(FootContacts, HysteresisKeepsOneContactThroughNoise) {
+  // Planted with 4 cm of jitter: above height_on (3 cm) now and then, never above height_off (5 cm).
+  std::vector<Eigen::Vector3d> track(200, Eigen::Vector3d::Zero());
+  for (int f = 0; f < 200; ++f) track[static_cast<std::size_t>(f)].y() = (f % 7 == 3) ? 0.04 : 0.0;
+  track[0].y() = 0.0;
+  FootContactOptions options;
+  options.speed_on_m_s = 100.0;  // heights only
+  options.speed_off_m_s = 100.0;
+  const FootContacts c = detect_foot_contacts(track, kFps, Eigen::Vector3d::UnitY(), options);
+  ASSERT_EQ(c.contacts.size(), 1u);
+  EXPECT_EQ(c.contacts[0].first, 0);
+  EXPECT_EQ(c.contacts[0].last, 199);
+}
+
+TEST(FootContacts, EmptyTrajectory) {
+  EXPECT_TRUE(detect_foot_contacts({}, kFps).contacts.empty());
+}
+
+TEST(FootContacts, RealWalkHasAlternatingContacts) {
+  MOCAP_REQUIRE_SHARED_DATA();
+  Skeleton skeleton;
+  Motion motion;
+  test::ClipFiles files{"16_15", test::shared_data_dir() / "cmu" / "16.asf",
+                        test::shared_data_dir() / "cmu" / "16_15.amc"};
+  ASSERT_TRUE(test::load(files, skeleton, motion));
+  const auto positions = world_positions(skeleton, motion);
+  const std::size_t bones = skeleton.bones.size();
+  std::array<std::vector<Eigen::Vector3d>, 2> ankles;
+  for (int f = 0; f < motion.frame_count(); ++f) {
+    ankles[0].push_back(
+        positions[static_cast<std::size_t>(f) * bones + static_cast<std::size_t>(skeleton.find_bone("ltibia"))]);
+    ankles[1].push_back(
+        positions[static_cast<std::size_t>(f) * bones + static_cast<std::size_t>(skeleton.find_bone("rtibia"))]);
+  }
+  const FootContacts left = detect_foot_contacts(ankles[0], motion.fps),
+                     right = detect_foot_contacts(ankles[1], motion.fps);
+  EXPECT_GE(left.contacts.size(), 3u);
+  EXPECT_GE(right.contacts.size(), 3u);
+  // In a walk the feet take turns: no moment with both swinging for long, and each contact ends before the same foot's
+  // next.
+  for (const auto* c : {&left, &right}) {
+    for (std::size_t i = 1; i < c->contacts.size(); ++i) EXPECT_GT(c->contacts[i].first, c->contacts[i - 1].last + 10);
+  }
+}
+
+}  // namespace
+}  // namespace mocap

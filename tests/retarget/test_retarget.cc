@@ -1,0 +1,681 @@
+// Retargeting on real files: CMU captures (ASF/AMC and BVH) onto the Khronos
+// CesiumMan (.glb) and RiggedFigure (.dae, through Assimp's glTF export). The
+// output .glb is read back with read_rigged_model and its new animation
+// sampled: an independent path from the one that wrote it.
+// The counting operator new below is malloc's, its delete free's: GCC cannot
+// see that they pair when it inlines the standard library's allocators.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+#include <mocap/core/fk.h>
+#include <mocap/io/clip.h>
+#include <mocap/io/mesh.h>
+#include <mocap/io/skin_weights.h>
+#include <mocap/retarget/bone_map.h>
+#include <mocap/retarget/gltf_splice.h>
+#include <mocap/retarget/retarget.h>
+#include <mocap/rig/gltf.h>
+#include <mocap/rig/rigged_model.h>
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <Eigen/SVD>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <new>
+#include <numbers>
+
+#include <mocap/io/atomic_write.h>
+
+#include "skin/makehuman_reference.h"
+#include "test_data.h"
+
+// Every allocation of this program counted, to prove RetargetJob::run allocates nothing.
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+void* operator new(std::size_t size) {
+  ++g_allocations;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+
+namespace mocap {
+namespace {
+
+std::filesystem::path khronos(const std::string& name) {
+  return test::shared_data_dir() / "meshes" / "khronos" / name;
+}
+std::filesystem::path cmu(const std::string& name) {
+  return test::shared_data_dir() / "cmu" / name;
+}
+
+#define REQUIRE_SHARED_MODELS()                                                                          \
+  do {                                                                                                   \
+    if (!std::filesystem::is_directory(khronos("")) || !std::filesystem::is_directory(cmu(""))) {        \
+      if (test::under_ci()) FAIL() << "CI: no shared data at " << test::shared_data_dir();               \
+      GTEST_SKIP() << "no Khronos models or CMU clips under " << test::shared_data_dir() << ": skipped"; \
+    }                                                                                                    \
+  } while (0)
+
+TEST(BoneNames, NormalisedAcrossConventions) {
+  struct Case {
+    const char* name;
+    const char* base;
+    int side;
+  };
+  for (const Case& c : {Case{"mixamorig:LeftUpLeg", "upleg", -1}, Case{"RightForeArm", "forearm", 1},
+                        Case{"thigh_l", "thigh", -1}, Case{"calf_r", "calf", 1}, Case{"DEF-thigh.L", "thigh", -1},
+                        Case{"DEF-upper_arm.R", "upperarm", 1}, Case{"upperleg01.L", "upperleg01", -1},
+                        Case{"lfemur", "femur", -1}, Case{"rtibia", "tibia", 1}, Case{"LeftUpperLeg", "upperleg", -1},
+                        Case{"leg_joint_R_2", "legjoint2", 1}, Case{"Skeleton_torso_joint_1", "torsojoint1", 0},
+                        Case{"lowerback", "lowerback", 0}, Case{"Hips", "hips", 0}, Case{"spine_01", "spine01", 0}}) {
+    const NormalisedName n = normalise_bone_name(c.name);
+    EXPECT_EQ(n.base, c.base) << c.name;
+    EXPECT_EQ(n.side, c.side) << c.name;
+  }
+}
+
+// A hierarchy named as a rig convention, shaped as a T-pose, Y up, facing +Z.
+JointHierarchy synthetic_rig(const std::vector<std::string>& names) {
+  // hips, spine, chest, neck, head, L: shoulder arm forearm hand, R: same, L: upleg leg foot toe, R: same
+  const std::vector<int> parents = {-1, 0, 1, 2, 3, 2, 5, 6, 7, 2, 9, 10, 11, 0, 13, 14, 15, 0, 17, 18, 19};
+  const std::vector<Eigen::Vector3d> p = {
+      {0, 1.0, 0},     {0, 1.15, 0},    {0, 1.35, 0},      {0, 1.5, 0},      {0, 1.6, 0},       {0.05, 1.45, 0},
+      {0.18, 1.45, 0}, {0.45, 1.45, 0}, {0.7, 1.45, 0},    {-0.05, 1.45, 0}, {-0.18, 1.45, 0},  {-0.45, 1.45, 0},
+      {-0.7, 1.45, 0}, {0.1, 0.95, 0},  {0.1, 0.52, 0},    {0.1, 0.1, 0},    {0.1, 0.02, 0.12}, {-0.1, 0.95, 0},
+      {-0.1, 0.52, 0}, {-0.1, 0.1, 0},  {-0.1, 0.02, 0.12}};
+  JointHierarchy h;
+  h.names = names;
+  h.parents = parents;
+  h.positions = p;
+  return h;
+}
+
+TEST(BoneMap, MixamoUnrealAndNamelessRigs) {
+  const std::vector<std::string> mixamo = {
+      "mixamorig:Hips",        "mixamorig:Spine",         "mixamorig:Spine2",   "mixamorig:Neck",
+      "mixamorig:Head",        "mixamorig:LeftShoulder",  "mixamorig:LeftArm",  "mixamorig:LeftForeArm",
+      "mixamorig:LeftHand",    "mixamorig:RightShoulder", "mixamorig:RightArm", "mixamorig:RightForeArm",
+      "mixamorig:RightHand",   "mixamorig:LeftUpLeg",     "mixamorig:LeftLeg",  "mixamorig:LeftFoot",
+      "mixamorig:LeftToeBase", "mixamorig:RightUpLeg",    "mixamorig:RightLeg", "mixamorig:RightFoot",
+      "mixamorig:RightToeBase"};
+  const std::vector<std::string> unreal = {
+      "pelvis",     "spine_01", "spine_03",   "neck_01",    "head",       "clavicle_l", "upperarm_l",
+      "lowerarm_l", "hand_l",   "clavicle_r", "upperarm_r", "lowerarm_r", "hand_r",     "thigh_l",
+      "calf_l",     "foot_l",   "ball_l",     "thigh_r",    "calf_r",     "foot_r",     "ball_r"};
+  std::vector<std::string> nameless;
+  for (int j = 0; j < 21; ++j) nameless.push_back("joint" + std::to_string(j));
+  const std::vector<std::string>* const rigs[] = {&mixamo, &unreal, &nameless};
+  for (const auto* names : rigs) {
+    const JointHierarchy h = synthetic_rig(*names);
+    auto map = find_humanoid(h, "synthetic");
+    ASSERT_TRUE(map) << map.error().to_string();
+    // Every role lands on the joint the layout puts it at (clavicles included: four-joint arms).
+    for (int r = 0; r < kRoleCount; ++r) {
+      EXPECT_EQ(map->roles[static_cast<std::size_t>(r)].joint, r)
+          << (*names)[0] << ": " << role_name(static_cast<Role>(r)) << " got "
+          << (map->roles[static_cast<std::size_t>(r)].joint >= 0
+                  ? h.names[static_cast<std::size_t>(map->roles[static_cast<std::size_t>(r)].joint)]
+                  : "-");
+    }
+  }
+  // The nameless rig is found by topology and geometry only.
+  auto map = find_humanoid(synthetic_rig(nameless), "synthetic");
+  ASSERT_TRUE(map);
+  EXPECT_EQ((*map)[Role::ThighL].how, "topology");
+}
+
+TEST(BoneMap, MissingChainIsNamed) {
+  JointHierarchy h;
+  h.names = {"Hips", "Spine", "Head"};
+  h.parents = {-1, 0, 1};
+  h.positions = {{0, 1, 0}, {0, 1.3, 0}, {0, 1.6, 0}};
+  auto map = find_humanoid(h, "stick.glb");
+  ASSERT_FALSE(map);
+  EXPECT_NE(map.error().to_string().find("stick.glb"), std::string::npos) << map.error().to_string();
+  EXPECT_NE(map.error().to_string().find("thigh"), std::string::npos) << map.error().to_string();
+}
+
+Result<ClipFile> read_cmu(const std::string& subject, const std::string& clip) {
+  return read_clip(cmu(subject + ".asf").string(), cmu(clip + ".amc").string(), 120.0);
+}
+
+TEST(BoneMap, CaptureAndKhronosModels) {
+  REQUIRE_SHARED_MODELS();
+  auto clip = read_cmu("16", "16_15");
+  ASSERT_TRUE(clip) << clip.error().to_string();
+  struct Expect {
+    const char* model;
+    const char* upper_arm_l;
+    const char* toe_r;
+  };
+  for (const Expect& e : {Expect{"CesiumMan.glb", "Skeleton_arm_joint_L__4_", "leg_joint_R_5"},
+                          Expect{"RiggedFigure.dae", "arm_joint_L_1", "leg_joint_R_5"}}) {
+    auto model = read_rigged_model(khronos(e.model).string());
+    ASSERT_TRUE(model) << model.error().to_string();
+    auto rig = build_retarget_rig(clip->skeleton, "16.asf", *model);
+    ASSERT_TRUE(rig) << rig.error().to_string();
+    auto capture_name = [&](Role r) {
+      return rig->capture_joints.names[static_cast<std::size_t>(rig->capture_map[r].joint)];
+    };
+    auto target_name = [&](Role r) {
+      return rig->target_joints.names[static_cast<std::size_t>(rig->target_map[r].joint)];
+    };
+    EXPECT_EQ(capture_name(Role::Hips), "root");
+    EXPECT_EQ(capture_name(Role::ThighL), "lfemur");
+    EXPECT_EQ(capture_name(Role::HandR), "rwrist");
+    EXPECT_EQ(capture_name(Role::Chest), "thorax");
+    EXPECT_EQ(target_name(Role::UpperArmL), e.upper_arm_l) << e.model;
+    EXPECT_EQ(target_name(Role::ToeR), e.toe_r) << e.model;
+    EXPECT_EQ(rig->target_map[Role::ClavicleL].joint, -1) << e.model;  // three-joint arms: no clavicle
+    std::printf("%s\n%s", e.model,
+                format_bone_map(rig->capture_joints, rig->capture_map, rig->target_joints, rig->target_map).c_str());
+  }
+  // cgspeed's BVH names.
+  auto bvh = read_bvh_clip((test::shared_data_dir() / "cmu-bvh" / "09_06.bvh").string());
+  ASSERT_TRUE(bvh) << bvh.error().to_string();
+  JointHierarchy h;
+  for (const Bone& b : bvh->skeleton.bones) {
+    h.names.push_back(b.name);
+    h.parents.push_back(b.parent);
+    h.positions.push_back(Eigen::Vector3d::Zero());
+  }
+  auto model = read_rigged_model(khronos("CesiumMan.glb").string());
+  ASSERT_TRUE(model);
+  auto rig = build_retarget_rig(bvh->skeleton, "09_06.bvh", *model);
+  ASSERT_TRUE(rig) << rig.error().to_string();
+  EXPECT_EQ(rig->capture_joints.names[static_cast<std::size_t>(rig->capture_map[Role::ThighL].joint)], "LeftUpLeg");
+  EXPECT_EQ(rig->capture_joints.names[static_cast<std::size_t>(rig->capture_map[Role::ToeR].joint)], "RightToeBase");
+}
+
+TEST(BoneMap, OverridesWithFileAndLine) {
+  REQUIRE_SHARED_MODELS();
+  auto clip = read_cmu("16", "16_15");
+  ASSERT_TRUE(clip);
+  auto model = read_rigged_model(khronos("CesiumMan.glb").string());
+  ASSERT_TRUE(model);
+  test::TempDir dir;
+  const auto good = dir.touch("good.json", "{\n  \"leg_joint_L_1\": \"lfemur\"\n}\n");
+  RetargetOptions options;
+  options.map_path = good.string();
+  auto rig = build_retarget_rig(clip->skeleton, "16.asf", *model, options);
+  ASSERT_TRUE(rig) << rig.error().to_string();
+  EXPECT_EQ(rig->target_map[Role::ThighL].how, "map " + good.string() + ":2");
+  const auto bad = dir.touch("bad.json", "{\n  \"leg_joint_L_1\": \"lfemur\",\n  \"no_such_bone\": \"ltibia\"\n}\n");
+  options.map_path = bad.string();
+  rig = build_retarget_rig(clip->skeleton, "16.asf", *model, options);
+  ASSERT_FALSE(rig);
+  EXPECT_EQ(rig.error().file, bad.string());
+  EXPECT_EQ(rig.error().line, 3);
+  EXPECT_NE(rig.error().message.find("no_such_bone"), std::string::npos);
+  const auto bad_capture = dir.touch("bad_capture.json", "{\"leg_joint_L_1\": \"lfemurr\"}");
+  options.map_path = bad_capture.string();
+  rig = build_retarget_rig(clip->skeleton, "16.asf", *model, options);
+  ASSERT_FALSE(rig);
+  EXPECT_EQ(rig.error().line, 1);
+  EXPECT_NE(rig.error().message.find("capture"), std::string::npos) << rig.error().message;
+}
+
+TEST(JobValidity, EveryInvalidInputRefused) {
+  REQUIRE_SHARED_MODELS();
+  auto clip = read_cmu("16", "16_15");
+  ASSERT_TRUE(clip);
+  auto model = read_rigged_model(khronos("CesiumMan.glb").string());
+  ASSERT_TRUE(model);
+  auto rig = build_retarget_rig(clip->skeleton, "16.asf", *model);
+  ASSERT_TRUE(rig);
+  const std::size_t bones = clip->skeleton.bones.size(), nodes = model->nodes.size();
+  Pose pose = make_pose(clip->skeleton);
+  std::vector<Eigen::Vector3d> cpos(bones), t(nodes), wp(nodes);
+  std::vector<Eigen::Quaterniond> crot(bones), r(nodes), wr(nodes);
+  RetargetJob job;
+  EXPECT_FALSE(job.validate());  // no rig
+  job.rig = &*rig;
+  job.capture_pose = &pose;
+  job.channels = clip->motion.frame(0);
+  job.capture_positions = cpos;
+  job.capture_rotations = crot;
+  job.translation = t;
+  job.rotation = r;
+  job.world_position = wp;
+  job.world_rotation = wr;
+  EXPECT_TRUE(job.validate());
+  EXPECT_TRUE(job.run());
+  job.channels = clip->motion.frame(0).subspan(1);
+  EXPECT_FALSE(job.validate());  // a channel short
+  EXPECT_FALSE(job.run());
+  job.channels = clip->motion.frame(0);
+  job.translation = std::span<Eigen::Vector3d>(t).subspan(1);
+  EXPECT_FALSE(job.validate());
+  job.translation = t;
+  job.pins[0].weight = 1.5;
+  EXPECT_FALSE(job.validate());
+  job.pins[0].weight = 0.5;
+  EXPECT_TRUE(job.validate());
+  job.capture_pose = nullptr;
+  EXPECT_FALSE(job.validate());
+  // Running allocates nothing: every frame of the clip, IK and floor clamp on.
+  job.capture_pose = &pose;
+  job.floor_clamp = true;
+  job.pins[1] = {1.0, Eigen::Vector3d(0.1, 0.05, 0.2)};
+  {
+    const long counted = g_allocations.load();
+    auto probe = std::make_unique<std::vector<int>>(8);  // the counter sees allocations
+    EXPECT_GT(g_allocations.load(), counted);
+  }
+  const long before = g_allocations.load();
+  bool all = true;
+  for (int f = 0; f < clip->motion.frame_count(); ++f) {
+    job.channels = clip->motion.frame(f);
+    all = job.run() && all;
+  }
+  const long allocations = g_allocations.load() - before;
+  EXPECT_TRUE(all);
+  EXPECT_EQ(allocations, 0);
+}
+
+TEST(Retarget, ModelWithoutSkinRefused) {
+  REQUIRE_SHARED_MODELS();
+  auto clip = read_cmu("16", "16_15");
+  ASSERT_TRUE(clip);
+  RiggedModel model;
+  model.path = "empty.glb";
+  model.nodes.push_back({});
+  auto rig = build_retarget_rig(clip->skeleton, "16.asf", model);
+  ASSERT_FALSE(rig);
+  EXPECT_NE(rig.error().to_string().find("no skin"), std::string::npos);
+}
+
+// What the written file does, measured on the file.
+struct Measured {
+  std::vector<double> angles_deg;    // per mapped segment and frame, after one rigid rotation
+  double worst_extra_slide = -1e9;   // per contact: model slide - (scaled capture slide + 2 % leg), model units
+  double worst_slide_share = 0.0;    // the worst contact's model slide / leg length
+  double worst_capture_share = 0.0;  // the same contact's capture slide (scaled) / leg length
+  double lowest_foot_vertex = 1e9;   // above (> 0) or below the floor, model units
+  int contacts = 0;
+  int foot_vertices = 0;
+};
+
+double percentile(std::vector<double> v, double p) {
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))];
+}
+
+// Largest horizontal distance from where the point stood at the contact's first frame.
+double slide(const std::vector<Eigen::Vector3d>& track, const FootContact& c, const Eigen::Vector3d& up) {
+  double worst = 0.0;
+  for (int f = c.first; f <= c.last; ++f) {
+    Eigen::Vector3d d = track[static_cast<std::size_t>(f)] - track[static_cast<std::size_t>(c.first)];
+    d -= d.dot(up) * up;
+    worst = std::max(worst, d.norm());
+  }
+  return worst;
+}
+
+Measured measure(const RetargetFileResult& result, const Skeleton& skeleton, const Motion& motion,
+                 const RiggedModel& out, const ModelAnimation& animation) {
+  const RetargetRig& rig = result.rig;
+  Measured m;
+  auto out_node = [&](int rig_node) {
+    return out.find_node(result.model.nodes[static_cast<std::size_t>(rig_node)].name);
+  };
+  ModelPose pose = rest_pose(out);
+  std::vector<Eigen::Affine3d> world(out.nodes.size());
+  std::vector<SkinMatrix> skinning(out.joints.size());
+  Pose capture = make_pose(skeleton);
+  std::vector<Eigen::Vector3d> cpos(skeleton.bones.size());
+  std::vector<Eigen::Quaterniond> crot(skeleton.bones.size());
+  // Foot vertices: those whose largest weight is on a foot or toe joint.
+  std::vector<int> foot_nodes;
+  for (const RetargetLeg& leg : rig.legs) {
+    for (int n : {leg.foot, leg.toe}) {
+      if (n >= 0) foot_nodes.push_back(out_node(n));
+    }
+  }
+  std::vector<int> foot_vertices;
+  for (std::size_t v = 0; v < out.weights.size(); ++v) {
+    const int joint_node = out.joints[out.weights[v].bone[0]].node;
+    if (std::count(foot_nodes.begin(), foot_nodes.end(), joint_node)) foot_vertices.push_back(static_cast<int>(v));
+  }
+  m.foot_vertices = static_cast<int>(foot_vertices.size());
+  std::vector<Eigen::Vector3d> capture_dirs, model_dirs;
+  std::array<std::vector<Eigen::Vector3d>, 2> model_ankle, capture_ankle;
+  for (int f = 0; f < motion.frame_count(); ++f) {
+    sample_animation(out, animation, f / motion.fps, pose);
+    model_skinning_matrices(out, pose, world, skinning);
+    pose_from_channels(skeleton, motion.frame(f), capture);
+    forward_kinematics(skeleton, capture, cpos, crot);
+    auto J = [&](int x) { return cpos[static_cast<std::size_t>(rig.capture_point_bone[static_cast<std::size_t>(x)])]; };
+    auto at = [&](const CapturePoint& p) { return ((1.0 - p.t) * J(p.a) + p.t * J(p.b)).eval(); };
+    for (const DrivenNode& d : rig.driven) {
+      if (!d.has_segment) continue;
+      capture_dirs.push_back((at(d.to) - at(d.from)).normalized());
+      model_dirs.push_back((world[static_cast<std::size_t>(out_node(d.next))].translation() -
+                            world[static_cast<std::size_t>(out_node(d.node))].translation())
+                               .normalized());
+    }
+    for (std::size_t s = 0; s < 2; ++s) {
+      model_ankle[s].push_back(world[static_cast<std::size_t>(out_node(rig.legs[s].foot))].translation());
+      capture_ankle[s].push_back(J(rig.legs[s].capture_foot));
+    }
+    for (int v : foot_vertices) {
+      const VertexWeights& w = out.weights[static_cast<std::size_t>(v)];
+      const Eigen::Vector4f p(out.mesh.positions[static_cast<std::size_t>(v)].x(),
+                              out.mesh.positions[static_cast<std::size_t>(v)].y(),
+                              out.mesh.positions[static_cast<std::size_t>(v)].z(), 1.0f);
+      Eigen::Vector3f skinned = Eigen::Vector3f::Zero();
+      for (int i = 0; i < kMaxInfluences; ++i)
+        skinned += w.weight[static_cast<std::size_t>(i)] * (skinning[w.bone[static_cast<std::size_t>(i)]] * p);
+      m.lowest_foot_vertex = std::min(m.lowest_foot_vertex, skinned.cast<double>().dot(rig.up) - rig.floor);
+    }
+  }
+  // One rotation for the whole clip (Kabsch), then the angle of every segment.
+  Eigen::Matrix3d h = Eigen::Matrix3d::Zero();
+  for (std::size_t i = 0; i < capture_dirs.size(); ++i) h += model_dirs[i] * capture_dirs[i].transpose();
+  Eigen::JacobiSVD<Eigen::Matrix3d> svd(h, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Eigen::Matrix3d d = Eigen::Matrix3d::Identity();
+  d(2, 2) = (svd.matrixU() * svd.matrixV().transpose()).determinant() > 0 ? 1.0 : -1.0;
+  const Eigen::Matrix3d r = svd.matrixU() * d * svd.matrixV().transpose();
+  for (std::size_t i = 0; i < capture_dirs.size(); ++i) {
+    m.angles_deg.push_back(std::acos(std::clamp((r * capture_dirs[i]).dot(model_dirs[i]), -1.0, 1.0)) * 180.0 /
+                           std::numbers::pi);
+  }
+  for (std::size_t s = 0; s < 2; ++s) {
+    const double leg = rig.legs[s].length;
+    for (const FootContact& c : result.clip.contacts[s].contacts) {
+      ++m.contacts;
+      const double model_slide = slide(model_ankle[s], c, rig.up);
+      const double capture_slide = rig.scale * slide(capture_ankle[s], c, Eigen::Vector3d::UnitY());
+      const double extra = model_slide - (capture_slide + 0.02 * leg);
+      if (std::getenv("MOCAP_RETARGET_CONTACTS") != nullptr) {
+        std::printf("  leg %zu frames %d-%d: slide %.2f %% of the leg, capture %.2f %%\n", s, c.first, c.last,
+                    100 * model_slide / leg, 100 * capture_slide / leg);
+      }
+      if (extra > m.worst_extra_slide) {
+        m.worst_extra_slide = extra;
+        m.worst_slide_share = model_slide / leg;
+        m.worst_capture_share = capture_slide / leg;
+      }
+    }
+  }
+  return m;
+}
+
+struct Case {
+  const char* model;
+  const char* subject;
+  const char* clip;
+};
+
+TEST(Retarget, WrittenFilesFollowTheCapture) {
+  REQUIRE_SHARED_MODELS();
+  for (const Case& c : {Case{"CesiumMan.glb", "16", "16_15"}, Case{"RiggedFigure.dae", "16", "16_15"},
+                        Case{"CesiumMan.glb", "09", "09_06"}, Case{"RiggedFigure.dae", "09", "09_06"},
+                        Case{"CesiumMan.glb", "49", "49_02"}, Case{"CesiumMan.glb", "49", "49_06"},
+                        Case{"RiggedFigure.dae", "49", "49_06"}}) {
+    SCOPED_TRACE(std::string(c.model) + " " + c.clip);
+    auto clip = read_cmu(c.subject, c.clip);
+    ASSERT_TRUE(clip) << clip.error().to_string();
+    const auto start = std::chrono::steady_clock::now();
+    auto result = retarget_model_file(clip->skeleton, clip->motion, cmu(std::string(c.subject) + ".asf").string(),
+                                      khronos(c.model).string(), c.clip);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_TRUE(result) << result.error().to_string();
+    test::TempDir dir;
+    const auto path = dir.path() / "out.glb";
+    ASSERT_TRUE(write_file_atomically(path.string(), result->glb));
+    auto out = read_rigged_model(path.string());
+    ASSERT_TRUE(out) << out.error().to_string();
+    auto input = read_rigged_model(khronos(c.model).string());
+    ASSERT_TRUE(input);
+    // The character stays the character.
+    EXPECT_EQ(out->joint_names(), input->joint_names());
+    EXPECT_EQ(out->mesh.vertex_count(), input->mesh.vertex_count());
+    EXPECT_EQ(out->mesh.triangles.size(), input->mesh.triangles.size());
+    ASSERT_EQ(out->animations.size(), 1u);  // the model's own dropped
+    auto animation = find_animation(*out, c.clip);
+    ASSERT_TRUE(animation) << animation.error().to_string();
+    EXPECT_NEAR((*animation)->duration_seconds, (clip->motion.frame_count() - 1) / clip->motion.fps, 1e-3);
+    const Measured m = measure(*result, clip->skeleton, clip->motion, *out, **animation);
+    const double median = percentile(m.angles_deg, 0.5), p95 = percentile(m.angles_deg, 0.95);
+    std::printf(
+        "%s %s: %d frames in %.3f s; segments median %.2f deg, p95 %.2f, max %.2f; %d contacts, worst "
+        "slide %.2f %% of the leg (capture %.2f %%); lowest foot vertex %+.2f cm (%d vertices)\n",
+        c.model, c.clip, clip->motion.frame_count(), seconds, median, p95, percentile(m.angles_deg, 1.0), m.contacts,
+        100 * m.worst_slide_share, 100 * m.worst_capture_share, 100 * m.lowest_foot_vertex, m.foot_vertices);
+    EXPECT_LE(median, 4.0);
+    EXPECT_LE(p95, 10.0);
+    if (std::string(c.clip) != "09_06") {
+      EXPECT_GT(m.contacts, 0);  // a run's stance is too short and fast for a pin
+    }
+    EXPECT_LE(m.worst_extra_slide, 0.0);
+    EXPECT_GT(m.foot_vertices, 0);
+    EXPECT_GE(m.lowest_foot_vertex, -0.01);  // glTF metres: 1 cm
+  }
+}
+
+TEST(Retarget, KeepAnimationsKeepsTheModelsOwn) {
+  REQUIRE_SHARED_MODELS();
+  auto clip = read_cmu("16", "16_15");
+  ASSERT_TRUE(clip);
+  auto result =
+      retarget_model_file(clip->skeleton, clip->motion, "16.asf", khronos("CesiumMan.glb").string(), "walk", {}, true);
+  ASSERT_TRUE(result) << result.error().to_string();
+  auto out = read_rigged_glb(result->glb, "out.glb");
+  ASSERT_TRUE(out) << out.error().to_string();
+  ASSERT_EQ(out->animations.size(), 2u);
+  EXPECT_EQ(out->animations[1].name, "walk");
+  // The input's binary chunk is kept byte for byte at the start of the output's.
+  const std::string input = test::read_text(khronos("CesiumMan.glb"));
+  std::uint32_t in_json = 0, out_json = 0;
+  std::memcpy(&in_json, input.data() + 12, 4);
+  std::memcpy(&out_json, result->glb.data() + 12, 4);
+  std::uint32_t in_bin = 0;
+  std::memcpy(&in_bin, input.data() + 20 + in_json, 4);
+  EXPECT_EQ(result->glb.substr(20 + out_json + 8, in_bin), input.substr(20 + in_json + 8, in_bin));
+}
+
+// CesiumMan as a Mixamo character in other units and facing: its joints
+// renamed "mixamorig:Hips", "mixamorig:LeftUpLeg", ..., the whole scene under
+// a new root node scaled by 0.01 and turned 90 degrees about Y (the glTF's
+// JSON edited, its binary chunk kept).
+std::string mixamo_cesium(double scale) {
+  const std::string bytes = test::read_text(khronos("CesiumMan.glb"));
+  std::uint32_t json_length = 0;
+  std::memcpy(&json_length, bytes.data() + 12, 4);
+  nlohmann::json doc = nlohmann::json::parse(bytes.substr(20, json_length));
+  const std::pair<const char*, const char*> names[] = {{"Skeleton_torso_joint_1", "Hips"},
+                                                       {"Skeleton_torso_joint_2", "Spine"},
+                                                       {"torso_joint_3", "Spine2"},
+                                                       {"Skeleton_neck_joint_1", "Neck"},
+                                                       {"Skeleton_neck_joint_2", "Head"},
+                                                       {"Skeleton_arm_joint_L__4_", "LeftArm"},
+                                                       {"Skeleton_arm_joint_L__3_", "LeftForeArm"},
+                                                       {"Skeleton_arm_joint_L__2_", "LeftHand"},
+                                                       {"Skeleton_arm_joint_R", "RightArm"},
+                                                       {"Skeleton_arm_joint_R__2_", "RightForeArm"},
+                                                       {"Skeleton_arm_joint_R__3_", "RightHand"},
+                                                       {"leg_joint_L_1", "LeftUpLeg"},
+                                                       {"leg_joint_L_2", "LeftLeg"},
+                                                       {"leg_joint_L_3", "LeftFoot"},
+                                                       {"leg_joint_L_5", "LeftToeBase"},
+                                                       {"leg_joint_R_1", "RightUpLeg"},
+                                                       {"leg_joint_R_2", "RightLeg"},
+                                                       {"leg_joint_R_3", "RightFoot"},
+                                                       {"leg_joint_R_5", "RightToeBase"}};
+  for (auto& node : doc["nodes"]) {
+    for (const auto& [from, to] : names) {
+      if (node.value("name", "") == from) node["name"] = std::string("mixamorig:") + to;
+    }
+  }
+  const double half = std::sqrt(0.5);
+  doc["nodes"].push_back({{"name", "Units"},
+                          {"children", doc["scenes"][0]["nodes"]},
+                          {"rotation", {0.0, half, 0.0, half}},
+                          {"scale", {scale, scale, scale}}});
+  doc["scenes"][0]["nodes"] = {doc["nodes"].size() - 1};
+  std::string json = doc.dump();
+  while (json.size() % 4 != 0) json.push_back(' ');
+  std::string out = bytes.substr(0, 12);
+  const std::string rest = bytes.substr(20 + json_length);  // BIN chunk header and data
+  const auto total = static_cast<std::uint32_t>(12 + 8 + json.size() + rest.size());
+  const auto length = static_cast<std::uint32_t>(json.size());
+  std::memcpy(out.data() + 8, &total, 4);
+  out.append(reinterpret_cast<const char*>(&length), 4);
+  out.append("JSON", 4);
+  out += json + rest;
+  return out;
+}
+
+TEST(Retarget, MixamoNamesCentimetreScaleOtherFacing) {
+  REQUIRE_SHARED_MODELS();
+  constexpr double kScale = 0.01;
+  test::TempDir dir;
+  const auto model_path = dir.path() / "mixamo_cesium.glb";
+  ASSERT_TRUE(write_file_atomically(model_path.string(), mixamo_cesium(kScale)));
+  auto clip = read_cmu("16", "16_15");
+  ASSERT_TRUE(clip);
+  auto result = retarget_model_file(clip->skeleton, clip->motion, "16.asf", model_path.string(), "16_15");
+  ASSERT_TRUE(result) << result.error().to_string();
+  for (int r = 0; r < kRoleCount; ++r) {
+    const RoleMatch& m = result->rig.target_map.roles[static_cast<std::size_t>(r)];
+    if (m.joint >= 0 && r != static_cast<int>(Role::Spine) && r != static_cast<int>(Role::Chest)) {
+      EXPECT_EQ(m.how, "name table") << role_name(static_cast<Role>(r));
+    }
+  }
+  EXPECT_EQ(result->rig.target_joints.names[static_cast<std::size_t>(result->rig.target_map[Role::ForearmL].joint)],
+            "mixamorig:LeftForeArm");
+  const auto out_path = dir.path() / "out.glb";
+  ASSERT_TRUE(write_file_atomically(out_path.string(), result->glb));
+  auto out = read_rigged_model(out_path.string());
+  ASSERT_TRUE(out) << out.error().to_string();
+  auto animation = find_animation(*out, "16_15");
+  ASSERT_TRUE(animation);
+  const Measured m = measure(*result, clip->skeleton, clip->motion, *out, **animation);
+  const double median = percentile(m.angles_deg, 0.5), p95 = percentile(m.angles_deg, 0.95);
+  std::printf(
+      "Mixamo-named CesiumMan at 0.01 scale, turned 90 deg: scale %.4g units/m; segments median %.2f deg, "
+      "p95 %.2f; %d contacts, worst slide %.2f %% of the leg (capture %.2f %%); lowest foot vertex %+.2f cm\n",
+      result->rig.scale, median, p95, m.contacts, 100 * m.worst_slide_share, 100 * m.worst_capture_share,
+      100 * m.lowest_foot_vertex / kScale);
+  EXPECT_LE(median, 4.0);
+  EXPECT_LE(p95, 10.0);
+  EXPECT_GT(m.contacts, 0);
+  EXPECT_LE(m.worst_extra_slide, 0.0);
+  EXPECT_GE(m.lowest_foot_vertex, -0.01 * kScale);  // 1 cm of the character's own size
+}
+
+// MakeHuman's own default skeleton (163 bones, named clavicle.L,
+// upperarm01.L, upperleg01.L, toe1-1.L, ...) and its artists' weights on
+// the bundled humanoid, written as a rigged .glb in its bind pose (every bone
+// at its head joint, unrotated).
+Result<std::string> makehuman_glb() {
+  auto ref = test::read_makehuman_reference(test::shared_data_dir() / "meshes" / "makehuman");
+  if (!ref) return std::unexpected(ref.error());
+  static Mesh mesh;
+  auto read = read_obj((test::bundled_data_dir() / "humanoid.obj").string(), ObjReadOptions{0.1});
+  if (!read) return std::unexpected(read.error());
+  mesh = *read;
+  GltfDocument doc;
+  std::map<std::string, int> index;
+  std::vector<std::string> order;  // parents first
+  for (const auto& [name, bone] : ref->bones) {
+    if (bone.parent.empty()) order.push_back(name);
+  }
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    for (const auto& [name, bone] : ref->bones) {
+      if (bone.parent == order[i]) order.push_back(name);
+    }
+  }
+  for (const std::string& name : order) {
+    const test::MakeHumanBone& bone = ref->bones.at(name);
+    GltfNode node;
+    node.name = name;
+    node.parent = bone.parent.empty() ? -1 : index.at(bone.parent);
+    const Eigen::Vector3d parent_head = bone.parent.empty() ? Eigen::Vector3d::Zero() : ref->bones.at(bone.parent).head;
+    node.translation = (bone.head - parent_head).cast<float>();
+    index[name] = static_cast<int>(doc.nodes.size());
+    doc.joints.push_back(static_cast<int>(doc.nodes.size()));
+    doc.nodes.push_back(node);
+    Eigen::Matrix4f inverse_bind = Eigen::Matrix4f::Identity();
+    inverse_bind.block<3, 1>(0, 3) = -bone.head.cast<float>();
+    doc.inverse_bind.push_back(inverse_bind);
+  }
+  static std::vector<VertexWeights> weights;
+  weights.clear();
+  for (const auto& influences : ref->weights) {
+    std::vector<std::pair<int, float>> mapped;
+    for (const auto& [bone, w] : influences)
+      mapped.emplace_back(index.at(ref->weight_bones[static_cast<std::size_t>(bone)]), w);
+    auto vw = make_vertex_weights(mapped);
+    weights.push_back(vw ? *vw : VertexWeights{{0}, {1.0f}});
+  }
+  doc.mesh = &mesh;
+  doc.weights = weights;
+  return format_glb(doc);
+}
+
+TEST(Retarget, MakeHumanSkeletonAndWeights) {
+  REQUIRE_SHARED_MODELS();
+  auto glb = makehuman_glb();
+  ASSERT_TRUE(glb) << glb.error().to_string();
+  test::TempDir dir;
+  const auto model_path = dir.path() / "makehuman.glb";
+  ASSERT_TRUE(write_file_atomically(model_path.string(), *glb));
+  if (const char* keep = std::getenv("MOCAP_RETARGET_KEEP_MODEL")) std::filesystem::copy_file(model_path, keep);
+  for (const char* name : {"16_15", "49_06"}) {
+    SCOPED_TRACE(name);
+    const std::string subject = std::string(name).substr(0, 2);
+    auto clip = read_cmu(subject, name);
+    ASSERT_TRUE(clip);
+    auto result = retarget_model_file(clip->skeleton, clip->motion, subject + ".asf", model_path.string(), name);
+    ASSERT_TRUE(result) << result.error().to_string();
+    auto target = [&](Role r) {
+      const int j = result->rig.target_map[r].joint;
+      return j < 0 ? std::string("-") : result->rig.target_joints.names[static_cast<std::size_t>(j)];
+    };
+    EXPECT_EQ(target(Role::ThighL), "upperleg01.L");
+    EXPECT_EQ(target(Role::ShinR), "lowerleg01.R");
+    EXPECT_EQ(target(Role::ClavicleL), "clavicle.L");
+    EXPECT_EQ(target(Role::UpperArmL), "upperarm01.L");
+    EXPECT_EQ(target(Role::HandR), "wrist.R");
+    EXPECT_EQ(target(Role::Neck), "neck01");
+    const auto out_path = dir.path() / "out.glb";
+    ASSERT_TRUE(write_file_atomically(out_path.string(), result->glb));
+    auto out = read_rigged_model(out_path.string());
+    ASSERT_TRUE(out) << out.error().to_string();
+    EXPECT_EQ(out->joint_count(), 163);
+    auto animation = find_animation(*out, name);
+    ASSERT_TRUE(animation);
+    const Measured m = measure(*result, clip->skeleton, clip->motion, *out, **animation);
+    const double median = percentile(m.angles_deg, 0.5), p95 = percentile(m.angles_deg, 0.95);
+    std::printf(
+        "MakeHuman rig (163 bones) %s: segments median %.2f deg, p95 %.2f, max %.2f; %d contacts, worst slide "
+        "%.2f %% of the leg (capture %.2f %%); lowest foot vertex %+.2f cm (%d vertices)\n",
+        name, median, p95, percentile(m.angles_deg, 1.0), m.contacts, 100 * m.worst_slide_share,
+        100 * m.worst_capture_share, 100 * m.lowest_foot_vertex, m.foot_vertices);
+    EXPECT_LE(median, 4.0);
+    EXPECT_LE(p95, 10.0);
+    EXPECT_LE(m.worst_extra_slide, 0.0);
+    EXPECT_GE(m.lowest_foot_vertex, -0.01);
+  }
+}
+
+}  // namespace
+}  // namespace mocap
