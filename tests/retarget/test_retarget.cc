@@ -35,7 +35,7 @@
 
 #include <mocap/io/atomic_write.h>
 
-#include "skin/makehuman_reference.h"
+#include "rig/makehuman_reference.h"
 #include "test_data.h"
 
 // Every allocation of this program counted, to prove RetargetJob::run allocates nothing.
