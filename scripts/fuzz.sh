@@ -25,28 +25,34 @@ if [ ${#targets[@]} -eq 0 ]; then
   for f in "$root"/tests/fuzz/fuzz_*.cc; do targets+=("$(basename "$f" .cc)"); done
 fi
 shared="$root/../shared/data/cmu"
-for t in "${targets[@]}"; do
-  kind="${t#fuzz_}"
-  corpus="$build/corpus/$t"
-  crashes="$build/crashes/$t"
-  mkdir -p "$corpus" "$crashes"
+# One target: its corpus seeded, run for $seconds, its output in log/<target>.txt.
+run_target() {
+  local t="$1" kind="${1#fuzz_}"
+  local corpus="$build/corpus/$t" crashes="$build/crashes/$t" log="$build/log/$t.txt"
+  mkdir -p "$corpus" "$crashes" "$build/log"
   # Seeds: the bundled files, and the shared development set where present.
   cp -n "$root"/data/*."$kind" "$corpus"/ 2>/dev/null || true
   [ -d "$shared" ] && cp -n "$shared"/*."$kind" "$corpus"/ 2>/dev/null || true
   [ -d "$root/tests/cli/malformed" ] && cp -n "$root"/tests/cli/malformed/*."$kind" "$corpus"/ 2>/dev/null || true
   # Hand-made seeds for formats with no real files in data/.
   [ -d "$root/tests/fuzz/seeds/$t" ] && cp -n "$root"/tests/fuzz/seeds/"$t"/* "$corpus"/ 2>/dev/null || true
-  echo "== $t for ${seconds}s"
-  # The target's own exit status decides (not the filter's): a crash, a
-  # leak, a timeout or an out-of-memory input fails the run.
-  set +e
+  # The target's own exit status decides: a crash, a leak, a timeout or an
+  # out-of-memory input fails the run.
+  local status=0
   ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz/$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
-    -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" 2>&1 |
-    grep -E "^#[0-9]+ *DONE|stat::number_of_executed_units|ERROR|SUMMARY|Test unit written"
-  status=${PIPESTATUS[0]}
-  set -e
-  if [ "$status" -ne 0 ] || ls "$crashes"/* >/dev/null 2>&1; then
-    echo "fuzz: $t failed (exit $status); failing inputs, if any, in $crashes" >&2
-    exit 1
-  fi
-done
+    -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" >"$log" 2>&1 || status=$?
+  {
+    echo "== $t for ${seconds}s"
+    grep -E "^#[0-9]+ *DONE|stat::number_of_executed_units|ERROR|SUMMARY|Test unit written" "$log" || true
+    if [ "$status" -ne 0 ] || ls "$crashes"/* >/dev/null 2>&1; then
+      echo "fuzz: $t failed (exit $status); its output in $log, failing inputs, if any, in $crashes" >&2
+      tail -n 30 "$log" >&2
+      return 1
+    fi
+  } 2>&1
+}
+# As many targets at once as there are cores; every one runs, then any
+# failure fails the script.
+export -f run_target
+export root build shared seconds
+printf '%s\n' "${targets[@]}" | xargs -P "$(nproc)" -I{} bash -c 'run_target "$@"' _ {}

@@ -12,13 +12,6 @@
 #include <cstdlib>
 #include <string>
 
-// The system's tinyobjloader is built against libstdc++ and these targets use
-// libc++, so the single-header library's implementation is compiled here.
-#if defined(_LIBCPP_VERSION)
-#define TINYOBJLOADER_IMPLEMENTATION
-#include <tiny_obj_loader.h>
-#endif
-
 namespace {
 
 // read_obj reads files: each input goes through one file of this process.

@@ -15,14 +15,6 @@
 
 #include "fuzz_skeleton.h"
 
-// skin_weights.cc needs mesh.cc (mesh_edges), which calls tinyobjloader; the
-// system's tinyobjloader is built against libstdc++ and these targets use
-// libc++, so the single-header library's implementation is compiled here.
-#if defined(_LIBCPP_VERSION)
-#define TINYOBJLOADER_IMPLEMENTATION
-#include <tiny_obj_loader.h>
-#endif
-
 namespace {
 
 constexpr int kVertices = 8;  // tests/fuzz/seeds/fuzz_weights/ are written for 8 vertices
