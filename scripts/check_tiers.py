@@ -2,6 +2,9 @@
 """Checks that libmocap's includes point down its tier graph.
 
     python3 scripts/check_tiers.py [libmocap-dir]
+    python3 scripts/check_tiers.py --diagram [libmocap-dir]     the graph as Mermaid
+    python3 scripts/check_tiers.py --doc FILE [libmocap-dir]    FILE shows that graph
+                                                                and names every tier
 
 The graph is the one libmocap/CMakeLists.txt builds: each tier's
 target_link_libraries(mocap_<tier> ...) names the tiers it may use (PUBLIC or
@@ -51,12 +54,62 @@ def read_graph(cmake_text):
         closed[t] = out
         return out
 
-    return tiers, dirs, runtime_headers, shared, {t: reach(t) for t in tiers}
+    return tiers, dirs, runtime_headers, shared, {t: reach(t) for t in tiers}, uses
+
+
+def diagram(tiers, uses):
+    """The tier graph as a Mermaid flowchart, each tier above the tiers it
+    uses directly (edges implied by others left out), in MOCAP_TIERS order."""
+    lines = ["```mermaid", "flowchart BT"]
+    for t in tiers:
+        direct = set(uses[t])
+        implied = set()
+        for u in direct:
+            for v in direct:
+                if u != v and v in closure(u, uses):
+                    implied.add(v)
+        for u in sorted(direct - implied - {t}, key=tiers.index):
+            lines.append(f"  {u} --> {t}")
+    lines.append("```")
+    return "\n".join(lines)
+
+
+def closure(t, uses):
+    out, todo = set(), [t]
+    while todo:
+        for u in uses[todo.pop()]:
+            if u not in out:
+                out.add(u)
+                todo.append(u)
+    return out
 
 
 def main():
-    lib = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent.parent / "libmocap")
-    tiers, dirs, runtime_headers, shared, allowed = read_graph((lib / "CMakeLists.txt").read_text())
+    args = sys.argv[1:]
+    mode, doc = None, None
+    if args and args[0] == "--diagram":
+        mode, args = "diagram", args[1:]
+    elif args and args[0] == "--doc" and len(args) >= 2:
+        mode, doc, args = "doc", pathlib.Path(args[1]), args[2:]
+    lib = pathlib.Path(args[0] if args else pathlib.Path(__file__).parent.parent / "libmocap")
+    tiers, dirs, runtime_headers, shared, allowed, uses = read_graph((lib / "CMakeLists.txt").read_text())
+    if mode == "diagram":
+        print(diagram(tiers, uses))
+        return 0
+    if mode == "doc":
+        text = doc.read_text()
+        problems = []
+        if diagram(tiers, uses) not in text:
+            problems.append(f"{doc}: its diagram is not the graph libmocap/CMakeLists.txt links; "
+                            f"paste `python3 scripts/check_tiers.py --diagram`:\n{diagram(tiers, uses)}")
+        named = re.findall(r"^\| `(\w+)` \|", text, re.M)
+        if sorted(named) != sorted(tiers):
+            problems.append(f"{doc}: its tier table names {', '.join(named)}; the tiers are {', '.join(tiers)}")
+        for p in problems:
+            print(p)
+        if not problems:
+            print(f"check_tiers: {doc} shows the graph of the {len(tiers)} tiers")
+        return 1 if problems else 0
     # Longest source folder first: src/compress/runtime before src/compress.
     src_tiers = sorted(((dirs[t], t) for t in tiers), key=lambda p: -len(p[0]))
 
