@@ -344,5 +344,18 @@ TEST(RiggedModel, BlendersFbxSkinsAsTheColladaOriginal) {
   EXPECT_LT(worst, 1e-3f * dae_size) << "at " << worst_t << " s";  // measured 4.3e-4
 }
 
+// Found by fuzz_rigged_model: a GLB (ours, of riggedSimple) whose inverse
+// bind matrices' bytes were damaged read as a model whose bind pose is NaN,
+// and `mocap skin --model` wrote NaN vertices. Now refused, naming the joint.
+TEST(RiggedModel, ASingularInverseBindIsRefusedNamingTheJoint) {
+  const auto path = test::bundled_data_dir().parent_path() / "tests" / "cli" / "malformed" / "model_singular_bind.glb";
+  const auto model = read_rigged_model(path.string());
+  ASSERT_FALSE(model) << "read a model with a singular bind";
+  EXPECT_EQ(model.error().file, path.string());
+  EXPECT_NE(model.error().message.find("inverse bind matrix is singular or not finite"), std::string::npos)
+      << model.error().to_string();
+  EXPECT_NE(model.error().message.find("joint `"), std::string::npos) << model.error().to_string();
+}
+
 }  // namespace
 }  // namespace mocap

@@ -198,6 +198,27 @@ Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOp
     return fail(path, 0, "no triangle mesh: expected a rigged model with at least one mesh of triangles");
   }
   if (model.joints.size() > 65535) return fail(path, 0, "more than 65535 joints");
+  // A singular or non-finite bind (a zero scale, a damaged matrix) would pose
+  // every vertex it weights at NaN: refused here, naming the joint.
+  for (const ModelJoint& joint : model.joints) {
+    const Eigen::Matrix4d& m = joint.inverse_bind;
+    const double size = m.topLeftCorner<3, 3>().cwiseAbs().maxCoeff();
+    const double det = m.topLeftCorner<3, 3>().determinant();
+    if (!m.allFinite() || !(std::abs(det) > 1e-12 * size * size * size) || size == 0.0) {
+      return fail(path, 0, "joint `" + model.nodes[joint.node].name +
+                               "`: its inverse bind matrix is singular or not finite: expected an invertible transform");
+    }
+  }
+  for (const ModelNode& node : model.nodes) {
+    if (!node.translation.allFinite() || !node.rotation.coeffs().allFinite() || !node.scale.allFinite()) {
+      return fail(path, 0, "node `" + node.name + "`: its transform is not finite: expected finite numbers");
+    }
+  }
+  for (const Eigen::Vector3f& p : mesh.positions) {
+    if (!p.allFinite()) {
+      return fail(path, 0, "a vertex is not finite once placed by its node (a zero scale?): expected finite positions");
+    }
+  }
   // Texture coordinates are all or nothing in a Mesh: drop partial ones.
   if (mesh.uvs.size() != mesh.positions.size()) {
     mesh.uvs.clear();
