@@ -347,14 +347,18 @@ TEST(RiggedModel, BlendersFbxSkinsAsTheColladaOriginal) {
 // Found by fuzz_rigged_model: a GLB (ours, of riggedSimple) whose inverse
 // bind matrices' bytes were damaged read as a model whose bind pose is NaN,
 // and `mocap skin --model` wrote NaN vertices. Now refused, naming the joint.
+// The second (projective_bind): inverse binds whose last row is not 0 0 0 1.
 TEST(RiggedModel, ASingularInverseBindIsRefusedNamingTheJoint) {
-  const auto path = test::bundled_data_dir().parent_path() / "tests" / "cli" / "malformed" / "model_singular_bind.glb";
-  const auto model = read_rigged_model(path.string());
-  ASSERT_FALSE(model) << "read a model with a singular bind";
-  EXPECT_EQ(model.error().file, path.string());
-  EXPECT_NE(model.error().message.find("inverse bind matrix is singular or not finite"), std::string::npos)
-      << model.error().to_string();
-  EXPECT_NE(model.error().message.find("joint `"), std::string::npos) << model.error().to_string();
+  for (const char* name : {"model_singular_bind.glb", "model_projective_bind.glb"}) {
+    const auto path = test::bundled_data_dir().parent_path() / "tests" / "cli" / "malformed" / name;
+    const auto model = read_rigged_model(path.string());
+    ASSERT_FALSE(model) << name << ": read a model with a singular bind";
+    EXPECT_EQ(model.error().file, path.string());
+    EXPECT_NE(model.error().message.find("inverse bind matrix is singular, projective or not finite"),
+              std::string::npos)
+        << model.error().to_string();
+    EXPECT_NE(model.error().message.find("joint `"), std::string::npos) << model.error().to_string();
+  }
 }
 
 }  // namespace

@@ -198,15 +198,18 @@ Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOp
     return fail(path, 0, "no triangle mesh: expected a rigged model with at least one mesh of triangles");
   }
   if (model.joints.size() > 65535) return fail(path, 0, "more than 65535 joints");
-  // A singular or non-finite bind (a zero scale, a damaged matrix) would pose
-  // every vertex it weights at NaN: refused here, naming the joint.
+  // A singular, projective or non-finite bind (a zero scale, a damaged
+  // matrix) would pose every vertex it weights at NaN: refused here, naming
+  // the joint. glTF asks for affine inverse binds (last row 0 0 0 1).
   for (const ModelJoint& joint : model.joints) {
     const Eigen::Matrix4d& m = joint.inverse_bind;
     const double size = m.topLeftCorner<3, 3>().cwiseAbs().maxCoeff();
     const double det = m.topLeftCorner<3, 3>().determinant();
-    if (!m.allFinite() || !(std::abs(det) > 1e-12 * size * size * size) || size == 0.0) {
+    const bool affine = (m.row(3) - Eigen::RowVector4d(0, 0, 0, 1)).cwiseAbs().maxCoeff() <= 1e-6;
+    if (!m.allFinite() || !affine || !(std::abs(det) > 1e-12 * size * size * size)) {
       return fail(path, 0, "joint `" + model.nodes[joint.node].name +
-                               "`: its inverse bind matrix is singular or not finite: expected an invertible transform");
+                               "`: its inverse bind matrix is singular, projective or not finite: expected an "
+                               "invertible affine transform");
     }
   }
   for (const ModelNode& node : model.nodes) {
