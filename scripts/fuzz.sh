@@ -39,10 +39,7 @@ run_target() {
   # The target's own exit status decides: a crash, a leak, a timeout or an
   # out-of-memory input fails the run.
   local status=0
-  # Slow unwinding for the leak checker: Debian's libraries have no frame
-  # pointers, and a fast unwind stops in them before the frame that a
-  # suppression names (tests/fuzz/lsan.supp).
-  ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/tests/fuzz/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0" \
+  ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/tests/fuzz/lsan.supp:print_suppressions=0" \
     "$build/tests/fuzz/$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
     -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" >"$log" 2>&1 || status=$?
   {
