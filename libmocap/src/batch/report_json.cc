@@ -192,9 +192,9 @@ void read_value(const Json& j, T& v) {
     v.clear();
     for (const Json& x : j) read_value(x, v.emplace_back());
   } else if constexpr (std::is_same_v<T, BudgetKind>) {
-    if (!parse_budget_kind(j.get<std::string>(), v)) {
-      throw std::runtime_error("unknown budget kind " + j.dump());
-    }
+    const auto kind = parse_budget_kind(j.get<std::string>());
+    if (!kind) throw std::runtime_error("unknown budget kind " + j.dump());
+    v = *kind;
   } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
     v = whole<T>(j);
   } else {

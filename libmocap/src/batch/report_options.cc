@@ -16,14 +16,11 @@ std::string_view budget_kind_name(BudgetKind kind) {
   return "ratio";
 }
 
-bool parse_budget_kind(std::string_view name, BudgetKind& kind) {
+Result<BudgetKind> parse_budget_kind(std::string_view name) {
   for (const BudgetKind k : {BudgetKind::kRatio, BudgetKind::kThreshold, BudgetKind::kMaxError}) {
-    if (budget_kind_name(k) == name) {
-      kind = k;
-      return true;
-    }
+    if (budget_kind_name(k) == name) return k;
   }
-  return false;
+  return fail("", 0, "unknown budget kind '" + std::string(name) + "': expected ratio, threshold or max_error");
 }
 
 Result<void> validate(const ReportOptions& o) {

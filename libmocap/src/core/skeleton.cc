@@ -43,14 +43,14 @@ std::vector<int> Skeleton::children(int b) const {
   return result;
 }
 
-std::optional<std::string> finalize(Skeleton& skeleton) {
+Result<void> finalize(Skeleton& skeleton) {
   const int n = static_cast<int>(skeleton.bones.size());
-  if (n == 0 || skeleton.bones[0].parent != -1) return "the root must be bone 0 and have no parent";
+  if (n == 0 || skeleton.bones[0].parent != -1) return fail("", 0, "the root must be bone 0 and have no parent");
   for (int b = 1; b < n; ++b) {
     const int parent = skeleton.bones[b].parent;
     if (parent >= n)
-      return "bone '" + skeleton.bones[b].name + "' has parent " + std::to_string(parent) + " of " + std::to_string(n) +
-             " bones";
+      return fail("", 0, "bone '" + skeleton.bones[b].name + "' has parent " + std::to_string(parent) + " of " + std::to_string(n) +
+             " bones");
   }
   skeleton.eval_order.clear();
   skeleton.eval_order.push_back(0);
@@ -69,8 +69,8 @@ std::optional<std::string> finalize(Skeleton& skeleton) {
   }
   for (int b = 1; b < n; ++b) {
     if (placed[b]) continue;
-    if (skeleton.bones[b].parent < 0) return "bone '" + skeleton.bones[b].name + "' has no parent in :hierarchy";
-    return "bone '" + skeleton.bones[b].name + "' is not connected to the root (a cycle in :hierarchy)";
+    if (skeleton.bones[b].parent < 0) return fail("", 0, "bone '" + skeleton.bones[b].name + "' has no parent in :hierarchy");
+    return fail("", 0, "bone '" + skeleton.bones[b].name + "' is not connected to the root (a cycle in :hierarchy)");
   }
   int channel = 0;
   for (Bone& bone : skeleton.bones) {
@@ -83,7 +83,7 @@ std::optional<std::string> finalize(Skeleton& skeleton) {
     channel += static_cast<int>(bone.dofs.size());
   }
   skeleton.channel_count = channel;
-  return std::nullopt;
+  return {};
 }
 
 Eigen::Quaterniond euler_to_quaternion(const Eigen::Vector3d& angles, std::string_view order) {

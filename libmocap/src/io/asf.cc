@@ -84,7 +84,7 @@ class AsfParser {
     }
     // Every check above has its own line; what is left is the tree as a
     // whole, which only :hierarchy decides.
-    if (auto message = validate(skeleton_)) return error_at(hierarchy_line_, *message);
+    if (auto valid = validate(skeleton_); !valid) return error_at(hierarchy_line_, valid.error().message);
     return std::move(skeleton_);
   }
 

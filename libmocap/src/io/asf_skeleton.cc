@@ -34,23 +34,23 @@ int AsfSkeleton::find_bone(std::string_view bone_name) const {
   return -1;
 }
 
-std::optional<std::string> validate(const AsfSkeleton& raw) {
+Result<void> validate(const AsfSkeleton& raw) {
   const int n = static_cast<int>(raw.bones.size());
-  if (n == 0 || raw.bones[0].parent != -1) return "the root must be bone 0 and have no parent";
-  if (!positive(raw.length_unit) || !positive(raw.mass_unit)) return "units must be positive numbers";
+  if (n == 0 || raw.bones[0].parent != -1) return fail("", 0, "the root must be bone 0 and have no parent");
+  if (!positive(raw.length_unit) || !positive(raw.mass_unit)) return fail("", 0, "units must be positive numbers");
   for (const AsfBone& bone : raw.bones) {
     const std::string at = "bone '" + bone.name + "'";
     if (!is_axis_order(bone.axis_order))
-      return at + " has axis order '" + bone.axis_order + "': expected XYZ in some order";
-    if (!bone.limits.empty() && bone.limits.size() != bone.dofs.size()) return at + ": expected one limit pair per dof";
+      return fail("", 0, at + " has axis order '" + bone.axis_order + "': expected XYZ in some order");
+    if (!bone.limits.empty() && bone.limits.size() != bone.dofs.size()) return fail("", 0, at + ": expected one limit pair per dof");
     unsigned seen = 0;
     for (const Channel c : bone.dofs) {
       const unsigned bit = 1u << static_cast<unsigned>(c);
-      if (seen & bit) return at + " gives dof " + std::string(channel_name(c)) + " twice";
+      if (seen & bit) return fail("", 0, at + " gives dof " + std::string(channel_name(c)) + " twice");
       seen |= bit;
     }
     if (&bone == &raw.bones[0] && (seen & (1u << static_cast<unsigned>(Channel::L))))
-      return "the root cannot have an l dof";
+      return fail("", 0, "the root cannot have an l dof");
   }
   // Breadth-first from the root; a bone never reached sits on a cycle or
   // under a parent that is not in the tree.
@@ -68,15 +68,15 @@ std::optional<std::string> validate(const AsfSkeleton& raw) {
   for (int b = 1; b < n; ++b) {
     if (placed[b]) continue;
     const AsfBone& bone = raw.bones[b];
-    if (bone.parent < 0) return "bone '" + bone.name + "' has no parent in :hierarchy";
-    if (bone.parent >= n) return "bone '" + bone.name + "' has a parent out of range";
-    return "bone '" + bone.name + "' is not connected to the root (a cycle in :hierarchy)";
+    if (bone.parent < 0) return fail("", 0, "bone '" + bone.name + "' has no parent in :hierarchy");
+    if (bone.parent >= n) return fail("", 0, "bone '" + bone.name + "' has a parent out of range");
+    return fail("", 0, "bone '" + bone.name + "' is not connected to the root (a cycle in :hierarchy)");
   }
-  return std::nullopt;
+  return {};
 }
 
 Result<Skeleton> build_skeleton(const AsfSkeleton& raw, const std::string& name) {
-  if (auto message = validate(raw)) return fail(name, 0, *message);
+  if (auto valid = validate(raw); !valid) return fail(name, 0, valid.error().message);
   const double metres = raw.metres_per_unit();
   const double radians = raw.radians_per_unit();
   Skeleton skeleton;
@@ -94,7 +94,7 @@ Result<Skeleton> build_skeleton(const AsfSkeleton& raw, const std::string& name)
     bone.axis_rotation = euler_to_quaternion(from.axis * radians, from.axis_order);
     bone.dofs = from.dofs;
   }
-  if (auto message = finalize(skeleton)) return fail(name, 0, *message);
+  if (auto tree = finalize(skeleton); !tree) return fail(name, 0, tree.error().message);
   return skeleton;
 }
 

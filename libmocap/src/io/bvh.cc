@@ -327,7 +327,7 @@ class BvhParser {
       }
       s.bones.push_back(std::move(bone));
     }
-    if (auto e = finalize(s)) return fail(in_.name(), 0, *e);
+    if (auto tree = finalize(s); !tree) return fail(in_.name(), 0, tree.error().message);
     out.motion = std::move(motion_);
     return out;
   }
@@ -532,7 +532,7 @@ Result<BvhFile> to_bvh(const Skeleton& skeleton, const Motion& motion) {
       s.bones.push_back(std::move(site));
     }
   }
-  if (auto e = finalize(s)) return fail("", 0, *e);
+  if (auto tree = finalize(s); !tree) return fail("", 0, tree.error().message);
   if (auto ok = check_bvh_skeleton(s); !ok) return std::unexpected(ok.error());
 
   Motion& m = out.motion;

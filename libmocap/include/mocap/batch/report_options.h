@@ -19,8 +19,9 @@ enum class BudgetKind {
 };
 // "ratio", "threshold", "max_error".
 std::string_view budget_kind_name(BudgetKind kind);
-// The kind named `name` (as budget_kind_name gives it); false when none is.
-bool parse_budget_kind(std::string_view name, BudgetKind& kind);
+// The kind named `name` (as budget_kind_name gives it); an error listing the
+// kinds when none is.
+Result<BudgetKind> parse_budget_kind(std::string_view name);
 
 struct ReportOptions {
   BudgetKind kind = BudgetKind::kRatio;

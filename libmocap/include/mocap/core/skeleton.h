@@ -14,6 +14,8 @@
 // bones parents-first for forward kinematics.
 #pragma once
 
+#include <mocap/core/error.h>
+
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <cstdint>
@@ -85,9 +87,10 @@ struct Skeleton {
 
 // Fills the derived fields (`eval_order`, `dof_axes`, `first_channel`,
 // `channel_count`) once bones, parents, axis rotations and dofs are set.
-// Returns an error message when the parents do not form a tree rooted at
-// bone 0 (a parent out of range, a bone without one, a cycle).
-std::optional<std::string> finalize(Skeleton& skeleton);
+// Fails (an Error with no file: the caller names it) when the parents do not
+// form a tree rooted at bone 0 (a parent out of range, a bone without one, a
+// cycle).
+Result<void> finalize(Skeleton& skeleton);
 
 // The rotation of Euler angles (radians) about X, Y, Z applied in `order`
 // ("XYZ": X first, so the matrix is Rz * Ry * Rx).

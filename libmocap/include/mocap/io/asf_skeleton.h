@@ -62,12 +62,12 @@ struct AsfSkeleton {
   int find_bone(std::string_view name) const;
 };
 
-// What build_skeleton would refuse, as a message naming the bone, or
-// nullopt: no bones; units not positive and finite; an axis order that is
+// What build_skeleton would refuse, as an Error (no file: the caller names
+// it) whose message names the bone: no bones; units not positive and finite; an axis order that is
 // not a permutation of XYZ; a root that is not bone 0 without a parent, or
 // that has an `l` dof; limits neither empty nor one per dof; a dof given
 // twice; parents that do not form a tree rooted at bone 0.
-std::optional<std::string> validate(const AsfSkeleton& raw);
+Result<void> validate(const AsfSkeleton& raw);
 
 // The runtime skeleton of `raw`: lengths and the root position in metres,
 // each axis as the rotation C, dof axes, first channels, parents-first
