@@ -80,10 +80,11 @@ void update_model(ModelState& state, const Clip& clip) {
   state.posed_frame = clip.frame;
 }
 
-void model_points(const ModelState& state, std::vector<Eigen::Vector3d>& points, int stride) {
+void model_points(const ModelState& state, std::vector<Eigen::Vector3d>& points) {
   if (!state.loaded || !state.visible || state.posed_frame < 0) return;
   const auto vertices = state.skinner->positions();
-  for (std::size_t v = 0; v < vertices.size(); v += static_cast<std::size_t>(std::max(stride, 1))) {
+  const std::size_t stride = std::max<std::size_t>(1, vertices.size() / 4096);
+  for (std::size_t v = 0; v < vertices.size(); v += stride) {
     points.push_back((state.world_from_model * vertices[v]).cast<double>());
   }
 }

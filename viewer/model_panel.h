@@ -71,8 +71,9 @@ void place_model(ModelState& state, const CompareState& compare, const Clip& cli
 // Poses and skins the model at the clip's current frame (when it changed).
 void update_model(ModelState& state, const Clip& clip);
 
-// Every `stride`-th posed vertex in the viewer's world, for framing.
-void model_points(const ModelState& state, std::vector<Eigen::Vector3d>& points, int stride = 16);
+// The posed vertices in the viewer's world, for framing: every one up to
+// 4096, else an even sample of about that many (a low-poly head has few).
+void model_points(const ModelState& state, std::vector<Eigen::Vector3d>& points);
 
 // "CesiumMan.glb: 19 joints, 19 driven, 17 of 21 humanoid roles mapped, scale 0.63"
 std::string model_summary(const ModelState& state);
