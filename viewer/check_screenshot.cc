@@ -8,6 +8,9 @@
 //   mocap-viewer-check --color shot.png R G B N (at least N pixels of that colour, +-40)
 //   mocap-viewer-check --same a.png b.png       (the same size, every pixel's channels within 2)
 //   mocap-viewer-check --differ a.png b.png     (the same size, at least 1 % of the pixels off by more than 16)
+//   mocap-viewer-check --moved a.png b.png R G B N (at least N pixels of that colour, +-40, in each, and at
+//                                                least a fifth of them not where the other has them:
+//                                                that figure moved, under a still camera)
 //   mocap-viewer-check --eyes shot.png subject.asf motion.amc frame (the Eyes window's picture of the
 //                                                two displays at that frame, found 1:1 in the shot)
 //
@@ -142,6 +145,30 @@ int compare_pixels(bool same, const char* a_path, const char* b_path) {
   return ok ? 0 : 1;
 }
 
+// The pixels of one colour (+-40) in two pictures of the same size: each
+// has at least `minimum`, and those of one that are not in the other are a
+// fifth of all at least (a figure of that colour drawn in both and posed
+// otherwise, not the same picture of it).
+int colour_moved(const char* a_path, const char* b_path, int r, int g, int b, long minimum) {
+  Picture pa, pb;
+  if (!read_picture(a_path, pa) || !read_picture(b_path, pb)) return 2;
+  if (pa.width != pb.width || pa.height != pb.height) {
+    return std::printf("FAIL: %s is %dx%d, %s %dx%d\n", a_path, pa.width, pa.height, b_path, pb.width, pb.height), 1;
+  }
+  long in_a = 0, in_b = 0, either = 0, one = 0;
+  for (int y = 0; y < pa.height; ++y) {
+    for (int x = 0; x < pa.width; ++x) {
+      const bool u = near(pa.at(x, y), r, g, b, 40), v = near(pb.at(x, y), r, g, b, 40);
+      in_a += u, in_b += v, either += u || v, one += u != v;
+    }
+  }
+  std::printf("(%d, %d, %d): %ld pixels in %s, %ld in %s, %ld of %ld in one only\n", r, g, b, in_a, a_path, in_b,
+              b_path, one, either);
+  const bool ok = in_a >= minimum && in_b >= minimum && one * 5 >= either;
+  std::printf(ok ? "OK\n" : "FAIL: not drawn in both (at least %ld pixels) or not moved\n", minimum);
+  return ok ? 0 : 1;
+}
+
 // A lit joint or bone of the blue second motion (compare.h's palette).
 bool is_blue_pixel(const unsigned char* c) {
   return c[2] >= 60 && c[2] - c[0] >= 25 && c[2] >= c[1];
@@ -200,6 +227,10 @@ int main(int argc, char** argv) {
   }
   if ((mode == "--same" || mode == "--differ") && argc == 4) return compare_pixels(mode == "--same", argv[2], argv[3]);
   if (mode == "--eyes" && argc == 6) return find_eye_pair(argv[2], argv[3], argv[4], std::atoi(argv[5]));
+  if (mode == "--moved" && argc == 8) {
+    return colour_moved(argv[2], argv[3], std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]),
+                        std::atol(argv[7]));
+  }
   if (mode == "--color" && argc == 7) {
     return count_color(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]), std::atol(argv[6]));
   }

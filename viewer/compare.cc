@@ -149,15 +149,19 @@ void add_motion(CompareState& state, Clip clip, const Clip& main) {
   lay_out(state, main);
 }
 
+Eigen::Vector3d beside_offset(const CompareState& state, const Clip& main, int slot) {
+  if (!state.side_by_side) return Eigen::Vector3d::Zero();
+  const Eigen::Vector3d across = Eigen::Vector3d::UnitY().cross(travel_direction(main)).normalized();
+  return static_cast<double>(slot) * state.spacing_m * across;
+}
+
 void lay_out(CompareState& state, const Clip& main) {
   const Eigen::Vector3d start = first_root(main);
-  const Eigen::Vector3d across = Eigen::Vector3d::UnitY().cross(travel_direction(main)).normalized();
   for (std::size_t i = 0; i < state.motions.size(); ++i) {
     CompareMotion& m = state.motions[i];
     Eigen::Vector3d shift = start - first_root(m.clip);
     shift.y() = 0.0;
-    if (state.side_by_side) shift += static_cast<double>(i + 1) * state.spacing_m * across;
-    m.offset = shift;
+    m.offset = shift + beside_offset(state, main, static_cast<int>(i + 1));
   }
 }
 

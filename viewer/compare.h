@@ -73,6 +73,12 @@ void add_motion(CompareState& state, Clip clip, const Clip& main);
 // travel; overlaid, the same first root and no step.
 void lay_out(CompareState& state, const Clip& main);
 
+// The step across the main clip's direction of travel that puts something
+// in place `slot` beside it (slot 1: the first motion's), zero when the
+// motions are overlaid: lay_out's, for what is placed beside the motions
+// (a retargeted model, model_panel.h).
+Eigen::Vector3d beside_offset(const CompareState& state, const Clip& main, int slot);
+
 // The frame of `other` shown when the main clip shows frame `frame`.
 int matching_frame(const Clip& main, int frame, const Clip& other);
 

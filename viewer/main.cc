@@ -1,12 +1,14 @@
 // mocap-viewer: an ImGui + GLFW player for Acclaim ASF/AMC captures.
 //
 //   mocap-viewer [subject.asf motion.amc | clip.bvh] [mesh.obj [weights.txt]] [--compare other.amc ...]
+//   mocap-viewer [subject.asf motion.amc | clip.bvh] --model character.glb [--map F.json]
 //   mocap-viewer [files] --frame N --screenshot out.png [--size WxH]   (headless)
 //   mocap-viewer [files] --frame A --last B [--step S] --screenshot prefix_   (a PNG per frame)
 //   mocap-viewer [files] --frame A --last B --record out.mp4 [--record-fps R]   (a movie, through ffmpeg)
 // Camera flags (--azimuth, --elevation, --distance, --target, --fov,
 // --turntable) set the headless camera; --compare adds motions beside the
-// main clip (an AMC of its skeleton, a BVH, or another skeleton's ASF + AMC).
+// main clip (an AMC of its skeleton, a BVH, or another skeleton's ASF + AMC);
+// --model retargets the clip onto a rigged character drawn beside it.
 // Frames are the file's frame numbers (the AMC's, 1-based in CMU files), as
 // in the CLI, in flags, the HUD, the timeline and the PNG names.
 //
@@ -22,6 +24,7 @@
 #include "compare_panel.h"
 #include "eyes_panel.h"
 #include "keyframes_panel.h"
+#include "model_panel.h"
 #include "panels.h"
 #include "playback.h"
 #include "render.h"
@@ -89,6 +92,7 @@ struct Options {
   double record_fps = 0.0;        // 0: the clip's rate
   CameraFlags camera;
   std::string bvh_units = "cm";  // of BVH files, as mocap --bvh-units
+  ModelForm model;               // --model, --map: the clip retargeted onto a rigged character
 
   double bvh_metres() const { return parse_length_unit(bvh_units).value_or(kBvhCentimetres); }
   bool main_is_bvh() const { return !files.empty() && is_bvh_path(files[0]); }
@@ -168,6 +172,7 @@ struct SceneExtras {
   std::span<const Eigen::Vector3d> gaze;      // line segments (eyes)
   const SkinState* skin = nullptr;            // a skinned mesh, posed
   const CompareState* compare = nullptr;      // motions beside the main clip, posed and placed
+  const ModelState* model = nullptr;          // the clip retargeted onto a rigged character, posed
 };
 
 // A contact cue under a figure's root: darker the nearer the root is to the
@@ -192,12 +197,18 @@ void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int
         if (m.visible && !m.placed.empty()) root_shadow(renderer, m.placed[0]);
       }
     }
+    if (extras.model && extras.model->loaded && extras.model->visible) root_shadow(renderer, extras.model->hips);
   }
   if (extras.skin && extras.skin->loaded && view.options.show_mesh) {
     const SkinState& skin = *extras.skin;
     renderer.mesh(skin.skinner->positions(), skin.skinner->normals(), skin.indices, skin.world_from_mesh,
                   colors::kSkin);
     if (view.options.xray) renderer.draw_over();
+  }
+  if (extras.model && extras.model->loaded && extras.model->visible && extras.model->posed_frame >= 0) {
+    const ModelState& model = *extras.model;
+    renderer.mesh(model.skinner->positions(), model.skinner->normals(), model.indices, model.world_from_model,
+                  colors::kModel);
   }
   SkeletonStyle style;
   style.selected = view.selected;
@@ -357,6 +368,15 @@ int run_headless(const Options& options) {
     std::cerr << "mocap-viewer: " << *e << "\n";
     return kInput;
   }
+  // The model is retargeted before any window opens: a bad one is exit 2 anywhere.
+  ModelState model;
+  if (!options.model.path.empty()) {
+    if (auto e = load_model(model, options.model, *clip)) {
+      std::cerr << "mocap-viewer: " << *e << "\n";
+      return kInput;
+    }
+    place_model(model, compare, *clip);
+  }
   GLFWwindow* window = open_window(64, 64, false, "mocap-viewer");
   if (!window) {
     std::cerr << "mocap-viewer: cannot open an OpenGL 3.3 window (no display? try xvfb-run -a)\n";
@@ -374,12 +394,16 @@ int run_headless(const Options& options) {
     } else {
       pose_clip(*clip, frames.front());
       pose_motions(compare, *clip);
+      update_model(model, *clip);
       ViewState view;
       view.options.xray = options.xray;
-      // The camera frames the first picture (every motion in it) and follows
-      // the root over the ground, as the window's camera does by default.
-      const Camera first = flags_camera(options.camera, *target, scene_points(compare, *clip), clip->positions,
-                                        static_cast<double>(width) / height);
+      // The camera frames the first picture (every motion and the model in
+      // it) and follows the root over the ground, as the window's camera
+      // does by default.
+      std::vector<Eigen::Vector3d> framed = scene_points(compare, *clip);
+      model_points(model, framed);
+      const Camera first =
+          flags_camera(options.camera, *target, framed, clip->positions, static_cast<double>(width) / height);
       view.camera = first;
       view.followed_root = followed_point(compare, *clip);
       const bool follow = options.camera.target.empty();
@@ -411,6 +435,7 @@ int run_headless(const Options& options) {
         pose_clip(*clip, frame);
         pose_motions(compare, *clip);
         update_skin(skin, *clip);
+        update_model(model, *clip);
         const Eigen::Vector3d followed = followed_point(compare, *clip);
         if (follow) {
           view.camera.target.x() += followed.x() - view.followed_root.x();
@@ -421,7 +446,7 @@ int run_headless(const Options& options) {
         advance_camera(view.camera, first, options.camera, *target, clip->positions, seconds);
         const std::vector<Eigen::Vector3d> gaze = gaze_segments(eyes, frame);
         const SceneExtras extras{ghost_positions(keyframes, frame), error_colors(keyframes, frame), gaze, &skin,
-                                 &compare};
+                                 &compare, &model};
         if (movie) {
           offscreen.bind();
           draw_scene(renderer, &*clip, view, width, height, extras);
@@ -539,6 +564,7 @@ class App {
     keyframes_.clip = nullptr;  // recomputed for the new clip when enabled
     eyes_.clip = nullptr;
     if (skin_.loaded) load_mesh();  // rebind to the new skeleton
+    if (model_.loaded) load_model();  // retarget the new clip
     int w = 0, h = 0;
     glfwGetFramebufferSize(window_, &w, &h);
     const Camera framed = initial_camera(clip_->positions, h > 0 ? static_cast<double>(w) / h : 16.0 / 9.0);
@@ -567,6 +593,23 @@ class App {
     view_.options.show_skeleton = view_.options.show_joints = view_.options.xray;
     set_status("bound " + skin_form_.obj + " (" + std::to_string(skin_.bound->mesh.vertex_count()) + " vertices)",
                false);
+  }
+
+  // Retargets the clip onto a rigged character (model_panel.h); on failure
+  // keeps the clip and shows the library's message.
+  void load_model(const ModelForm& form) {
+    model_form_ = form;
+    load_model();
+  }
+  void load_model() {
+    if (!clip_) return set_status("open a clip before a model", true);
+    if (auto e = mocap::viewer::load_model(model_, model_form_, *clip_)) {
+      std::cerr << "mocap-viewer: " << *e << "\n";
+      return set_status(*e, true);
+    }
+    place_model(model_, compare_, *clip_);
+    set_status("retargeted onto " + model_summary(model_), false);
+    needs_framing_ = 2;
   }
 
   void show_eyes() {
@@ -660,6 +703,10 @@ class App {
         skin_panel(skin_form_, skin_, view_.options)) {
       load_mesh();
     }
+    if (ImGui::CollapsingHeader("Model", model_.loaded ? ImGuiTreeNodeFlags_DefaultOpen : 0) &&
+        model_panel(model_form_, model_)) {
+      load_model();
+    }
     if (ImGui::CollapsingHeader("Keyframes", keyframes_.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
       const int jump = keyframes_panel(keyframes_, clip_ ? &*clip_ : nullptr, playback_);
       if (jump >= 0) playback_.pause(), playback_.seek(jump);
@@ -707,6 +754,8 @@ class App {
       pose_clip(*clip_, playback_.frame());
       pose_motions(compare_, *clip_);
       update_skin(skin_, *clip_);
+      place_model(model_, compare_, *clip_);
+      update_model(model_, *clip_);
       follow_root();
       if (needs_framing_ > 0) request = ViewRequest::kFrameFigure, --needs_framing_;
       apply(request);
@@ -734,6 +783,7 @@ class App {
     e.gaze = gaze_;
     e.skin = &skin_;
     e.compare = &compare_;
+    e.model = &model_;
     return e;
   }
 
@@ -768,6 +818,7 @@ class App {
           points.push_back((skin_.world_from_mesh * vertices[v]).cast<double>());
         }
       }
+      model_points(model_, points);
       frame_points(view_.camera, points, aspect);
     }
   }
@@ -791,10 +842,12 @@ class App {
       const int shown = clip_->frame;
       pose_clip(*clip_, export_.next);
       update_skin(skin_, *clip_);
+      update_model(model_, *clip_);
       const std::string path = frame_file(export_.sequence_prefix, playback_.number_of(export_.next));
       const auto e = save_png(renderer_, offscreen_, &*clip_, view_, path, extras());
       pose_clip(*clip_, shown);
       update_skin(skin_, *clip_);
+      update_model(model_, *clip_);
       if (e) {
         set_status(*e, true);
         export_.sequence_running = false;
@@ -837,6 +890,7 @@ class App {
                 std::min(movie_frame(export_.first, export_.movie_frame, clip_->motion.fps, rate), export_.last));
       pose_motions(compare_, *clip_);
       update_skin(skin_, *clip_);
+      update_model(model_, *clip_);
       offscreen_.bind();
       draw_scene(renderer_, &*clip_, view_, mw, mh, extras());
       const std::vector<std::uint8_t> rgb = offscreen_.read_rgb(false);
@@ -844,6 +898,7 @@ class App {
       pose_clip(*clip_, shown);
       pose_motions(compare_, *clip_);
       update_skin(skin_, *clip_);
+      update_model(model_, *clip_);
       if (auto ok = movie_.write(rgb); !ok) {
         export_.movie_running = false;
         set_status(ok.error().to_string(), true);
@@ -871,6 +926,8 @@ class App {
   EyesState eyes_;
   SkinForm skin_form_;
   SkinState skin_;
+  ModelForm model_form_;
+  ModelState model_;
   std::vector<Eigen::Vector3d> gaze_;  // this frame's gaze lines
   Status status_;
   CompareState compare_;
@@ -937,6 +994,7 @@ int run_window(const Options& options) {
       if (options.eyes) app.show_eyes();
       if (!options.frame) app.play();
       if (const auto form = skin_form(options)) app.load_mesh(*form);
+      if (!options.model.path.empty()) app.load_model(options.model);
       FrameStats stats;
       const double start = glfwGetTime();
       double last = start;
@@ -997,6 +1055,14 @@ int main(int argc, char** argv) {
                  "another motion beside the main clip, repeatable: an AMC of its skeleton, a BVH, or another "
                  "skeleton as --compare other.asf other.amc (put --compare after the files)")
       ->expected(1, 2)
+      ->check(CLI::ExistingFile);
+  app.add_option("--model", options.model.path,
+                 "retarget the clip onto this rigged character (.glb, .gltf, .dae, .fbx), drawn beside it, as mocap "
+                 "retarget does")
+      ->check(CLI::ExistingFile);
+  app.add_option("--map", options.model.map,
+                 "with --model: JSON {\"model bone\": \"capture bone\", ...} overriding the bone map found by names "
+                 "and topology")
       ->check(CLI::ExistingFile);
   app.add_option("--bvh-units", options.bvh_units,
                  "length unit of BVH files: m, cm, mm, in, ft, or metres per unit (CMU's cgspeed BVH: 0.0564444)")
@@ -1071,6 +1137,10 @@ int main(int argc, char** argv) {
   if (options.files.size() == 1 && !options.main_is_bvh()) {
     std::cerr << "mocap-viewer: " << options.files[0]
               << ": an ASF needs its AMC (mocap-viewer subject.asf motion.amc, or a BVH alone)\n";
+    return kUsage;
+  }
+  if (!options.model.map.empty() && options.model.path.empty()) {
+    std::cerr << "mocap-viewer: --map " << options.model.map << ": a bone map is for --model, which is not given\n";
     return kUsage;
   }
   if (!options.screenshot.empty() && !options.record.empty()) {
