@@ -52,8 +52,8 @@ PointState point_state(std::span<const Eigen::Vector3d> trajectory, double fps, 
 
 }  // namespace
 
-FootContacts detect_foot_contacts(std::span<const std::vector<Eigen::Vector3d>> points, double fps,
-                                  const Eigen::Vector3d& up, const FootContactOptions& options) {
+FootContacts detect_foot_contacts_of_points(std::span<const std::vector<Eigen::Vector3d>> points, double fps,
+                                            const Eigen::Vector3d& up, const FootContactOptions& options) {
   FootContacts out;
   if (points.empty() || fps <= 0.0) return out;
   const int n = static_cast<int>(points[0].size());
@@ -92,7 +92,7 @@ FootContacts detect_foot_contacts(std::span<const std::vector<Eigen::Vector3d>> 
 FootContacts detect_foot_contacts(std::span<const Eigen::Vector3d> trajectory, double fps, const Eigen::Vector3d& up,
                                   const FootContactOptions& options) {
   const std::vector<Eigen::Vector3d> one(trajectory.begin(), trajectory.end());
-  return detect_foot_contacts(std::span<const std::vector<Eigen::Vector3d>>(&one, 1), fps, up, options);
+  return detect_foot_contacts_of_points(std::span<const std::vector<Eigen::Vector3d>>(&one, 1), fps, up, options);
 }
 
 Result<std::array<Foot, 2>> find_feet(const Skeleton& skeleton, const std::string& what) {
@@ -178,7 +178,7 @@ Result<ClipFootContacts> clip_foot_contacts(const Skeleton& skeleton, const Moti
       points[1].push_back(positions[row + static_cast<std::size_t>(out.feet[s].ball)]);
       points[2].push_back(positions[row + static_cast<std::size_t>(out.feet[s].toe)]);
     }
-    out.contacts[s] = detect_foot_contacts(points, motion.fps, Eigen::Vector3d::UnitY(), options);
+    out.contacts[s] = detect_foot_contacts_of_points(points, motion.fps, Eigen::Vector3d::UnitY(), options);
     out.floor_m = std::min(out.floor_m, out.contacts[s].floor_m);
   }
   if (motion.frame_count() == 0) out.floor_m = 0.0;

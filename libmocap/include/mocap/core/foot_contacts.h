@@ -17,10 +17,8 @@
 // is short and its planted foot rolls at 0.5-0.7 m/s (CMU 09_06), under a
 // fifth of its median speed, so the thresholds rise with it.
 //
-// A foot has several points (heel, ball, toe): detect_foot_contacts on
-// several trajectories starts a contact where any point may start one and
-// ends it where none still holds it, each point against its own floor and
-// speed thresholds.
+// A foot has several points (heel, ball, toe): detect_foot_contacts_of_points starts a contact where any point may
+// start one and ends it where none still holds it, each point against its own floor and speed thresholds.
 #pragma once
 
 #include <mocap/core/error.h>
@@ -63,9 +61,9 @@ FootContacts detect_foot_contacts(std::span<const Eigen::Vector3d> trajectory, d
 
 // Contacts of one foot with several points, each one trajectory of the same
 // length (see above). floor_m is the lowest of the points' floors.
-FootContacts detect_foot_contacts(std::span<const std::vector<Eigen::Vector3d>> points, double fps,
-                                  const Eigen::Vector3d& up = Eigen::Vector3d::UnitY(),
-                                  const FootContactOptions& options = {});
+FootContacts detect_foot_contacts_of_points(std::span<const std::vector<Eigen::Vector3d>> points, double fps,
+                                            const Eigen::Vector3d& up = Eigen::Vector3d::UnitY(),
+                                            const FootContactOptions& options = {});
 
 // A foot of a skeleton: the bones whose world positions (core/fk.h) are its
 // heel (the ankle), ball and toe tip.
