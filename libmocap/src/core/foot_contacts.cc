@@ -106,7 +106,9 @@ Result<std::array<Foot, 2>> find_feet(const Skeleton& skeleton, const std::strin
     feet[s].toe = skeleton.find_bone(p + "toes");
     cmu = cmu && feet[s].heel >= 0 && feet[s].ball >= 0 && feet[s].toe >= 0;
   }
-  if (cmu) return feet;
+  // A BVH bone is a joint (core/fk.h): its CMU name's position is the bone's
+  // start, so the ends are found by topology there.
+  if (cmu && !skeleton.offsets_in_parent_frame) return feet;
   // By topology, in the rest pose.
   const std::size_t bones = skeleton.bones.size();
   std::vector<Eigen::Vector3d> positions(bones);

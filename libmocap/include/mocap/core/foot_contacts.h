@@ -73,7 +73,7 @@ struct Foot {
 };
 
 // The two feet, left first: CMU's bones (ltibia, lfoot, ltoes and r...) when
-// the skeleton has them; otherwise by topology, the two leaf bones lowest in
+// an ASF skeleton has them; otherwise by topology, the two leaf bones lowest in
 // the rest pose (within a tenth of the figure's height of its lowest joint,
 // at least three bones below the root) as toes, their parents as balls and
 // grandparents as heels, the left one on the figure's +X side (CMU's and
