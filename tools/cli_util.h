@@ -87,6 +87,7 @@ void add_eval_command(CLI::App& app, int& exit_code);
 void add_report_command(CLI::App& app, int& exit_code);
 void add_convert_command(CLI::App& app, int& exit_code);
 void add_retarget_command(CLI::App& app, int& exit_code);
+void add_contacts_command(CLI::App& app, int& exit_code);
 
 // --lambda and --shell-cm: the error measure's settings (compress, eval).
 void add_error_flags(CLI::App& command, ErrorSettings& settings);

@@ -2,6 +2,7 @@
 // (compress/motion_error.h), printed as compress/compress_report.h says.
 #include <mocap/compress/clip_decoder.h>
 #include <mocap/compress/compress_report.h>
+#include <mocap/compress/jitter.h>
 #include <mocap/compress/motion_error.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/bvh.h>
@@ -79,8 +80,13 @@ int run_eval(EvalOptions o, bool gate) {
     std::cerr << "mocap eval: " << o.other << ": " << error.error().message << "\n";
     return kBadInput;
   }
+  auto jitter = measure_jitter(clip->skeleton, clip->motion, *other);
+  if (!jitter) {
+    std::cerr << "mocap eval: " << o.other << ": " << jitter.error().message << "\n";
+    return kBadInput;
+  }
   // The gate is the worst joint on the worst frame, not a frame's mean.
-  const EvalReport report{*error, o.error, report_names(clip->skeleton, clip->motion), gate, o.max_error};
+  const EvalReport report{*error, o.error, report_names(clip->skeleton, clip->motion), gate, o.max_error, *jitter};
   if (const int code = emit("", o.json ? eval_report_json(report) : format_eval_text(report)); code != kOk) return code;
   if (!report.pass()) {
     char buf[400];

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   add_report_command(app, exit_code);
   add_convert_command(app, exit_code);
   add_retarget_command(app, exit_code);
+  add_contacts_command(app, exit_code);
   // CLI11 would say only "A subcommand is required": name the verbs instead.
   std::string verbs;
   bool known = false;

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <string>
 
 #include "test_data.h"
 
@@ -94,6 +96,88 @@ TEST(FootContacts, RealWalkHasAlternatingContacts) {
   for (const auto* c : {&left, &right}) {
     for (std::size_t i = 1; i < c->contacts.size(); ++i) EXPECT_GT(c->contacts[i].first, c->contacts[i - 1].last + 10);
   }
+}
+
+// Hand marks: each foot's contacts in the file's frame numbers, marked by a
+// person (this session's helper, December 2026) from the per-frame heights
+// above the floor and speeds of the heel (tibia end), ball (foot end) and
+// toe tip that `mocap fk` prints, and checked on the viewer's side view
+// (mocap-viewer --target lfoot --azimuth 90 --elevation 0, frames 72-102 of
+// 09_06). A contact starts on the frame the falling foot stops on the floor
+// (the heel's or, in the runs, the ball's height levels off and its speed
+// drops below about half a metre a second) and ends on the last frame before
+// the foot leaves it (the toe tip, last to go, accelerates past about 1 m/s).
+// A clip that starts or ends in a stance starts or ends its contact there.
+struct HandMarks {
+  const char* subject;
+  const char* clip;
+  std::array<std::vector<FootContact>, 2> feet;  // left, right; file frame numbers
+};
+
+const HandMarks kHandMarks[] = {
+    {"16",
+     "16_15",  // walk
+     {{{{1, 87}, {138, 223}, {279, 361}, {418, 471}}, {{1, 16}, {65, 155}, {204, 294}, {345, 436}}}}},
+    {"09",
+     "09_06",  // run
+     {{{{1, 10}, {76, 97}}, {{32, 55}, {121, 141}}}}},
+    {"16",
+     "16_35",  // run/jog
+     {{{{5, 36}, {103, 127}}, {{54, 85}, {151, 162}}}}},
+};
+
+TEST(FootContacts, AgreesWithHandMarksWithinTwoFrames) {
+  MOCAP_REQUIRE_SHARED_DATA();
+  for (const HandMarks& marks : kHandMarks) {
+    SCOPED_TRACE(marks.clip);
+    Skeleton skeleton;
+    Motion motion;
+    const auto dir = test::shared_data_dir() / "cmu";
+    test::ClipFiles files{marks.clip, dir / (std::string(marks.subject) + ".asf"),
+                          dir / (std::string(marks.clip) + ".amc")};
+    ASSERT_TRUE(test::load(files, skeleton, motion));
+    const auto found = clip_foot_contacts(skeleton, motion, files.asf.string());
+    ASSERT_TRUE(found) << found.error().message;
+    for (std::size_t s = 0; s < 2; ++s) {
+      SCOPED_TRACE(found->feet[s].name);
+      const auto& got = found->contacts[s].contacts;
+      const auto& want = marks.feet[s];
+      ASSERT_EQ(got.size(), want.size());
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        EXPECT_NEAR(motion.frame_numbers[static_cast<std::size_t>(got[i].first)], want[i].first, 2) << i;
+        EXPECT_NEAR(motion.frame_numbers[static_cast<std::size_t>(got[i].last)], want[i].last, 2) << i;
+      }
+    }
+  }
+}
+
+TEST(FootContacts, FeetByNameAndByTopology) {
+  MOCAP_REQUIRE_SHARED_DATA();
+  Skeleton skeleton;
+  Motion motion;
+  test::ClipFiles files{"09_06", test::shared_data_dir() / "cmu" / "09.asf",
+                        test::shared_data_dir() / "cmu" / "09_06.amc"};
+  ASSERT_TRUE(test::load(files, skeleton, motion));
+  const auto named = find_feet(skeleton, "09.asf");
+  ASSERT_TRUE(named);
+  EXPECT_EQ((*named)[0].toe, skeleton.find_bone("ltoes"));
+  // Without CMU names the same bones are found by the skeleton's shape.
+  for (Bone& bone : skeleton.bones) bone.name = "b" + bone.name;
+  const auto shaped = find_feet(skeleton, "09.asf");
+  ASSERT_TRUE(shaped) << shaped.error().message;
+  for (std::size_t s = 0; s < 2; ++s) {
+    EXPECT_EQ((*shaped)[s].toe, (*named)[s].toe) << s;
+    EXPECT_EQ((*shaped)[s].ball, (*named)[s].ball) << s;
+    EXPECT_EQ((*shaped)[s].heel, (*named)[s].heel) << s;
+  }
+  // A skeleton of the upper body alone has no feet: an error naming the file.
+  Skeleton trunk;
+  trunk.bones.push_back(skeleton.bones[0]);
+  ASSERT_FALSE(finalize(trunk).has_value());
+  const auto none = find_feet(trunk, "trunk.asf");
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().file, "trunk.asf");
+  EXPECT_NE(none.error().message.find("no feet"), std::string::npos);
 }
 
 }  // namespace

@@ -168,7 +168,25 @@ std::string compress_report_json(const CompressReport& r) {
 }
 
 std::string format_eval_text(const EvalReport& r) {
-  return std::to_string(r.error.frames) + " frames\n" + error_text(r.error, r.settings, r.names);
+  std::string out = std::to_string(r.error.frames) + " frames\n" + error_text(r.error, r.settings, r.names);
+  if (r.jitter) {
+    const JointVelocityError& v = r.jitter->velocity;
+    const PlantedFeetSpeed& f = r.jitter->planted;
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "joint velocity error   mean %.2f  p99 %.2f  max %.2f cm/s  (%s at frame %d)\n",
+                  v.mean_cm_s, v.p99_cm_s, v.max_cm_s, r.names.bone(v.worst_joint).c_str(),
+                  r.names.frame(v.worst_frame));
+    out += buf;
+    if (!f.feet) {
+      out += "planted feet           none (no feet found)\n";
+    } else {
+      std::snprintf(buf, sizeof buf,
+                    "planted feet           %d contact frames: ball speed original %.2f, this %.2f cm/s (%+.2f)\n",
+                    f.frames, f.reference_cm_s, f.other_cm_s, f.difference_cm_s);
+      out += buf;
+    }
+  }
+  return out;
 }
 
 std::string eval_report_json(const EvalReport& r) {
@@ -178,6 +196,20 @@ std::string eval_report_json(const EvalReport& r) {
   if (r.gated) {
     j["max_error_cm"] = r.max_error_cm;
     j["pass"] = r.pass();
+  }
+  if (r.jitter) {
+    const JointVelocityError& v = r.jitter->velocity;
+    const PlantedFeetSpeed& f = r.jitter->planted;
+    j["joint_vel_err_mean_cm_s"] = v.mean_cm_s;
+    j["joint_vel_err_p99_cm_s"] = v.p99_cm_s;
+    j["joint_vel_err_max_cm_s"] = v.max_cm_s;
+    j["joint_vel_err_worst_joint"] = r.names.bone(v.worst_joint);
+    j["joint_vel_err_worst_frame"] = r.names.frame(v.worst_frame);
+    j["planted_feet_found"] = f.feet;
+    j["planted_feet_frames"] = f.frames;
+    j["planted_feet_original_cm_s"] = f.reference_cm_s;
+    j["planted_feet_other_cm_s"] = f.other_cm_s;
+    j["planted_feet_difference_cm_s"] = f.difference_cm_s;
   }
   return j.dump() + "\n";
 }

@@ -8,10 +8,12 @@
 // joints bone names ("" where no frame was measured).
 #pragma once
 
+#include <mocap/compress/jitter.h>
 #include <mocap/compress/motion_error.h>
 #include <mocap/core/motion.h>
 #include <mocap/core/skeleton.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,10 @@ struct EvalReport {
   ReportNames names;
   bool gated = false;         // a bound was set (--max-error)
   double max_error_cm = 0.0;  // the bound on error.joint.max when gated
+  // Joint velocity error and planted-feet speed (jitter.h), when measured:
+  // more lines and keys after the others (joint_vel_err_*_cm_s,
+  // planted_feet_*).
+  std::optional<JitterError> jitter = std::nullopt;
   bool pass() const { return !gated || !(error.joint.max > max_error_cm); }
 };
 
