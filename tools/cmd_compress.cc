@@ -23,6 +23,7 @@ struct CompressOptions {
   double ratio = 0.1;
   double max_error = 0.0;
   double max_shell_error = 0.0;
+  double max_velocity_error = 0.0;
   bool json = false;
   double fps = 120.0;
   std::string bvh_units = "cm";
@@ -58,6 +59,7 @@ int run_compress(const CompressOptions& o) {
     case KeyBudget::kMaxShellError: request.value = o.max_shell_error; break;
   }
   request.interpolation = interpolation_option(o.interp);
+  request.max_velocity_error_cm_s = o.max_velocity_error;
   request.error = o.error;
   request.rebuilt = !o.rebuilt.empty();
   request.rebuilt_name = o.rebuilt;
@@ -120,7 +122,13 @@ void add_compress_command(CLI::App& app, int& exit_code) {
   auto* max_shell = c->add_option("--max-shell-error", o->max_shell_error,
                                   "Fewest keys keeping every shell point (--shell-cm from each joint) within E cm")
                         ->check(kPositive);
+  auto* max_velocity =
+      c->add_option("--max-velocity-error", o->max_velocity_error,
+                    "Per-track .mkc: also hold the joint velocity error's 99th percentile over joints and frames "
+                    "within V cm/s (jitter); 0: position alone")
+          ->check(kNonNegative);
   threshold->excludes(keys)->excludes(ratio)->excludes(max_error)->excludes(max_shell);
+  for (auto* whole_pose : {threshold, keys, ratio}) whole_pose->excludes(max_velocity);
   keys->excludes(ratio)->excludes(max_error)->excludes(max_shell);
   ratio->excludes(max_error)->excludes(max_shell);
   max_error->excludes(max_shell);

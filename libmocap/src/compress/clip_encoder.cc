@@ -37,7 +37,26 @@ struct Measured {
   std::vector<double> joint;  // per bone: worst of the bounded error over frames, cm
   double worst = 0, worst_shell = 0, mean = 0;
   int worst_joint = -1, worst_frame = -1, worst_shell_joint = -1, worst_shell_frame = -1;
+  std::vector<double> joint_velocity_p99;  // per bone: p99 over frames of the velocity error, cm/s
+  JointVelocityError velocity;             // over every joint and frame
 };
+
+// The velocity error of every joint and frame into m: per bone its p99 over
+// frames (what steers the channels) and the whole motion's (what is bounded).
+void measure_velocity(const World& reference, const World& other, int bones, int frames, double fps,
+                      std::vector<double>& errors, std::vector<double>& column, Measured& m) {
+  errors.resize(static_cast<std::size_t>(frames) * bones);
+  column.resize(static_cast<std::size_t>(frames));
+  joint_velocity_errors(reference.p, other.p, bones, frames, fps, errors);
+  m.joint_velocity_p99.assign(static_cast<std::size_t>(bones), 0.0);
+  const auto rank = static_cast<std::size_t>(std::ceil(0.99 * frames)) - 1;
+  for (int j = 0; j < bones; ++j) {
+    for (int f = 0; f < frames; ++f) column[f] = errors[static_cast<std::size_t>(f) * bones + j];
+    std::nth_element(column.begin(), column.begin() + static_cast<std::ptrdiff_t>(rank), column.end());
+    m.joint_velocity_p99[j] = column[rank];
+  }
+  m.velocity = summarize_velocity_errors(errors, bones);
+}
 
 // Joint and shell errors of `other` against `reference` over `frames` (all when empty).
 Measured measure(const World& reference, const World& other, int bones, int frames, std::span<const int> only,
@@ -130,11 +149,26 @@ std::vector<double> levers(const Skeleton& skeleton, double extra, std::vector<s
   return lever;
 }
 
+// One channel's share of a bound after a round whose worst affected joint
+// used `ratio` of it: tightened past a break, loosened while rounds remain.
+void steer(double& share, double ratio, bool loosen) {
+  if (ratio > 1.0) {
+    share *= 0.97 / ratio;
+  } else if (loosen && ratio > 0.0) {
+    share *= std::min(1.5, std::sqrt(1.0 / ratio));
+  } else if (loosen && ratio == 0.0) {
+    share *= 1.5;
+  }
+  share = std::min(share, 1e6);
+}
+
 }  // namespace
 
 Result<void> ClipEncodeOptions::validate() const {
   if (!(max_joint_error_cm > 0.0 && std::isfinite(max_joint_error_cm)))
     return fail("", 0, "max joint error must be a finite number of centimetres > 0");
+  if (!(max_velocity_error_cm_s >= 0.0 && std::isfinite(max_velocity_error_cm_s)))
+    return fail("", 0, "max velocity error must be a finite number of cm/s >= 0 (0: unbounded)");
   if (!(max_shell_error_cm >= 0.0 && std::isfinite(max_shell_error_cm)))
     return fail("", 0, "max shell error must be a finite number of centimetres >= 0 (0: joints bounded)");
   if (max_shell_error_cm > 0.0 && !(shell_radius_m > 0.0 && std::isfinite(shell_radius_m)))
@@ -174,6 +208,9 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
   const double bound_cm = shell ? options.max_shell_error_cm : options.max_joint_error_cm;
   // A hair under the bound: the float sampler differs from the double decode by ~1e-6 cm.
   const double target_cm = bound_cm * (1.0 - 1e-4) - 1e-6;
+  // Whole-pose clips bound their key frames alone: no velocity there.
+  const double velocity_bound = options.pose_keys.empty() ? options.max_velocity_error_cm_s : 0.0;
+  const double velocity_target = velocity_bound * (1.0 - 1e-4);
   std::vector<std::vector<int>> affected;
   const std::vector<double> lever = levers(skeleton, shell ? options.shell_radius_m : 0.0, affected);
 
@@ -200,9 +237,22 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
   fit_options.delta = options.delta;
   fit_options.keys = clip.keys;
 
-  // Share of the bound each channel may use, as a fraction of bound / lever.
+  // Share of the bound each channel may use, as a fraction of bound / lever;
+  // of the velocity bound likewise (its channel rate: bound / lever / fps).
   std::vector<double> share(static_cast<std::size_t>(channels), 0.35);
-  std::vector<double> fitted_tolerance(static_cast<std::size_t>(channels), -1.0);
+  std::vector<double> rate_share(static_cast<std::size_t>(channels), 0.35);
+  std::vector<clip_fit::Tolerance> fitted(static_cast<std::size_t>(channels), clip_fit::Tolerance{-1.0, -1.0});
+  const auto tolerance_of = [&](int c) {
+    clip_fit::Tolerance t{share[c] * bound_cm * 0.01 / lever[c]};
+    if (velocity_bound > 0.0) t.rate = rate_share[c] * velocity_bound * 0.01 / motion.fps / lever[c];
+    return t;
+  };
+  // Refit only on a real change: a few per cent moves no spacing or grid.
+  const auto changed = [](double a, double b) {
+    if (a == b) return false;
+    return std::isinf(a) || std::isinf(b) || std::abs(a - b) > 0.03 * a;
+  };
+  std::vector<double> velocity_errors, velocity_column;
   std::vector<clip_fit::Fit> fits(static_cast<std::size_t>(channels));
   std::vector<clip_fit::ChannelCache> caches(static_cast<std::size_t>(channels));
   const int last_spacing = static_cast<int>(clip_fit::spacings().size()) - 1;
@@ -211,21 +261,21 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
   std::vector<std::uint8_t> best_bytes;
   Measured best_measure;
   double closest_cm = std::numeric_limits<double>::infinity();
+  double closest_velocity = std::numeric_limits<double>::infinity();
   int iterations = 0;
   const int rounds = options.max_iterations + 40;  // extra rounds only tighten, until the bound holds
   for (int round = 0; round < rounds; ++round) {
     if (round >= options.max_iterations && best) break;
     ++iterations;
     for (int c = 0; c < channels; ++c) {
-      const double tolerance = share[c] * bound_cm * 0.01 / lever[c];
-      // Refit only on a real change: a few per cent moves no spacing or grid.
-      if (std::abs(tolerance - fitted_tolerance[c]) <= 0.03 * tolerance) continue;
+      const clip_fit::Tolerance tolerance = tolerance_of(c);
+      if (!changed(tolerance.value, fitted[c].value) && !changed(tolerance.rate, fitted[c].rate)) continue;
       // After the first round only spacings near the last choice are tried.
       const int at = fits[c].spacing_index;
       const int first = round == 0 || at < 0 ? 0 : std::max(0, at - 3);
       const int last = round == 0 || at < 0 ? last_spacing : std::min(last_spacing, at + 3);
       fits[c] = clip_fit::fit_channel(values[c], tolerance, fit_options, first, last, &caches[c]);
-      fitted_tolerance[c] = tolerance;
+      fitted[c] = tolerance;
     }
     clip.tracks.resize(static_cast<std::size_t>(channels));
     if (!options.per_track_keys && clip.keys.empty()) {
@@ -236,8 +286,7 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
       }
       for (int c = 0; c < channels; ++c) {
         if (fits[c].spacing_index >= 0 && fits[c].spacing_index != finest) {
-          const double tolerance = share[c] * bound_cm * 0.01 / lever[c];
-          clip.tracks[c] = clip_fit::fit_channel(values[c], tolerance, fit_options, finest, finest, &caches[c]).track;
+          clip.tracks[c] = clip_fit::fit_channel(values[c], tolerance_of(c), fit_options, finest, finest, &caches[c]).track;
         } else {
           clip.tracks[c] = fits[c].track;
         }
@@ -255,26 +304,30 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
     Measured m = measure(reference, decoded, bones, frames, clip.keys, shell, options.shell_radius_m);
     const double bounded = shell ? m.worst_shell : m.worst;
     closest_cm = std::min(closest_cm, bounded);
-    if (bounded <= target_cm && (!best || bytes.size() < best_bytes.size())) {
+    if (velocity_bound > 0.0) measure_velocity(reference, decoded, bones, frames, motion.fps, velocity_errors, velocity_column, m);
+    const bool velocity_held = velocity_bound <= 0.0 || m.velocity.p99_cm_s <= velocity_target;
+    if (!velocity_held) closest_velocity = std::min(closest_velocity, m.velocity.p99_cm_s);
+    if (bounded <= target_cm && velocity_held && (!best || bytes.size() < best_bytes.size())) {
       best = std::move(*parsed);
       best_bytes = bytes;
       best_measure = m;
     }
     // Tighten the channels above joints that break the bound, loosen those
     // whose joints all have room.
+    const bool loosen = round + 1 < options.max_iterations;
     for (int c = 0; c < channels; ++c) {
-      double ratio = 0.0;
-      for (const int j : affected[c]) ratio = std::max(ratio, m.joint[j] / target_cm);
-      if (ratio > 1.0) {
-        share[c] *= 0.97 / ratio;
-      } else if (round + 1 < options.max_iterations && ratio > 0.0) {
-        share[c] *= std::min(1.5, std::sqrt(1.0 / ratio));
-      } else if (ratio == 0.0 && round + 1 < options.max_iterations) {
-        share[c] *= 1.5;
+      double ratio = 0.0, rate_ratio = 0.0;
+      for (const int j : affected[c]) {
+        ratio = std::max(ratio, m.joint[j] / target_cm);
+        if (velocity_bound > 0.0) rate_ratio = std::max(rate_ratio, m.joint_velocity_p99[j] / velocity_target);
       }
-      share[c] = std::min(share[c], 1e6);
+      steer(share[c], ratio, loosen);
+      if (velocity_bound > 0.0) steer(rate_share[c], rate_ratio, loosen);
     }
   }
+  if (!best && closest_cm <= target_cm && velocity_bound > 0.0)
+    return fail("", 0, "cannot hold the velocity bound of " + std::to_string(velocity_bound) +
+                           " cm/s: the closest decoded file had " + std::to_string(closest_velocity) + " cm/s");
   if (!best)
     return fail("", 0, "cannot hold the bound of " + std::to_string(bound_cm) + " cm: the closest decoded file was " +
                            std::to_string(closest_cm) + " cm");
@@ -285,6 +338,14 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
     if (!motion_back) return fail("", 0, "internal error: " + motion_back.error().message);
     world_of(skeleton, *motion_back, decoded);
     best_measure = measure(reference, decoded, bones, frames, {}, shell, options.shell_radius_m);
+  }
+  if (stats && velocity_bound <= 0.0) {  // measured for the stats alone
+    if (clip.keys.empty()) {
+      auto motion_back = decode_motion(*best, skeleton);
+      if (!motion_back) return fail("", 0, "internal error: " + motion_back.error().message);
+      world_of(skeleton, *motion_back, decoded);
+    }
+    measure_velocity(reference, decoded, bones, frames, motion.fps, velocity_errors, velocity_column, best_measure);
   }
   if (stats) {
     ClipEncodeStats& s = *stats;
@@ -297,6 +358,7 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
     s.worst_shell_joint = best_measure.worst_shell_joint;
     s.worst_shell_frame = best_measure.worst_shell_frame;
     s.mean_joint_error_cm = best_measure.mean;
+    s.velocity = best_measure.velocity;
     s.keys = summarize(*best).keys;
     s.iterations = iterations;
     s.encode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -75,24 +75,52 @@ std::vector<double> least_squares(std::span<const double> x, int degree, int spa
 }
 
 struct Scratch {
-  std::vector<double> curve;
+  std::vector<double> curve, error;
   std::vector<std::int64_t> residuals;
   std::vector<float> points;
   std::vector<std::int32_t> codes;
 };
 
-double max_error(std::span<const double> x, std::span<const float> points, int degree, int spacing,
-                 std::span<const int> keys, Scratch& s) {
-  const int frames = static_cast<int>(x.size());
+// The largest share of the tolerance that per-frame errors e use (<= 1: held).
+double excess_of(std::span<const double> e, const Tolerance& t) {
+  const int frames = static_cast<int>(e.size());
+  const bool rate = std::isfinite(t.rate) && frames > 1;
   double worst = 0.0;
+  for (int f = 0; f < frames; ++f) {
+    const double scale = t.scale.empty() ? 1.0 : t.scale[f];
+    worst = std::max(worst, std::abs(e[f]) / (t.value * scale));
+    if (rate) {
+      const int a = std::max(0, f - 1), c = std::min(frames - 1, f + 1);
+      worst = std::max(worst, std::abs(e[c] - e[a]) / (c - a) / (t.rate * scale));
+    }
+  }
+  return worst;
+}
+
+// The share of the tolerance the curve of `points` uses (keyed tracks: on their key frames, values only).
+double excess(std::span<const double> x, std::span<const float> points, int degree, int spacing,
+              std::span<const int> keys, const Tolerance& t, Scratch& s) {
+  const int frames = static_cast<int>(x.size());
   if (!keys.empty()) {
-    for (std::size_t i = 0; i < keys.size(); ++i) worst = std::max(worst, std::abs(points[i] - x[keys[i]]));
+    double worst = 0.0;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const double scale = t.scale.empty() ? 1.0 : t.scale[keys[i]];
+      worst = std::max(worst, std::abs(points[i] - x[keys[i]]) / (t.value * scale));
+    }
     return worst;
   }
   s.curve.resize(x.size());
+  s.error.resize(x.size());
   clip_curve::uniform_all<float>(points, degree, spacing, frames, s.curve.data(), 1);
-  for (int f = 0; f < frames; ++f) worst = std::max(worst, std::abs(s.curve[f] - x[f]));
-  return worst;
+  for (int f = 0; f < frames; ++f) s.error[f] = s.curve[f] - x[f];
+  return excess_of(s.error, t);
+}
+
+// The tightest allowance of the tolerance over frames (channel units).
+double tightest(const Tolerance& t) {
+  double scale = 1.0;
+  for (const double v : t.scale) scale = std::min(scale, v);
+  return scale * std::min(t.value, t.rate);
 }
 
 // Bytes of a quantised track with codes s.codes, choosing order and parameter.
@@ -133,8 +161,8 @@ bool quantise(std::span<const double> c, int k, Scratch& s) {
 }
 
 // The track for points c (spacing 0: keyed), or bytes = max when no grid holds the tolerance.
-Fit quantised_fit(std::span<const double> x, std::span<const double> c, double tolerance, double fit_error,
-                  const FitOptions& options, int spacing, Scratch& s) {
+Fit quantised_fit(std::span<const double> x, std::span<const double> c, const Tolerance& tolerance,
+                  double fit_excess, const FitOptions& options, int spacing, Scratch& s) {
   Fit fit;
   fit.bytes = std::numeric_limits<std::size_t>::max();
   ClipTrack& t = fit.track;
@@ -143,8 +171,8 @@ Fit quantised_fit(std::span<const double> x, std::span<const double> c, double t
   if (!options.quantise) {
     s.points.assign(c.begin(), c.end());
     for (std::size_t i = 0; i < c.size(); ++i) s.points[i] = static_cast<float>(c[i]);
-    const double e = max_error(x, s.points, options.degree, spacing, options.keys, s);
-    if (e > tolerance) return fit;
+    const double e = excess(x, s.points, options.degree, spacing, options.keys, tolerance, s);
+    if (e > 1.0) return fit;
     t.storage = TrackStorage::kFloat;
     t.points = s.points;
     t.codes.resize(c.size());
@@ -154,15 +182,16 @@ Fit quantised_fit(std::span<const double> x, std::span<const double> c, double t
     return fit;
   }
   t.storage = options.entropy ? TrackStorage::kRice : TrackStorage::kFixed;
-  const double room = tolerance - fit_error;
+  // Quantising moves the curve by at most half a step (the basis weights sum
+  // to 1) and its central difference by as much; search coarser grids above
+  // a step of 2 * room, the error being nearly monotonic in the step.
+  const double room = (1.0 - fit_excess) * tightest(tolerance);
   if (!(room > 0.0)) return fit;
-  // A step of 2 * room always holds (the basis weights sum to 1); search
-  // coarser grids above it, the error being nearly monotonic in the step.
-  int good = static_cast<int>(std::floor(8.0 * std::log2(2.0 * room))) - 1;
-  good = std::clamp(good, -1000, 1000);
+  int good = static_cast<int>(std::clamp(std::floor(8.0 * std::log2(2.0 * room)) - 1.0, -1000.0, 1000.0));
   double good_error = 0.0;
   while (good > -1000) {
-    if (quantise(c, good, s) && (good_error = max_error(x, s.points, options.degree, spacing, options.keys, s)) <= tolerance)
+    if (quantise(c, good, s) &&
+        (good_error = excess(x, s.points, options.degree, spacing, options.keys, tolerance, s)) <= 1.0)
       break;
     good -= 8;
   }
@@ -170,7 +199,7 @@ Fit quantised_fit(std::span<const double> x, std::span<const double> c, double t
   while (bad - good > 1) {
     const int mid = (good + bad) / 2;
     double e = 0.0;
-    if (quantise(c, mid, s) && (e = max_error(x, s.points, options.degree, spacing, options.keys, s)) <= tolerance) {
+    if (quantise(c, mid, s) && (e = excess(x, s.points, options.degree, spacing, options.keys, tolerance, s)) <= 1.0) {
       good = mid, good_error = e;
     } else {
       bad = mid;
@@ -189,13 +218,22 @@ Fit quantised_fit(std::span<const double> x, std::span<const double> c, double t
 
 std::span<const int> spacings() { return kSpacings; }
 
-Fit fit_channel(std::span<const double> x, double tolerance, const FitOptions& options, int first, int last,
-                ChannelCache* cache) {
+Fit fit_channel(std::span<const double> x, const Tolerance& tolerance, const FitOptions& options, int first,
+                int last, ChannelCache* cache) {
   const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
   const float middle = static_cast<float>(0.5 * (*lo + *hi));
-  double constant_error = 0.0;
-  for (const double v : x) constant_error = std::max(constant_error, std::abs(v - middle));
-  if (constant_error <= tolerance) {
+  Scratch s;
+  s.error.resize(x.size());
+  for (std::size_t f = 0; f < x.size(); ++f) s.error[f] = middle - x[f];
+  const double constant_error = options.keys.empty() ? excess_of(s.error, tolerance) : [&] {
+    double worst = 0.0;
+    for (const int k : options.keys) {
+      const double scale = tolerance.scale.empty() ? 1.0 : tolerance.scale[k];
+      worst = std::max(worst, std::abs(s.error[k]) / (tolerance.value * scale));
+    }
+    return worst;
+  }();
+  if (constant_error <= 1.0) {
     Fit fit;
     fit.track.storage = TrackStorage::kConstant;
     fit.track.constant = middle;
@@ -203,14 +241,13 @@ Fit fit_channel(std::span<const double> x, double tolerance, const FitOptions& o
     fit.max_error = constant_error;
     return fit;
   }
-  Scratch s;
   if (!options.keys.empty()) {
     std::vector<double> c(options.keys.size());
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = x[options.keys[i]];
     Fit fit = quantised_fit(x, c, tolerance, 0.0, options, 0, s);
     if (fit.bytes == std::numeric_limits<std::size_t>::max()) {  // below float precision: the finest grid
       FitOptions finest = options;
-      fit = quantised_fit(x, c, std::numeric_limits<double>::infinity(), 0.0, finest, 0, s);
+      fit = quantised_fit(x, c, Tolerance{std::numeric_limits<double>::infinity()}, 0.0, finest, 0, s);
     }
     return fit;
   }
@@ -231,22 +268,17 @@ Fit fit_channel(std::span<const double> x, double tolerance, const FitOptions& o
       if (i > first && spacing >= 2 * static_cast<int>(x.size())) break;  // one segment already covers the clip
       const std::size_t slot = static_cast<std::size_t>(i) + (degree == 1 ? slots : 0);
       std::vector<double> fitted;
-      double fit_error = 0.0;
-      if (cache && cache->points.size() == 2 * slots && !cache->points[slot].empty()) {
-        fit_error = cache->fit_error[slot];
-      } else {
+      if (!cache || cache->points.size() != 2 * slots || cache->points[slot].empty()) {
         fitted = least_squares(x, degree, spacing);
-        const std::vector<float> exact(fitted.begin(), fitted.end());
-        fit_error = max_error(x, exact, degree, spacing, {}, s);
         if (cache) {
           cache->points.resize(2 * slots);
-          cache->fit_error.resize(2 * slots);
           cache->points[slot] = std::move(fitted);
-          cache->fit_error[slot] = fit_error;
         }
       }
       const std::vector<double>& c = cache ? cache->points[slot] : fitted;
-      if (fit_error >= tolerance) {
+      s.points.assign(c.begin(), c.end());
+      const double fit_error = excess(x, s.points, degree, spacing, {}, tolerance, s);
+      if (fit_error >= 1.0) {
         if (++failures >= 3 && best.bytes != std::numeric_limits<std::size_t>::max()) break;
         continue;
       }
@@ -264,7 +296,7 @@ Fit fit_channel(std::span<const double> x, double tolerance, const FitOptions& o
     exact.quantise = false;
     exact.degree = options.degree == 0 ? 3 : options.degree;
     const std::vector<double> c = least_squares(x, exact.degree, 1);
-    best = quantised_fit(x, c, std::numeric_limits<double>::infinity(), 0.0, exact, 1, s);
+    best = quantised_fit(x, c, Tolerance{std::numeric_limits<double>::infinity()}, 0.0, exact, 1, s);
     best.spacing_index = 0;
   }
   return best;

@@ -7,6 +7,7 @@
 #include <mocap/compress/clip_file.h>
 
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -20,10 +21,23 @@ struct FitOptions {
   std::span<const int> keys;  // non-empty: keyed track at these frames (whole-pose mode)
 };
 
+// What a track's curve must hold on frame f, against the channel's values x:
+//   |curve(f) - x(f)|             <= value * scale(f)
+//   |d curve(f) - d x(f)|         <= rate * scale(f)
+// with d the central difference per frame (one-sided at the ends): the rate
+// bounds the velocity error (jitter), which the value bound alone leaves
+// free to flip from frame to frame. Keyed tracks hold the value on their
+// key frames only.
+struct Tolerance {
+  double value = 0.0;                                    // channel units, > 0
+  double rate = std::numeric_limits<double>::infinity();  // channel units per frame, > 0; infinity: unbounded
+  std::span<const double> scale;                         // per frame, in (0, 1]; empty: 1 on every frame
+};
+
 struct Fit {
   ClipTrack track;
   std::size_t bytes = 0;     // the track's bytes in the file
-  double max_error = 0.0;    // of the decoded points, over the frames measured
+  double max_error = 0.0;    // largest share of the tolerance the decoded points use, over the frames measured (<= 1)
   int spacing_index = -1;    // into kSpacings, -1 for constant or keyed tracks
 };
 
@@ -31,18 +45,17 @@ struct Fit {
 // (they do not depend on the tolerance).
 struct ChannelCache {
   std::vector<std::vector<double>> points;  // empty: not fitted yet
-  std::vector<double> fit_error;            // of the float points
 };
 
 // Candidate knot spacings (frames), increasing.
 std::span<const int> spacings();
 
-// The cheapest track whose curve stays within `tolerance` of `values` (one
+// The cheapest track whose curve holds `tolerance` against `values` (one
 // per frame) on every frame (keyed tracks: on every key frame). Spacings
 // tried: indices [first, last] of spacings(). Always succeeds: spacing 1 with
 // a fine grid reproduces the values to float precision (if even that fails
 // the tolerance, the finest fit is returned with its error).
-Fit fit_channel(std::span<const double> values, double tolerance, const FitOptions& options, int first, int last,
+Fit fit_channel(std::span<const double> values, const Tolerance& tolerance, const FitOptions& options, int first, int last,
                 ChannelCache* cache = nullptr);
 
 }  // namespace mocap::clip_fit

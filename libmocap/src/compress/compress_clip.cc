@@ -62,6 +62,9 @@ Result<void> CompressRequest::validate() const {
   if (!(pose_key_error_cm > 0.0) || !std::isfinite(pose_key_error_cm)) {
     return fail("", 0, "pose_key_error_cm: expected a finite error in cm > 0");
   }
+  if (!(max_velocity_error_cm_s >= 0.0) || !std::isfinite(max_velocity_error_cm_s)) {
+    return fail("", 0, "max_velocity_error_cm_s: expected a finite velocity in cm/s >= 0 (0: unbounded)");
+  }
   if (!(error.lambda >= 0.0) || !std::isfinite(error.lambda)) {
     return fail("", 0, "error.lambda: expected a finite number >= 0");
   }
@@ -111,6 +114,7 @@ Result<CompressReport> compress_clip(const ClipFile& capture, const CompressRequ
     } else if (request.budget == KeyBudget::kMaxJointError) {
       encode.max_joint_error_cm = request.value;
     }
+    encode.max_velocity_error_cm_s = request.max_velocity_error_cm_s;
     report.method = "bound";
     return encode_mkc(capture, request, encode, std::move(report));
   }

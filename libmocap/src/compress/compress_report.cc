@@ -107,7 +107,11 @@ std::string format_compress_text(const CompressReport& r) {
                   s.worst_joint_error_cm, r.names.bone(s.worst_joint).c_str(), r.names.frame(s.worst_frame),
                   s.worst_shell_error_cm, r.names.bone(s.worst_shell_joint).c_str(), r.names.frame(s.worst_shell_frame),
                   s.mean_joint_error_cm, s.encode_seconds, r.decode_ns_per_pose);
-    return line;
+    std::string text = line;
+    std::snprintf(line, sizeof line, "joint velocity error: mean %.2f  p99 %.2f  max %.2f cm/s (%s at frame %d)\n",
+                  s.velocity.mean_cm_s, s.velocity.p99_cm_s, s.velocity.max_cm_s,
+                  r.names.bone(s.velocity.worst_joint).c_str(), r.names.frame(s.velocity.worst_frame));
+    return text + line;
   }
   const double ratio = static_cast<double>(r.keys) / r.frames;
   char head[200];
@@ -146,6 +150,11 @@ std::string compress_report_json(const CompressReport& r) {
     j["mean_joint_error_cm"] = s.mean_joint_error_cm;
     j["encode_seconds"] = s.encode_seconds;
     j["decode_ns_per_pose"] = r.decode_ns_per_pose;
+    j["joint_vel_err_mean_cm_s"] = s.velocity.mean_cm_s;
+    j["joint_vel_err_p99_cm_s"] = s.velocity.p99_cm_s;
+    j["joint_vel_err_max_cm_s"] = s.velocity.max_cm_s;
+    j["joint_vel_err_worst_joint"] = r.names.bone(s.velocity.worst_joint);
+    j["joint_vel_err_worst_frame"] = r.names.frame(s.velocity.worst_frame);
     return j.dump() + "\n";
   }
   j["frames"] = r.frames;

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <mocap/compress/clip_file.h>
+#include <mocap/compress/jitter.h>
 #include <mocap/core/error.h>
 #include <mocap/core/motion.h>
 #include <mocap/core/skeleton.h>
@@ -40,6 +41,11 @@ struct ClipEncodeOptions {
   // from each joint along its bone frame's x, y, z axes (as ACL measures).
   double max_shell_error_cm = 0.0;
   double shell_radius_m = 0.03;  // metres, > 0 when the shell is bounded
+  // > 0: also bound the jitter of the decoded motion: the 99th percentile,
+  // over every joint and frame, of the joint velocity error |v' - v|
+  // (compress/jitter.h), in cm/s. 0: the position bound alone. Per-track
+  // clips only (whole-pose clips bound their key frames alone).
+  double max_velocity_error_cm_s = 0.0;
   // Non-empty: whole-pose mode: every track keyed at exactly these frame
   // indices (0-based, increasing, first and last frame included). The key
   // values are quantised within the bound (enforced on the key frames);
@@ -65,7 +71,7 @@ struct ClipEncodeOptions {
   bool continuous = true;
   int max_iterations = 12;     // refinement rounds of step 3, >= 1
 
-  // Fails on a bound <= 0 or not finite, a bad shell radius, pose keys out
+  // Fails on a bound <= 0 or not finite, a velocity bound < 0, a bad shell radius, pose keys out
   // of order or not starting at 0, max_iterations < 1.
   Result<void> validate() const;
 };
@@ -82,6 +88,7 @@ struct ClipEncodeStats {
   int worst_shell_joint = -1;
   int worst_shell_frame = -1;
   double mean_joint_error_cm = 0;  // over every joint and frame
+  JointVelocityError velocity;     // of the decoded file, cm/s (compress/jitter.h)
   int keys = 0;                    // points stored over all tracks
   int iterations = 0;              // rounds of step 3 run
   double encode_seconds = 0;       // wall clock

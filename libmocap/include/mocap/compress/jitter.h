@@ -15,8 +15,12 @@
 #pragma once
 
 #include <mocap/core/error.h>
+#include <mocap/core/foot_contacts.h>
 #include <mocap/core/motion.h>
 #include <mocap/core/skeleton.h>
+
+#include <Eigen/Core>
+#include <span>
 
 namespace mocap {
 
@@ -44,5 +48,22 @@ struct JitterError {
 // `other` against `reference`, two motions of `skeleton` with the same frame
 // numbers (as measure_error in motion_error.h); fails when they differ.
 Result<JitterError> measure_jitter(const Skeleton& skeleton, const Motion& reference, const Motion& other);
+
+// The same measures on world positions already computed (the encoder's
+// budget loop runs them every round without allocating): positions
+// frame-major, entry f * bones + j, as forward_kinematics gives them, each
+// at least frames * bones long; fps > 0.
+
+// Fills errors[f * bones + j] with |v'(f, j) - v(f, j)| in cm/s.
+void joint_velocity_errors(std::span<const Eigen::Vector3d> reference, std::span<const Eigen::Vector3d> other,
+                           int bones, int frames, double fps, std::span<double> errors);
+
+// Mean, p99, max and the max's joint and frame of joint_velocity_errors'
+// output (reordered by the percentile's partial sort).
+JointVelocityError summarize_velocity_errors(std::span<double> errors, int bones);
+
+// On each contact frame of either foot, the ball's speed in each motion.
+PlantedFeetSpeed planted_feet_speed(const ClipFootContacts& contacts, std::span<const Eigen::Vector3d> reference,
+                                    std::span<const Eigen::Vector3d> other, int bones, int frames, double fps);
 
 }  // namespace mocap
