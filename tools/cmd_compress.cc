@@ -24,6 +24,8 @@ struct CompressOptions {
   double max_error = 0.0;
   double max_shell_error = 0.0;
   double max_velocity_error = 0.0;
+  double contact_error = 0.0;
+  double contact_speed = 0.0;
   bool json = false;
   double fps = 120.0;
   std::string bvh_units = "cm";
@@ -60,6 +62,8 @@ int run_compress(const CompressOptions& o) {
   }
   request.interpolation = interpolation_option(o.interp);
   request.max_velocity_error_cm_s = o.max_velocity_error;
+  request.max_contact_error_cm = o.contact_error;
+  request.max_contact_speed_cm_s = o.contact_speed;
   request.error = o.error;
   request.rebuilt = !o.rebuilt.empty();
   request.rebuilt_name = o.rebuilt;
@@ -127,8 +131,18 @@ void add_compress_command(CLI::App& app, int& exit_code) {
                     "Per-track .mkc: also hold the joint velocity error's 99th percentile over joints and frames "
                     "within V cm/s (jitter); 0: position alone")
           ->check(kNonNegative);
+  auto* contact_error = c->add_option("--contact-error", o->contact_error,
+                                      "Per-track .mkc: on the capture's foot contacts, each foot's heel, ball and "
+                                      "toe within E cm (planted feet stay planted); 0: off")
+                            ->check(kNonNegative);
+  auto* contact_speed = c->add_option("--contact-speed", o->contact_speed,
+                                      "Per-track .mkc: on the capture's foot contacts, the ball of the foot at most "
+                                      "S cm/s faster on average than the capture's; 0: off")
+                            ->check(kNonNegative);
   threshold->excludes(keys)->excludes(ratio)->excludes(max_error)->excludes(max_shell);
-  for (auto* whole_pose : {threshold, keys, ratio}) whole_pose->excludes(max_velocity);
+  for (auto* whole_pose : {threshold, keys, ratio}) {
+    whole_pose->excludes(max_velocity)->excludes(contact_error)->excludes(contact_speed);
+  }
   keys->excludes(ratio)->excludes(max_error)->excludes(max_shell);
   ratio->excludes(max_error)->excludes(max_shell);
   max_error->excludes(max_shell);

@@ -1,12 +1,14 @@
 #include <mocap/compress/clip_decoder.h>
 #include <mocap/compress/clip_encoder.h>
 #include <mocap/core/fk.h>
+#include <mocap/core/foot_contacts.h>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string_view>
 
 #include "compress/clip_fit.h"
@@ -85,6 +87,62 @@ Measured measure(const World& reference, const World& other, int bones, int fram
   if (m.worst_joint < 0 && n > 0) m.worst_joint = 0, m.worst_frame = only.empty() ? 0 : only[0];
   if (m.worst_shell_joint < 0 && n > 0) m.worst_shell_joint = 0, m.worst_shell_frame = only.empty() ? 0 : only[0];
   return m;
+}
+
+// The capture's planted feet for the contact bounds: their frames, the
+// channels that move each foot, and each round's errors on them.
+struct Planted {
+  ClipFootContacts contacts;
+  std::array<std::vector<char>, 2> on;     // per foot, per frame: in contact
+  std::vector<std::array<bool, 2>> moves;  // per channel: the feet it moves
+  // Of the last round measured, per foot: the worst heel, ball or toe error
+  // on its contact frames (cm), and its mean ball speed there minus the
+  // capture's (cm/s).
+  std::array<double, 2> worst_cm{}, speed_difference{};
+};
+
+std::optional<Planted> find_planted(const Skeleton& skeleton, const Motion& motion,
+                                    const std::vector<std::vector<int>>& affected) {
+  auto contacts = clip_foot_contacts(skeleton, motion, "");
+  if (!contacts) return std::nullopt;  // no feet: nothing planted to hold
+  Planted p;
+  p.contacts = std::move(*contacts);
+  p.moves.assign(affected.size(), {false, false});
+  for (std::size_t s = 0; s < 2; ++s) {
+    const Foot& foot = p.contacts.feet[s];
+    p.on[s].assign(static_cast<std::size_t>(motion.frame_count()), 0);
+    for (const FootContact& c : p.contacts.contacts[s].contacts) {
+      for (int f = c.first; f <= c.last; ++f) p.on[s][f] = 1;
+    }
+    for (std::size_t c = 0; c < affected.size(); ++c) {
+      for (const int j : affected[c]) p.moves[c][s] = p.moves[c][s] || j == foot.heel || j == foot.ball || j == foot.toe;
+    }
+  }
+  return p;
+}
+
+void measure_planted(const World& reference, const World& other, int bones, int frames, double fps, Planted& p) {
+  const auto speed = [&](const World& w, int f, int j) {
+    const int a = std::max(0, f - 1), c = std::min(frames - 1, f + 1);
+    if (a == c) return 0.0;
+    return 100.0 * fps * (w.p[static_cast<std::size_t>(c) * bones + j] - w.p[static_cast<std::size_t>(a) * bones + j]).norm() / (c - a);
+  };
+  for (std::size_t s = 0; s < 2; ++s) {
+    const Foot& foot = p.contacts.feet[s];
+    double worst = 0.0, difference = 0.0;
+    int count = 0;
+    for (int f = 0; f < frames; ++f) {
+      if (!p.on[s][f]) continue;
+      for (const int j : {foot.heel, foot.ball, foot.toe}) {
+        const std::size_t e = static_cast<std::size_t>(f) * bones + j;
+        worst = std::max(worst, 100.0 * (other.p[e] - reference.p[e]).norm());
+      }
+      difference += speed(other, f, foot.ball) - speed(reference, f, foot.ball);
+      ++count;
+    }
+    p.worst_cm[s] = worst;
+    p.speed_difference[s] = count ? difference / count : 0.0;
+  }
 }
 
 // The clip's skeleton and timing, without tracks.
@@ -167,6 +225,10 @@ void steer(double& share, double ratio, bool loosen) {
 Result<void> ClipEncodeOptions::validate() const {
   if (!(max_joint_error_cm > 0.0 && std::isfinite(max_joint_error_cm)))
     return fail("", 0, "max joint error must be a finite number of centimetres > 0");
+  if (!(max_contact_error_cm >= 0.0 && std::isfinite(max_contact_error_cm)))
+    return fail("", 0, "max contact error must be a finite number of centimetres >= 0 (0: unbounded)");
+  if (!(max_contact_speed_cm_s >= 0.0 && std::isfinite(max_contact_speed_cm_s)))
+    return fail("", 0, "max contact speed must be a finite number of cm/s >= 0 (0: unbounded)");
   if (!(max_velocity_error_cm_s >= 0.0 && std::isfinite(max_velocity_error_cm_s)))
     return fail("", 0, "max velocity error must be a finite number of cm/s >= 0 (0: unbounded)");
   if (!(max_shell_error_cm >= 0.0 && std::isfinite(max_shell_error_cm)))
@@ -214,6 +276,17 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
   std::vector<std::vector<int>> affected;
   const std::vector<double> lever = levers(skeleton, shell ? options.shell_radius_m : 0.0, affected);
 
+  // Planted feet: on their contact frames each channel that moves the foot
+  // gets its tolerances times contact_scale (steered by the contact bounds).
+  const double contact_target_cm = options.max_contact_error_cm * (1.0 - 1e-4);
+  const double contact_speed_target = options.max_contact_speed_cm_s * (1.0 - 1e-4);
+  std::optional<Planted> planted = find_planted(skeleton, motion, affected);
+  const bool contact_bounded =
+      planted && options.pose_keys.empty() && (contact_target_cm > 0.0 || contact_speed_target > 0.0);
+  std::vector<double> contact_scale(static_cast<std::size_t>(channels), 1.0), fitted_scale(contact_scale.size(), -1.0);
+  if (contact_target_cm > 0.0) std::ranges::fill(contact_scale, std::min(1.0, contact_target_cm / target_cm));
+  std::vector<std::vector<double>> frame_scale(static_cast<std::size_t>(channels));  // per channel moving a foot
+
   World reference, decoded;
   world_of(skeleton, motion, reference);
   CompressedClip clip = clip_frame(skeleton, motion);
@@ -241,10 +314,19 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
   // of the velocity bound likewise (its channel rate: bound / lever / fps).
   std::vector<double> share(static_cast<std::size_t>(channels), 0.35);
   std::vector<double> rate_share(static_cast<std::size_t>(channels), 0.35);
-  std::vector<clip_fit::Tolerance> fitted(static_cast<std::size_t>(channels), clip_fit::Tolerance{-1.0, -1.0});
+  std::vector<clip_fit::Tolerance> fitted(static_cast<std::size_t>(channels), clip_fit::Tolerance{-1.0, -1.0, {}});
   const auto tolerance_of = [&](int c) {
-    clip_fit::Tolerance t{share[c] * bound_cm * 0.01 / lever[c]};
+    clip_fit::Tolerance t{share[c] * bound_cm * 0.01 / lever[c], std::numeric_limits<double>::infinity(), {}};
     if (velocity_bound > 0.0) t.rate = rate_share[c] * velocity_bound * 0.01 / motion.fps / lever[c];
+    if (contact_bounded && (planted->moves[c][0] || planted->moves[c][1])) {
+      std::vector<double>& scale = frame_scale[c];
+      scale.assign(static_cast<std::size_t>(frames), 1.0);
+      for (int f = 0; f < frames; ++f) {
+        if ((planted->moves[c][0] && planted->on[0][f]) || (planted->moves[c][1] && planted->on[1][f]))
+          scale[f] = contact_scale[c];
+      }
+      t.scale = scale;
+    }
     return t;
   };
   // Refit only on a real change: a few per cent moves no spacing or grid.
@@ -269,13 +351,16 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
     ++iterations;
     for (int c = 0; c < channels; ++c) {
       const clip_fit::Tolerance tolerance = tolerance_of(c);
-      if (!changed(tolerance.value, fitted[c].value) && !changed(tolerance.rate, fitted[c].rate)) continue;
+      if (!changed(tolerance.value, fitted[c].value) && !changed(tolerance.rate, fitted[c].rate) &&
+          !changed(contact_scale[c], fitted_scale[c]))
+        continue;
       // After the first round only spacings near the last choice are tried.
       const int at = fits[c].spacing_index;
       const int first = round == 0 || at < 0 ? 0 : std::max(0, at - 3);
       const int last = round == 0 || at < 0 ? last_spacing : std::min(last_spacing, at + 3);
       fits[c] = clip_fit::fit_channel(values[c], tolerance, fit_options, first, last, &caches[c]);
       fitted[c] = tolerance;
+      fitted_scale[c] = contact_scale[c];
     }
     clip.tracks.resize(static_cast<std::size_t>(channels));
     if (!options.per_track_keys && clip.keys.empty()) {
@@ -307,7 +392,14 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
     if (velocity_bound > 0.0) measure_velocity(reference, decoded, bones, frames, motion.fps, velocity_errors, velocity_column, m);
     const bool velocity_held = velocity_bound <= 0.0 || m.velocity.p99_cm_s <= velocity_target;
     if (!velocity_held) closest_velocity = std::min(closest_velocity, m.velocity.p99_cm_s);
-    if (bounded <= target_cm && velocity_held && (!best || bytes.size() < best_bytes.size())) {
+    bool contacts_held = true;
+    if (contact_bounded) {
+      measure_planted(reference, decoded, bones, frames, motion.fps, *planted);
+      const PlantedFeetSpeed speed = planted_feet_speed(planted->contacts, reference.p, decoded.p, bones, frames, motion.fps);
+      contacts_held = (contact_target_cm <= 0.0 || std::max(planted->worst_cm[0], planted->worst_cm[1]) <= contact_target_cm) &&
+                      (contact_speed_target <= 0.0 || speed.difference_cm_s <= contact_speed_target);
+    }
+    if (bounded <= target_cm && velocity_held && contacts_held && (!best || bytes.size() < best_bytes.size())) {
       best = std::move(*parsed);
       best_bytes = bytes;
       best_measure = m;
@@ -323,8 +415,23 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
       }
       steer(share[c], ratio, loosen);
       if (velocity_bound > 0.0) steer(rate_share[c], rate_ratio, loosen);
+      if (!contact_bounded) continue;
+      double contact_ratio = 0.0;
+      for (std::size_t s = 0; s < 2; ++s) {
+        if (!planted->moves[c][s]) continue;
+        if (contact_target_cm > 0.0) contact_ratio = std::max(contact_ratio, planted->worst_cm[s] / contact_target_cm);
+        if (contact_speed_target > 0.0)
+          contact_ratio = std::max(contact_ratio, planted->speed_difference[s] / contact_speed_target);
+      }
+      if (planted->moves[c][0] || planted->moves[c][1]) {
+        steer(contact_scale[c], contact_ratio, loosen);
+        contact_scale[c] = std::min(contact_scale[c], 1.0);
+      }
     }
   }
+  if (!best && closest_cm <= target_cm && contact_bounded)
+    return fail("", 0, "cannot hold the planted feet's bounds (" + std::to_string(options.max_contact_error_cm) +
+                           " cm, +" + std::to_string(options.max_contact_speed_cm_s) + " cm/s) with the joint and velocity bounds");
   if (!best && closest_cm <= target_cm && velocity_bound > 0.0)
     return fail("", 0, "cannot hold the velocity bound of " + std::to_string(velocity_bound) +
                            " cm/s: the closest decoded file had " + std::to_string(closest_velocity) + " cm/s");
@@ -359,6 +466,14 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
     s.worst_shell_frame = best_measure.worst_shell_frame;
     s.mean_joint_error_cm = best_measure.mean;
     s.velocity = best_measure.velocity;
+    if (planted) {  // of the best file
+      auto motion_back = decode_motion(*best, skeleton);
+      if (!motion_back) return fail("", 0, "internal error: " + motion_back.error().message);
+      world_of(skeleton, *motion_back, decoded);
+      measure_planted(reference, decoded, bones, frames, motion.fps, *planted);
+      s.planted = planted_feet_speed(planted->contacts, reference.p, decoded.p, bones, frames, motion.fps);
+      s.worst_contact_error_cm = std::max(planted->worst_cm[0], planted->worst_cm[1]);
+    }
     s.keys = summarize(*best).keys;
     s.iterations = iterations;
     s.encode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

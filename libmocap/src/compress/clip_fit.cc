@@ -247,7 +247,7 @@ Fit fit_channel(std::span<const double> x, const Tolerance& tolerance, const Fit
     Fit fit = quantised_fit(x, c, tolerance, 0.0, options, 0, s);
     if (fit.bytes == std::numeric_limits<std::size_t>::max()) {  // below float precision: the finest grid
       FitOptions finest = options;
-      fit = quantised_fit(x, c, Tolerance{std::numeric_limits<double>::infinity()}, 0.0, finest, 0, s);
+      fit = quantised_fit(x, c, Tolerance{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), {}}, 0.0, finest, 0, s);
     }
     return fit;
   }
@@ -296,7 +296,7 @@ Fit fit_channel(std::span<const double> x, const Tolerance& tolerance, const Fit
     exact.quantise = false;
     exact.degree = options.degree == 0 ? 3 : options.degree;
     const std::vector<double> c = least_squares(x, exact.degree, 1);
-    best = quantised_fit(x, c, Tolerance{std::numeric_limits<double>::infinity()}, 0.0, exact, 1, s);
+    best = quantised_fit(x, c, Tolerance{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), {}}, 0.0, exact, 1, s);
     best.spacing_index = 0;
   }
   return best;

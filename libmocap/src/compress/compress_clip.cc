@@ -65,6 +65,12 @@ Result<void> CompressRequest::validate() const {
   if (!(max_velocity_error_cm_s >= 0.0) || !std::isfinite(max_velocity_error_cm_s)) {
     return fail("", 0, "max_velocity_error_cm_s: expected a finite velocity in cm/s >= 0 (0: unbounded)");
   }
+  if (!(max_contact_error_cm >= 0.0) || !std::isfinite(max_contact_error_cm)) {
+    return fail("", 0, "max_contact_error_cm: expected a finite distance in cm >= 0 (0: unbounded)");
+  }
+  if (!(max_contact_speed_cm_s >= 0.0) || !std::isfinite(max_contact_speed_cm_s)) {
+    return fail("", 0, "max_contact_speed_cm_s: expected a finite speed in cm/s >= 0 (0: unbounded)");
+  }
   if (!(error.lambda >= 0.0) || !std::isfinite(error.lambda)) {
     return fail("", 0, "error.lambda: expected a finite number >= 0");
   }
@@ -115,6 +121,8 @@ Result<CompressReport> compress_clip(const ClipFile& capture, const CompressRequ
       encode.max_joint_error_cm = request.value;
     }
     encode.max_velocity_error_cm_s = request.max_velocity_error_cm_s;
+    encode.max_contact_error_cm = request.max_contact_error_cm;
+    encode.max_contact_speed_cm_s = request.max_contact_speed_cm_s;
     report.method = "bound";
     return encode_mkc(capture, request, encode, std::move(report));
   }

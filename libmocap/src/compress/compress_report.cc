@@ -111,7 +111,16 @@ std::string format_compress_text(const CompressReport& r) {
     std::snprintf(line, sizeof line, "joint velocity error: mean %.2f  p99 %.2f  max %.2f cm/s (%s at frame %d)\n",
                   s.velocity.mean_cm_s, s.velocity.p99_cm_s, s.velocity.max_cm_s,
                   r.names.bone(s.velocity.worst_joint).c_str(), r.names.frame(s.velocity.worst_frame));
-    return text + line;
+    text += line;
+    if (s.planted.feet) {
+      std::snprintf(line, sizeof line,
+                    "planted feet: %d contact frames: ball speed original %.2f, this %.2f cm/s (%+.2f), worst foot "
+                    "point %.4f cm\n",
+                    s.planted.frames, s.planted.reference_cm_s, s.planted.other_cm_s, s.planted.difference_cm_s,
+                    s.worst_contact_error_cm);
+      text += line;
+    }
+    return text;
   }
   const double ratio = static_cast<double>(r.keys) / r.frames;
   char head[200];
@@ -155,6 +164,12 @@ std::string compress_report_json(const CompressReport& r) {
     j["joint_vel_err_max_cm_s"] = s.velocity.max_cm_s;
     j["joint_vel_err_worst_joint"] = r.names.bone(s.velocity.worst_joint);
     j["joint_vel_err_worst_frame"] = r.names.frame(s.velocity.worst_frame);
+    j["planted_feet_found"] = s.planted.feet;
+    j["planted_feet_frames"] = s.planted.frames;
+    j["planted_feet_original_cm_s"] = s.planted.reference_cm_s;
+    j["planted_feet_other_cm_s"] = s.planted.other_cm_s;
+    j["planted_feet_difference_cm_s"] = s.planted.difference_cm_s;
+    j["planted_feet_worst_error_cm"] = s.worst_contact_error_cm;
     return j.dump() + "\n";
   }
   j["frames"] = r.frames;

@@ -46,6 +46,13 @@ struct ClipEncodeOptions {
   // (compress/jitter.h), in cm/s. 0: the position bound alone. Per-track
   // clips only (whole-pose clips bound their key frames alone).
   double max_velocity_error_cm_s = 0.0;
+  // Planted feet (per-track clips of a skeleton with two feet, core/
+  // foot_contacts.h; the capture's contacts): > 0 bounds, on each contact
+  // frame, the foot's heel, ball and toe error (cm) on the foot in contact,
+  // and the mean ball speed over the contact frames to the capture's + this
+  // (cm/s): feet that stand in the capture stand in the file. 0: off.
+  double max_contact_error_cm = 0.0;
+  double max_contact_speed_cm_s = 0.0;
   // Non-empty: whole-pose mode: every track keyed at exactly these frame
   // indices (0-based, increasing, first and last frame included). The key
   // values are quantised within the bound (enforced on the key frames);
@@ -71,7 +78,7 @@ struct ClipEncodeOptions {
   bool continuous = true;
   int max_iterations = 12;     // refinement rounds of step 3, >= 1
 
-  // Fails on a bound <= 0 or not finite, a velocity bound < 0, a bad shell radius, pose keys out
+  // Fails on a bound <= 0 or not finite, a velocity or contact bound < 0, a bad shell radius, pose keys out
   // of order or not starting at 0, max_iterations < 1.
   Result<void> validate() const;
 };
@@ -89,6 +96,8 @@ struct ClipEncodeStats {
   int worst_shell_frame = -1;
   double mean_joint_error_cm = 0;  // over every joint and frame
   JointVelocityError velocity;     // of the decoded file, cm/s (compress/jitter.h)
+  PlantedFeetSpeed planted;        // of the decoded file on the capture's contacts (feet false: none found)
+  double worst_contact_error_cm = 0;  // heel, ball or toe of the foot in contact, over its contact frames
   int keys = 0;                    // points stored over all tracks
   int iterations = 0;              // rounds of step 3 run
   double encode_seconds = 0;       // wall clock

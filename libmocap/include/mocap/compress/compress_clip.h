@@ -54,6 +54,9 @@ struct CompressRequest {
   // Per-track .mkc (step 1's "bound"): the jitter bound, p99 of the joint
   // velocity error in cm/s (ClipEncodeOptions::max_velocity_error_cm_s); 0: off.
   double max_velocity_error_cm_s = 0.0;
+  // and the planted feet's bounds (ClipEncodeOptions::max_contact_*); 0: off.
+  double max_contact_error_cm = 0.0;
+  double max_contact_speed_cm_s = 0.0;
   double pose_key_error_cm = 1.0;                       // whole-pose .mkc: bound on the quantised key values, > 0
   Interpolation interpolation = Interpolation::kSlerp;  // the rebuild between keys (AMC and whole-pose .mkc)
   std::vector<double> weights;                          // one per bone for the selection; empty: default_joint_weights
