@@ -30,6 +30,7 @@
 #include "playback.h"
 #include "render.h"
 #include "skin_panel.h"
+#include "startup.h"
 
 #include <mocap/core/frame_range.h>
 #include <mocap/io/atomic_write.h>
@@ -64,32 +65,6 @@ std::string lower_extension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   return ext;
-}
-
-// The --compare motions: (ASF, AMC), or (motion, "") for one path.
-std::vector<std::pair<std::string, std::string>> compare_inputs(const Options& options) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const std::vector<std::string>& paths : options.compare) {
-    if (paths.empty()) continue;
-    out.emplace_back(paths[0], paths.size() > 1 ? paths[1] : "");
-  }
-  return out;
-}
-
-// Turns on the keyframe panel in the selection the command line asked for;
-// false when it asked for none.
-bool start_keyframes(KeyframeState& keyframes, const Options& options) {
-  if (options.key_count >= 2) {
-    keyframes.mode = KeyframeState::Mode::kCount;
-    keyframes.key_count = options.key_count;
-  } else if (options.keys_threshold >= 0.0) {
-    keyframes.mode = KeyframeState::Mode::kThreshold;
-    keyframes.threshold = static_cast<float>(options.keys_threshold);
-  } else {
-    return false;
-  }
-  keyframes.enabled = true;
-  return true;
 }
 
 void glfw_error(int code, const char* message) {
@@ -213,44 +188,6 @@ std::optional<std::string> save_png(Renderer& renderer, Offscreen& offscreen, co
   Offscreen::bind_default();
   if (auto written = write_png(path, offscreen.width(), offscreen.height(), rgb); !written) {
     return written.error().to_string();
-  }
-  return std::nullopt;
-}
-
-// The mesh the command line names, if any (after the clip's files).
-std::optional<SkinForm> skin_form(const Options& options) {
-  const std::size_t at = options.clip_files();
-  if (options.files.size() <= at) return std::nullopt;
-  SkinForm form;
-  form.obj = options.files[at];
-  if (options.files.size() > at + 1) form.weights = options.files[at + 1];
-  form.bind_pose = options.bind_pose;
-  form.groups = options.groups;
-  for (std::size_t i = 0; i < kMeshUnits.size(); ++i) {
-    if (options.mesh_units == kMeshUnits[i].name) form.units = static_cast<int>(i);
-  }
-  return form;
-}
-
-// The clip the files on the command line name, or the bundled one.
-Result<Clip> load_initial(const Options& options) {
-  if (options.main_is_bvh()) return load_clip(options.files[0], "", options.bvh_metres());
-  if (options.files.size() >= 2) return load_clip(options.files[0], options.files[1]);
-  const std::string asf = default_asf(), amc = default_amc();
-  if (!std::filesystem::exists(asf) || !std::filesystem::exists(amc)) {
-    return fail(bundled_data_dir(), 0,
-                "bundled clip 09.asf + 09_06.amc not found (the viewer looks in the source tree's data/ "
-                "directory); give an ASF and an AMC on the command line or open them in the window");
-  }
-  return load_clip(asf, amc);
-}
-
-// The --compare motions, added beside `main`; the error names the file.
-std::optional<std::string> load_compare(CompareState& state, const Options& options, const Clip& main) {
-  for (const auto& [first, second] : compare_inputs(options)) {
-    Result<Clip> other = load_other(first, second, main.asf_path, options.bvh_metres());
-    if (!other) return "--compare: " + other.error().to_string();
-    add_motion(state, std::move(*other), main);
   }
   return std::nullopt;
 }
