@@ -26,6 +26,7 @@
 #include "keyframes_panel.h"
 #include "model_panel.h"
 #include "options.h"
+#include "outputs.h"
 #include "panels.h"
 #include "playback.h"
 #include "render.h"
@@ -95,38 +96,6 @@ bool software_gl() {
   const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   const std::string name = renderer ? renderer : "";
   return name.find("llvmpipe") != std::string::npos || name.find("softpipe") != std::string::npos;
-}
-
-// PREFIX + the file's frame number `number`, 5 digits + ".png".
-std::string frame_file(const std::string& prefix, int number) {
-  char digits[16];
-  std::snprintf(digits, sizeof digits, "%05d", number);
-  return prefix + digits + ".png";
-}
-
-// Renders `clip` into `offscreen` at its size and writes the PNG. The folder
-// must exist, as the CLI's outputs (io/atomic_write.h check_output_path).
-std::optional<std::string> save_png(Renderer& renderer, Offscreen& offscreen, const Clip* clip, const ViewState& view,
-                                    const std::string& path, const SceneExtras& extras = {}) {
-  if (auto ok = check_output_path(path); !ok) return ok.error().to_string();
-  offscreen.bind();
-  draw_scene(renderer, clip, view, offscreen.width(), offscreen.height(), extras);
-  const std::vector<std::uint8_t> rgb = offscreen.read_rgb();
-  Offscreen::bind_default();
-  if (auto written = write_png(path, offscreen.width(), offscreen.height(), rgb); !written) {
-    return written.error().to_string();
-  }
-  return std::nullopt;
-}
-
-// One output frame of a movie of frames [first, last] at `movie_fps`: the
-// clip frame shown `i` frames in (frame f covers [f / fps, (f + 1) / fps)).
-int movie_frame(int first, int i, double clip_fps, double movie_fps) {
-  return first + static_cast<int>(std::floor(i / movie_fps * clip_fps + 1e-6));
-}
-// How many output frames cover frames [first, last].
-int movie_length(int first, int last, double clip_fps, double movie_fps) {
-  return std::max(1, static_cast<int>(std::lround((last - first + 1) / clip_fps * movie_fps)));
 }
 
 int run_headless(const Options& options) {
