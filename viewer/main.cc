@@ -33,6 +33,7 @@
 #include "scene.h"
 #include "skin_panel.h"
 #include "startup.h"
+#include "window.h"
 
 #include <mocap/core/frame_range.h>
 #include <mocap/io/atomic_write.h>
@@ -67,35 +68,6 @@ std::string lower_extension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   return ext;
-}
-
-void glfw_error(int code, const char* message) {
-  std::fprintf(stderr, "mocap-viewer: GLFW error %d: %s\n", code, message);
-}
-
-GLFWwindow* open_window(int width, int height, bool visible, const char* title, int samples = 0) {
-  glfwSetErrorCallback(glfw_error);
-  if (!glfwInit()) return nullptr;
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_SAMPLES, samples);
-  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
-  GLFWwindow* window = glfwCreateWindow(width, height, title, nullptr, nullptr);
-  if (!window) {
-    glfwTerminate();
-    return nullptr;
-  }
-  glfwMakeContextCurrent(window);
-  return window;
-}
-
-// True under Mesa's software rasterisers (llvmpipe, softpipe), e.g. in Xvfb.
-bool software_gl() {
-  const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  const std::string name = renderer ? renderer : "";
-  return name.find("llvmpipe") != std::string::npos || name.find("softpipe") != std::string::npos;
 }
 
 int run_headless(const Options& options) {
@@ -267,31 +239,9 @@ int run_headless(const Options& options) {
       }
     }
   }
-  glfwDestroyWindow(window);
-  glfwTerminate();
+  close_window(window);
   return code;
 }
-
-// Files dropped on the window since the last frame.
-std::vector<std::string> g_dropped;
-void on_drop(GLFWwindow*, int count, const char** paths) {
-  for (int i = 0; i < count; ++i) g_dropped.emplace_back(paths[i]);
-}
-
-// Per-second frame-time report for --stats.
-struct FrameStats {
-  double window_start = 0.0;
-  double sum_s = 0.0, max_s = 0.0;
-  int frames = 0;
-  void add(double now, double frame_s) {
-    sum_s += frame_s, max_s = std::max(max_s, frame_s), ++frames;
-    if (now - window_start < 2.0) return;
-    std::printf("mocap-viewer: %d frames, frame time mean %.2f ms (%.0f fps), max %.2f ms\n", frames,
-                1e3 * sum_s / frames, frames / sum_s, 1e3 * max_s);
-    std::fflush(stdout);
-    window_start = now, sum_s = max_s = 0.0, frames = 0;
-  }
-};
 
 class App {
  public:
@@ -416,10 +366,11 @@ class App {
   // skeleton, a BVH, or an ASF and an AMC); without one, or with shift held,
   // the main clip.
   void take_drops() {
-    if (g_dropped.empty()) return;
+    const std::vector<std::string> dropped = take_dropped_files();
+    if (dropped.empty()) return;
     std::string asf, amc;
     std::vector<std::string> bvhs, amcs;
-    for (const std::string& path : g_dropped) {
+    for (const std::string& path : dropped) {
       const std::string ext = lower_extension(path);
       if (ext == ".asf") {
         asf = path;
@@ -431,7 +382,6 @@ class App {
         status_ = {path + ": not an ASF, AMC or BVH file", true};
       }
     }
-    g_dropped.clear();
     const bool replace = !clip_ || glfwGetKey(window_, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
                          glfwGetKey(window_, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
     if (replace) {
@@ -741,25 +691,14 @@ int run_window(const Options& options) {
       return kOutput;
     }
   }
-  GLFWwindow* window = open_window(width, height, true, "mocap-viewer", options.samples < 0 ? 4 : options.samples);
-  if (window && options.samples < 0 && software_gl()) {
-    // Multisampling a whole window costs llvmpipe about 4x the frame time.
-    glfwDestroyWindow(window);
-    glfwTerminate();
-    window = open_window(width, height, true, "mocap-viewer", 0);
-  }
+  GLFWwindow* window = open_main_window(width, height, options.samples);
   if (!window) {
     std::cerr << "mocap-viewer: cannot open an OpenGL 3.3 window\n";
     return kNoGl;
   }
   glfwSwapInterval(options.stats ? 0 : 1);  // --stats measures what the machine can do
-  glfwSetDropCallback(window, on_drop);
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini beside wherever the viewer was started
-  ImGui::StyleColorsDark();
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
+  watch_drops(window);
+  start_imgui(window);
 
   int code = kOk;
   {
@@ -822,11 +761,8 @@ int run_window(const Options& options) {
       }
     }
   }
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
-  glfwDestroyWindow(window);
-  glfwTerminate();
+  stop_imgui();
+  close_window(window);
   return code;
 }
 
