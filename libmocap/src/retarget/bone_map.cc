@@ -323,7 +323,7 @@ NormalisedName normalise_bone_name(std::string_view name) {
   return out;
 }
 
-Result<HumanoidMap> find_humanoid(const JointHierarchy& h, const std::string& what) {
+HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
   HumanoidMap map;
   const Tree t(h);
   const int n = static_cast<int>(h.names.size());
@@ -370,7 +370,7 @@ Result<HumanoidMap> find_humanoid(const JointHierarchy& h, const std::string& wh
     set_role(map, Role::Hips, best, "topology");
   }
   const int hips = map[Role::Hips].joint;
-  if (hips < 0) return fail(what, 0, missing_message(Role::Hips));
+  if (hips < 0) return map;
   const auto& hip_children = t.children[static_cast<std::size_t>(hips)];
   // Legs: the two children reaching lowest; the spine: the child reaching highest.
   std::vector<int> downs, ups;
@@ -515,10 +515,22 @@ Result<HumanoidMap> find_humanoid(const JointHierarchy& h, const std::string& wh
       fill_arm(t, chain, side, map, start != a);
     }
   }
-  for (Role role : {Role::ThighL, Role::ShinL, Role::FootL, Role::ThighR, Role::ShinR, Role::FootR, Role::UpperArmL,
-                    Role::ForearmL, Role::UpperArmR, Role::ForearmR, Role::Head}) {
-    if (map[role].joint < 0) return fail(what, 0, missing_message(role));
+  return map;
+}
+
+std::vector<Role> missing_roles(const HumanoidMap& map) {
+  std::vector<Role> out;
+  for (Role role : {Role::Hips, Role::ThighL, Role::ShinL, Role::FootL, Role::ThighR, Role::ShinR, Role::FootR,
+                    Role::UpperArmL, Role::ForearmL, Role::UpperArmR, Role::ForearmR, Role::Head}) {
+    if (map[role].joint < 0) out.push_back(role);
   }
+  return out;
+}
+
+Result<HumanoidMap> find_humanoid(const JointHierarchy& h, const std::string& what) {
+  HumanoidMap map = find_humanoid_roles(h);
+  const std::vector<Role> missing = missing_roles(map);
+  if (!missing.empty()) return fail(what, 0, missing_message(missing.front()));
   return map;
 }
 
@@ -591,16 +603,29 @@ Result<void> apply_bone_map_overrides(const std::vector<BoneMapOverride>& overri
 std::string format_bone_map(const JointHierarchy& capture, const HumanoidMap& capture_map, const JointHierarchy& target,
                             const HumanoidMap& target_map) {
   std::string out;
+  const std::vector<Role> capture_missing = missing_roles(capture_map), target_missing = missing_roles(target_map);
+  auto needed = [](const std::vector<Role>& missing, int r) {
+    return std::count(missing.begin(), missing.end(), static_cast<Role>(r)) > 0;
+  };
   for (int r = 0; r < kRoleCount; ++r) {
     const RoleMatch& c = capture_map.roles[static_cast<std::size_t>(r)];
     const RoleMatch& t = target_map.roles[static_cast<std::size_t>(r)];
+    const char* capture_how = c.joint >= 0 ? c.how.c_str() : needed(capture_missing, r) ? "NOT FOUND" : "unmapped";
+    const char* target_how = t.joint >= 0                ? t.how.c_str()
+                             : needed(target_missing, r) ? "NOT FOUND: needed"
+                                                         : "unmapped: keeps its bind pose";
     char line[512];
     std::snprintf(
         line, sizeof line, "%-12s %-16s %-32s (%s; %s)\n", std::string(role_name(static_cast<Role>(r))).c_str(),
         c.joint >= 0 ? capture.names[static_cast<std::size_t>(c.joint)].c_str() : "-",
-        t.joint >= 0 ? target.names[static_cast<std::size_t>(t.joint)].c_str() : "-",
-        c.joint >= 0 ? c.how.c_str() : "unmapped", t.joint >= 0 ? t.how.c_str() : "unmapped: keeps its bind pose");
+        t.joint >= 0 ? target.names[static_cast<std::size_t>(t.joint)].c_str() : "-", capture_how, target_how);
     out += line;
+  }
+  for (const auto& [side, missing] : {std::pair{"capture", &capture_missing}, std::pair{"model", &target_missing}}) {
+    if (missing->empty()) continue;
+    out += std::string("not found on the ") + side + " (needed):";
+    for (Role role : *missing) out += " " + std::string(role_name(role));
+    out += "\n";
   }
   return out;
 }

@@ -64,11 +64,11 @@ CapturePoint point_at(const std::vector<int>& bones, const Arc& arc, double s, s
   return {bones[segment], bones[std::min(segment + 1, n - 1)], 1.0};
 }
 
-}  // namespace
-
-Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::string& capture_path,
-                                       const RiggedModel& model, const RetargetOptions& options) {
-  RetargetRig rig;
+// Steps 1 and 2 and the --map overrides: the capture's rest pose, the
+// model's bind pose and both role maps, filled as far as they were found
+// when it fails.
+Result<void> map_skeletons(RetargetRig& rig, const Skeleton& skeleton, const std::string& capture_path,
+                           const RiggedModel& model, const RetargetOptions& options) {
   rig.skeleton = skeleton;
   const int bones = static_cast<int>(skeleton.bones.size());
   // 1. The capture: its joint points J(x) in the rest pose, and its roles.
@@ -89,9 +89,9 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     rig.capture_joints.parents.push_back(skeleton.bones[static_cast<std::size_t>(b)].parent);
     rig.capture_joints.positions.push_back(capture_rest_point(b));
   }
+  rig.capture_map = find_humanoid_roles(rig.capture_joints);
   auto capture_map = find_humanoid(rig.capture_joints, capture_path);
   if (!capture_map) return std::unexpected(capture_map.error());
-  rig.capture_map = *capture_map;
 
   // 2. The model in its bind pose, in its own world.
   if (model.joints.empty()) {
@@ -153,6 +153,8 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
   }
   if (!target_map) {
     rig.target_joints.up = Vector3d::UnitY();
+    rig.up = rig.target_joints.up;
+    rig.target_map = find_humanoid_roles(rig.target_joints);
     if (!first_try) return std::unexpected(first_try.error());
     target_map = first_try;
   }
@@ -165,6 +167,26 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
                                             rig.target_joints, rig.target_map);
     if (!applied) return std::unexpected(applied.error());
   }
+  return {};
+}
+
+}  // namespace
+
+std::string describe_bone_map(const Skeleton& skeleton, const std::string& capture_path, const RiggedModel& model,
+                              const RetargetOptions& options) {
+  RetargetRig rig;
+  (void)map_skeletons(rig, skeleton, capture_path, model, options);
+  return format_bone_map(rig.capture_joints, rig.capture_map, rig.target_joints, rig.target_map);
+}
+
+Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::string& capture_path,
+                                       const RiggedModel& model, const RetargetOptions& options) {
+  RetargetRig rig;
+  if (auto mapped = map_skeletons(rig, skeleton, capture_path, model, options); !mapped) {
+    return std::unexpected(mapped.error());
+  }
+  const std::size_t nodes = model.nodes.size();
+  auto capture_rest_point = [&](int x) { return rig.capture_joints.positions[static_cast<std::size_t>(x)]; };
   auto cap = [&](Role r) { return rig.capture_map[r].joint; };
   auto tgt = [&](Role r) {
     const int j = rig.target_map[r].joint;

@@ -104,6 +104,12 @@ NormalisedName normalise_bone_name(std::string_view name);
 // missing chain, when no hips, a leg (thigh, shin, foot), an arm (upper arm,
 // forearm) or the head can be found.
 Result<HumanoidMap> find_humanoid(const JointHierarchy& hierarchy, const std::string& what);
+// Steps 1 and 2 without the check: every role found, the others unmapped
+// (all of them but those found by name when there are no hips).
+HumanoidMap find_humanoid_roles(const JointHierarchy& hierarchy);
+// The roles find_humanoid needs that `map` lacks, in the order it checks
+// them (hips, left leg, right leg, left arm, right arm, head).
+std::vector<Role> missing_roles(const HumanoidMap& map);
 
 // One "target bone": "capture bone" pair of a --map file and its line.
 struct BoneMapOverride {
@@ -121,7 +127,9 @@ Result<void> apply_bone_map_overrides(const std::vector<BoneMapOverride>& overri
                                       const JointHierarchy& capture, const HumanoidMap& capture_map,
                                       const JointHierarchy& target, HumanoidMap& target_map);
 
-// One line per role: "role  capture-bone  target-bone  (how)", for --print-map.
+// One line per role: "role  capture-bone  target-bone  (how)", for --print-map,
+// then, for a side that lacks needed roles (missing_roles), the line
+// "not found on the capture|model (needed): role role ...".
 std::string format_bone_map(const JointHierarchy& capture, const HumanoidMap& capture_map, const JointHierarchy& target,
                             const HumanoidMap& target_map);
 

@@ -144,6 +144,13 @@ struct RetargetOptions {
 Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::string& capture_path,
                                        const RiggedModel& model, const RetargetOptions& options = {});
 
+// What build_retarget_rig's mapping finds (steps 1 and 2 and the --map
+// overrides), as format_bone_map prints it, also when the mapping fails:
+// each role found on both sides with its bone and how, then the needed
+// roles a side lacks. The error itself is build_retarget_rig's.
+std::string describe_bone_map(const Skeleton& skeleton, const std::string& capture_path, const RiggedModel& model,
+                              const RetargetOptions& options = {});
+
 // The height of a leg's lowest sole point above rig.floor (model units),
 // the foot moved by `shift` (model world), from the nodes' world transforms
 // (one per node). Without sole points, the ankle's and toe's heights above
