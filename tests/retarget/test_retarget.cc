@@ -584,8 +584,11 @@ TEST(Retarget, MixamoNamesCentimetreScaleOtherFacing) {
 // MakeHuman's own default skeleton (163 bones, named clavicle.L,
 // upperarm01.L, upperleg01.L, toe1-1.L, ...) and its artists' weights on
 // the bundled humanoid, written as a rigged .glb in its bind pose (every bone
-// at its head joint, unrotated).
-Result<std::string> makehuman_glb() {
+// at its head joint, unrotated). With `leaf_twists` its limbs' second joints
+// (upperarm02, lowerarm02, upperleg02, lowerleg02: twist bones between a
+// mapped joint and its mapped child) become leaves beside the next joint, as
+// Unreal's upperarm_twist_01_l hangs off upperarm_l (weights kept).
+Result<std::string> makehuman_glb(bool leaf_twists = false) {
   auto ref = test::read_makehuman_reference(test::shared_data_dir() / "meshes" / "makehuman");
   if (!ref) return std::unexpected(ref.error());
   static Mesh mesh;
@@ -594,21 +597,28 @@ Result<std::string> makehuman_glb() {
   mesh = *read;
   GltfDocument doc;
   std::map<std::string, int> index;
+  auto parent_of = [&](const test::MakeHumanBone& bone) {
+    for (const char* twist : {"upperarm02.", "lowerarm02.", "upperleg02.", "lowerleg02."}) {
+      if (leaf_twists && bone.parent.starts_with(twist)) return ref->bones.at(bone.parent).parent;
+    }
+    return bone.parent;
+  };
   std::vector<std::string> order;  // parents first
   for (const auto& [name, bone] : ref->bones) {
     if (bone.parent.empty()) order.push_back(name);
   }
   for (std::size_t i = 0; i < order.size(); ++i) {
     for (const auto& [name, bone] : ref->bones) {
-      if (bone.parent == order[i]) order.push_back(name);
+      if (parent_of(bone) == order[i]) order.push_back(name);
     }
   }
   for (const std::string& name : order) {
     const test::MakeHumanBone& bone = ref->bones.at(name);
+    const std::string parent = parent_of(bone);
     GltfNode node;
     node.name = name;
-    node.parent = bone.parent.empty() ? -1 : index.at(bone.parent);
-    const Eigen::Vector3d parent_head = bone.parent.empty() ? Eigen::Vector3d::Zero() : ref->bones.at(bone.parent).head;
+    node.parent = parent.empty() ? -1 : index.at(parent);
+    const Eigen::Vector3d parent_head = parent.empty() ? Eigen::Vector3d::Zero() : ref->bones.at(parent).head;
     node.translation = (bone.head - parent_head).cast<float>();
     index[name] = static_cast<int>(doc.nodes.size());
     doc.joints.push_back(static_cast<int>(doc.nodes.size()));
@@ -674,6 +684,131 @@ TEST(Retarget, MakeHumanSkeletonAndWeights) {
     EXPECT_LE(p95, 10.0);
     EXPECT_LE(m.worst_extra_slide, 0.0);
     EXPECT_GE(m.lowest_foot_vertex, -0.01);
+  }
+}
+
+// The twist about unit `axis` of rotation q, radians in (-pi, pi].
+double twist_about(const Eigen::Quaterniond& q, const Eigen::Vector3d& axis) {
+  double angle = 2.0 * std::atan2(q.vec().dot(axis), q.w());
+  if (angle > std::numbers::pi) angle -= 2.0 * std::numbers::pi;
+  if (angle < -std::numbers::pi) angle += 2.0 * std::numbers::pi;
+  return angle;
+}
+
+// Twist bones on the MakeHuman rig, in its own chains (lowerarm02 between
+// lowerarm01 and wrist) and as Unreal-style leaves: each takes its share of
+// the forearm's twist (the hand's turn about the forearm relative to the
+// forearm's), read back from the written file, while every mapped segment
+// and the skin on the twist bone follow the capture.
+TEST(Retarget, TwistBonesTakeTheirShare) {
+  REQUIRE_SHARED_MODELS();
+  for (const bool leaf : {false, true}) {
+    SCOPED_TRACE(leaf ? "leaf twist bones" : "twist bones in the chain");
+    auto glb = makehuman_glb(leaf);
+    ASSERT_TRUE(glb) << glb.error().to_string();
+    test::TempDir dir;
+    const auto model_path = dir.path() / "makehuman.glb";
+    ASSERT_TRUE(write_file_atomically(model_path.string(), *glb));
+    for (const char* name : {"16_15", "49_06"}) {
+      SCOPED_TRACE(name);
+      const std::string subject = std::string(name).substr(0, 2);
+      auto clip = read_cmu(subject, name);
+      ASSERT_TRUE(clip);
+      auto result = retarget_model_file(clip->skeleton, clip->motion, subject + ".asf", model_path.string(), name);
+      ASSERT_TRUE(result) << result.error().to_string();
+      const RetargetRig& rig = result->rig;
+      auto node_name = [&](int n) { return result->model.nodes[static_cast<std::size_t>(n)].name; };
+      std::map<std::string, TwistNode> twists;
+      for (const TwistNode& t : rig.twists) twists[node_name(t.node)] = t;
+      for (const char* bone : {"upperarm02.L", "lowerarm02.L", "upperleg02.R", "lowerleg02.R"}) {
+        EXPECT_TRUE(twists.contains(bone)) << bone;
+      }
+      ASSERT_TRUE(twists.contains("lowerarm02.L") && twists.contains("lowerarm02.R"));
+      const auto out_path = dir.path() / "out.glb";
+      ASSERT_TRUE(write_file_atomically(out_path.string(), result->glb));
+      auto out = read_rigged_model(out_path.string());
+      ASSERT_TRUE(out) << out.error().to_string();
+      auto animation = find_animation(*out, name);
+      ASSERT_TRUE(animation);
+      const Measured m = measure(*result, clip->skeleton, clip->motion, *out, **animation);
+      const double median = percentile(m.angles_deg, 0.5), p95 = percentile(m.angles_deg, 0.95);
+      EXPECT_LE(median, 4.0);
+      EXPECT_LE(p95, 10.0);
+      // Per forearm: the frame where the hand twists most about it.
+      ModelPose pose = rest_pose(*out);
+      std::vector<Eigen::Affine3d> world(out->nodes.size());
+      std::vector<SkinMatrix> skinning(out->joints.size());
+      for (const char* bone : {"lowerarm02.L", "lowerarm02.R"}) {
+        const TwistNode& t = twists.at(bone);
+        EXPECT_EQ(node_name(t.near), std::string("lowerarm01.") + bone[11]);
+        EXPECT_EQ(node_name(t.far), std::string("wrist.") + bone[11]);
+        EXPECT_GT(t.share, 0.2);
+        EXPECT_LT(t.share, 0.8);
+        const int x = out->find_node(bone), near = out->find_node(node_name(t.near)),
+                  far = out->find_node(node_name(t.far));
+        ASSERT_TRUE(x >= 0 && near >= 0 && far >= 0);
+        auto turn = [&](int out_node, int rig_node) {
+          return Eigen::Quaterniond(world[static_cast<std::size_t>(out_node)].linear()).normalized() *
+                 rig.bind_world_rotation[static_cast<std::size_t>(rig_node)].conjugate();
+        };
+        // Vertices the twist bone carries most, in the bind pose.
+        std::vector<int> carried;
+        for (std::size_t v = 0; v < out->weights.size(); ++v) {
+          if (out->joints[out->weights[v].bone[0]].node == x) carried.push_back(static_cast<int>(v));
+        }
+        ASSERT_FALSE(carried.empty());
+        auto skinned_centroid = [&]() {
+          Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+          for (int v : carried) {
+            const VertexWeights& w = out->weights[static_cast<std::size_t>(v)];
+            const Eigen::Vector3f& p = out->mesh.positions[static_cast<std::size_t>(v)];
+            const Eigen::Vector4f h(p.x(), p.y(), p.z(), 1.0f);
+            Eigen::Vector3f s = Eigen::Vector3f::Zero();
+            for (int i = 0; i < kMaxInfluences; ++i)
+              s += w.weight[static_cast<std::size_t>(i)] * (skinning[w.bone[static_cast<std::size_t>(i)]] * h);
+            sum += s.cast<double>();
+          }
+          return (sum / static_cast<double>(carried.size())).eval();
+        };
+        // The centroid's direction from the elbow against the forearm's, in degrees.
+        auto centroid_angle = [&]() {
+          const Eigen::Vector3d e = world[static_cast<std::size_t>(near)].translation();
+          const Eigen::Vector3d fore = world[static_cast<std::size_t>(far)].translation() - e;
+          return std::acos(std::clamp((skinned_centroid() - e).normalized().dot(fore.normalized()), -1.0, 1.0)) *
+                 180.0 / std::numbers::pi;
+        };
+        model_skinning_matrices(*out, rest_pose(*out), world, skinning);
+        const double bind_angle = centroid_angle();
+        int worst = 0;
+        double worst_twist = 0.0;
+        for (int f = 0; f < clip->motion.frame_count(); ++f) {
+          sample_animation(*out, **animation, f / clip->motion.fps, pose);
+          model_skinning_matrices(*out, pose, world, skinning);
+          const Eigen::Quaterniond n = turn(near, t.near);
+          const double tw = twist_about(turn(far, t.far) * n.conjugate(), n * t.axis);
+          if (std::abs(tw) > std::abs(worst_twist)) {
+            worst_twist = tw;
+            worst = f;
+          }
+        }
+        sample_animation(*out, **animation, worst / clip->motion.fps, pose);
+        model_skinning_matrices(*out, pose, world, skinning);
+        const Eigen::Quaterniond n = turn(near, t.near);
+        const Eigen::Quaterniond own = turn(x, t.node) * n.conjugate();  // the twist bone against the forearm
+        const double own_twist = twist_about(own, n * t.axis);
+        const double off_bind = 2.0 * std::acos(std::min(1.0, std::abs(own.w())));
+        const double skin_angle = centroid_angle();
+        std::printf(
+            "MakeHuman %s %s %s: share %.2f; frame %d: hand twist %.1f deg, %s twist %.1f deg (%.1f deg off its "
+            "bind pose); its skin %.2f deg off the forearm (bind %.2f); segments median %.2f deg, p95 %.2f\n",
+            leaf ? "leaf" : "chain", name, bone, t.share, worst, worst_twist * 180 / std::numbers::pi, bone,
+            own_twist * 180 / std::numbers::pi, off_bind * 180 / std::numbers::pi, skin_angle, bind_angle, median, p95);
+        EXPECT_GT(std::abs(worst_twist), 10.0 * std::numbers::pi / 180);  // the forearm does twist
+        EXPECT_NEAR(own_twist, t.share * worst_twist, 0.5 * std::numbers::pi / 180);
+        EXPECT_GT(off_bind, 3.0 * std::numbers::pi / 180);  // no longer at its bind pose
+        EXPECT_NEAR(skin_angle, bind_angle, 2.0);           // the skin stays on the forearm
+      }
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <numeric>
 
 namespace mocap {
@@ -344,6 +345,60 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
   rig.driven_of_node.assign(nodes, -1);
   for (std::size_t k = 0; k < rig.driven.size(); ++k)
     rig.driven_of_node[static_cast<std::size_t>(rig.driven[k].node)] = static_cast<int>(k);
+
+  // 6. Twist nodes: unmapped skin joints on a driven limb segment.
+  rig.twist_of_node.assign(nodes, -1);
+  std::vector<char> is_joint(nodes, 0), has_joint_child(nodes, 0);
+  for (int n : rig.target_nodes) is_joint[static_cast<std::size_t>(n)] = 1;
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const int p = rig.node_parents[n];
+    if (p >= 0 && is_joint[n]) has_joint_child[static_cast<std::size_t>(p)] = 1;
+  }
+  auto free_joint = [&](int n) {
+    const auto i = static_cast<std::size_t>(n);
+    return is_joint[i] && rig.driven_of_node[i] < 0 && rig.twist_of_node[i] < 0 && n != rig.hips_node;
+  };
+  auto add_twist = [&](int node, int near, int far, const Vector3d& axis) {
+    const Vector3d segment = tpos(far) - tpos(near);
+    if (axis.norm() < 1e-12 || segment.squaredNorm() < 1e-24) return;
+    TwistNode t;
+    t.node = node;
+    t.near = near;
+    t.far = far;
+    t.axis = axis.normalized();
+    t.share = std::clamp((tpos(node) - tpos(near)).dot(segment) / segment.squaredNorm(), 0.0, 1.0);
+    rig.twist_of_node[static_cast<std::size_t>(node)] = static_cast<int>(rig.twists.size());
+    rig.twists.push_back(t);
+  };
+  for (const auto& [a, b] : {std::pair{Role::UpperArmL, Role::ForearmL}, std::pair{Role::ForearmL, Role::HandL},
+                             std::pair{Role::UpperArmR, Role::ForearmR}, std::pair{Role::ForearmR, Role::HandR},
+                             std::pair{Role::ThighL, Role::ShinL}, std::pair{Role::ShinL, Role::FootL},
+                             std::pair{Role::ThighR, Role::ShinR}, std::pair{Role::ShinR, Role::FootR}}) {
+    const int near = tgt(a), far = tgt(b);
+    if (near < 0 || far < 0 || cap(a) < 0 || cap(b) < 0) continue;
+    // The path near -> far in the hierarchy (far must hang below near).
+    std::vector<int> path{far};
+    while (path.back() >= 0 && path.back() != near)
+      path.push_back(rig.node_parents[static_cast<std::size_t>(path.back())]);
+    if (path.back() != near) continue;
+    std::reverse(path.begin(), path.end());  // near, ..., far
+    for (std::size_t i = 1; i + 1 < path.size(); ++i) {
+      if (free_joint(path[i])) add_twist(path[i], near, far, tpos(path[i + 1]) - tpos(path[i]));
+    }
+    // Leaves hanging off the path within the segment.
+    const Vector3d axis = tpos(far) - tpos(near);
+    const double length = axis.norm();
+    for (std::size_t n = 0; n < nodes; ++n) {
+      const int p = rig.node_parents[n];
+      if (p < 0 || std::find(path.begin(), path.end() - 1, p) == path.end() - 1) continue;
+      if (std::count(path.begin(), path.end(), static_cast<int>(n)) || has_joint_child[n]) continue;
+      if (!free_joint(static_cast<int>(n))) continue;
+      const Vector3d d = tpos(static_cast<int>(n)) - tpos(near);
+      const double along = d.dot(axis) / (length * length);
+      const double off = (d - along * axis).norm();
+      if (along >= -0.05 && along <= 1.05 && off <= 0.35 * length) add_twist(static_cast<int>(n), near, far, axis);
+    }
+  }
   return rig;
 }
 
@@ -371,6 +426,7 @@ bool RetargetJob::validate() const {
   if (channels.size() != static_cast<std::size_t>(rig->skeleton.channel_count)) return false;
   if (capture_pose->rotation.size() != bones || capture_pose->offset.size() != bones) return false;
   if (capture_positions.size() != bones || capture_rotations.size() != bones) return false;
+  if (rig->driven_of_node.size() != nodes || rig->twist_of_node.size() != nodes) return false;
   if (translation.size() != nodes || rotation.size() != nodes || world_position.size() != nodes ||
       world_rotation.size() != nodes) {
     return false;
@@ -401,7 +457,26 @@ bool RetargetJob::run() const {
     const double ps = p < 0 ? 1.0 : r.bind_world_scale[static_cast<std::size_t>(p)];
     const int k = r.driven_of_node[n];
     if (k < 0 || !keep_driven_rotation) {
-      if (k < 0) world_rotation[n] = (pr * r.bind_rotation[n]).normalized();
+      if (k < 0) {
+        const int tw = r.twist_of_node[n];
+        if (tw < 0) {
+          world_rotation[n] = (pr * r.bind_rotation[n]).normalized();
+        } else {
+          // The near joint's turn, then the share of the far joint's twist about the axis.
+          const TwistNode& t = r.twists[static_cast<std::size_t>(tw)];
+          const auto near = static_cast<std::size_t>(t.near), far = static_cast<std::size_t>(t.far);
+          const Quaterniond turn_near = world_rotation[near] * r.bind_world_rotation[near].conjugate();
+          const Quaterniond relative =
+              world_rotation[far] * r.bind_world_rotation[far].conjugate() * turn_near.conjugate();
+          const Vector3d axis = turn_near * t.axis;
+          double twist = 2.0 * std::atan2(relative.vec().dot(axis), relative.w());
+          if (twist > std::numbers::pi) twist -= 2.0 * std::numbers::pi;
+          if (twist < -std::numbers::pi) twist += 2.0 * std::numbers::pi;
+          world_rotation[n] =
+              (Quaterniond(Eigen::AngleAxisd(t.share * twist, axis)) * turn_near * r.bind_world_rotation[n])
+                  .normalized();
+        }
+      }
     }
     if (static_cast<int>(n) == r.hips_node) {
       const DrivenNode& d = r.driven[static_cast<std::size_t>(k)];
@@ -413,6 +488,7 @@ bool RetargetJob::run() const {
     }
     rotation[n] = (pr.conjugate() * world_rotation[n]).normalized();
   };
+  // Driven rotations first: a twist node needs the mapped joint below it.
   for (std::size_t n = 0; n < nodes; ++n) {
     const int k = r.driven_of_node[n];
     if (k >= 0) {
@@ -429,8 +505,8 @@ bool RetargetJob::run() const {
       }
       world_rotation[n] = w.normalized();
     }
-    place(n, true);
   }
+  for (std::size_t n = 0; n < nodes; ++n) place(n, true);
   // Legs: IK towards the pins, and above the floor.
   auto leg_target = [&](std::size_t side) {
     const RetargetLeg& leg = r.legs[side];
