@@ -32,6 +32,7 @@
 #include <memory>
 #include <new>
 #include <numbers>
+#include <optional>
 
 #include <mocap/io/atomic_write.h>
 
@@ -810,6 +811,85 @@ TEST(Retarget, TwistBonesTakeTheirShare) {
       }
     }
   }
+}
+
+// CesiumMan with its left and right names swapped ("leg_joint_L_1" becomes
+// "leg_joint_R_1", ...), the glTF's JSON edited, its binary chunk kept.
+std::string mirrored_cesium() {
+  const std::string bytes = test::read_text(khronos("CesiumMan.glb"));
+  std::uint32_t json_length = 0;
+  std::memcpy(&json_length, bytes.data() + 12, 4);
+  nlohmann::json doc = nlohmann::json::parse(bytes.substr(20, json_length));
+  for (auto& node : doc["nodes"]) {
+    std::string name = node.value("name", "");
+    for (std::size_t at = name.find("joint_"); at != std::string::npos; at = name.find("joint_", at + 1)) {
+      char& side = name[at + 6];
+      if (side == 'L' || side == 'R') side = side == 'L' ? 'R' : 'L';
+    }
+    node["name"] = name;
+  }
+  std::string json = doc.dump();
+  while (json.size() % 4 != 0) json.push_back(' ');
+  std::string out = bytes.substr(0, 12);
+  const std::string rest = bytes.substr(20 + json_length);
+  const auto total = static_cast<std::uint32_t>(12 + 8 + json.size() + rest.size());
+  const auto length = static_cast<std::uint32_t>(json.size());
+  std::memcpy(out.data() + 8, &total, 4);
+  out.append(reinterpret_cast<const char*>(&length), 4);
+  out.append("JSON", 4);
+  out += json + rest;
+  return out;
+}
+
+// Mirrored names do not turn the character round: the roles land on the same
+// joints as on CesiumMan itself (its geometric left thigh plays thigh.L,
+// named leg_joint_R_1 now), the capture is turned the same way, and the
+// written file follows the capture as closely.
+TEST(Retarget, MirroredLeftRightNamesAreSwappedBack) {
+  REQUIRE_SHARED_MODELS();
+  test::TempDir dir;
+  const auto model_path = dir.path() / "mirrored_cesium.glb";
+  ASSERT_TRUE(write_file_atomically(model_path.string(), mirrored_cesium()));
+  auto clip = read_cmu("16", "16_15");
+  ASSERT_TRUE(clip);
+  std::array<double, 2> median{}, p95{};
+  std::array<std::optional<RetargetFileResult>, 2> results;
+  for (int mirrored = 0; mirrored < 2; ++mirrored) {
+    const std::string path = mirrored ? model_path.string() : khronos("CesiumMan.glb").string();
+    auto result = retarget_model_file(clip->skeleton, clip->motion, "16.asf", path, "16_15");
+    ASSERT_TRUE(result) << result.error().to_string();
+    const auto out_path = dir.path() / "out.glb";
+    ASSERT_TRUE(write_file_atomically(out_path.string(), result->glb));
+    auto out = read_rigged_model(out_path.string());
+    ASSERT_TRUE(out) << out.error().to_string();
+    auto animation = find_animation(*out, "16_15");
+    ASSERT_TRUE(animation);
+    const Measured m = measure(*result, clip->skeleton, clip->motion, *out, **animation);
+    median[static_cast<std::size_t>(mirrored)] = percentile(m.angles_deg, 0.5);
+    p95[static_cast<std::size_t>(mirrored)] = percentile(m.angles_deg, 0.95);
+    std::printf("CesiumMan%s 16_15: segments median %.2f deg, p95 %.2f; %d contacts, worst slide %.2f %% of the leg\n",
+                mirrored ? " with mirrored names" : "", median[static_cast<std::size_t>(mirrored)],
+                p95[static_cast<std::size_t>(mirrored)], m.contacts, 100 * m.worst_slide_share);
+    results[static_cast<std::size_t>(mirrored)] = std::move(*result);
+  }
+  const RetargetRig &plain = results[0]->rig, &swapped = results[1]->rig;
+  EXPECT_FALSE(plain.target_map.sides_swapped);
+  EXPECT_FALSE(plain.capture_map.sides_swapped);
+  EXPECT_TRUE(swapped.target_map.sides_swapped);
+  for (int r = 0; r < kRoleCount; ++r) {
+    EXPECT_EQ(swapped.target_map.roles[static_cast<std::size_t>(r)].joint,
+              plain.target_map.roles[static_cast<std::size_t>(r)].joint)
+        << role_name(static_cast<Role>(r));
+  }
+  EXPECT_EQ(swapped.target_joints.names[static_cast<std::size_t>(swapped.target_map[Role::ThighL].joint)],
+            "leg_joint_R_1");
+  EXPECT_NE(swapped.target_map[Role::ThighL].how.find("sides swapped"), std::string::npos);
+  EXPECT_LT(swapped.align.angularDistance(plain.align), 1e-6);  // facing the same way
+  EXPECT_NEAR(median[1], median[0], 0.01);
+  EXPECT_NEAR(p95[1], p95[0], 0.01);
+  const std::string printed =
+      format_bone_map(swapped.capture_joints, swapped.capture_map, swapped.target_joints, swapped.target_map);
+  EXPECT_NE(printed.find("left/right swapped on the model"), std::string::npos) << printed;
 }
 
 }  // namespace

@@ -515,6 +515,27 @@ HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
       fill_arm(t, chain, side, map, start != a);
     }
   }
+  // 3. Mirrored names: when both legs and both arms are named for the side
+  // they do not lie on, the names are wrong, not the character.
+  auto named_side = [&](int j) { return j < 0 ? 0 : normalise_bone_name(t.h.names[static_cast<std::size_t>(j)]).side; };
+  bool mirrored = true;
+  for (Limb limb : {kThigh, kForearm}) {
+    for (int s : {-1, 1}) {
+      const int j = map[limb_role(limb, s)].joint;
+      const int geometric = j < 0 ? 0 : (t.pos(j) - origin).dot(left) >= 0 ? -1 : 1;
+      if (named_side(j) != s || geometric != -s) mirrored = false;
+    }
+  }
+  if (mirrored) {
+    map.sides_swapped = true;
+    for (Limb limb : {kClavicle, kUpperArm, kForearm, kHand, kThigh, kShin, kFoot, kToe}) {
+      std::swap(map[limb_role(limb, -1)], map[limb_role(limb, 1)]);
+      for (int s : {-1, 1}) {
+        RoleMatch& m = map[limb_role(limb, s)];
+        if (m.joint >= 0) m.how += ", sides swapped";
+      }
+    }
+  }
   return map;
 }
 
@@ -620,6 +641,12 @@ std::string format_bone_map(const JointHierarchy& capture, const HumanoidMap& ca
         c.joint >= 0 ? capture.names[static_cast<std::size_t>(c.joint)].c_str() : "-",
         t.joint >= 0 ? target.names[static_cast<std::size_t>(t.joint)].c_str() : "-", capture_how, target_how);
     out += line;
+  }
+  for (const auto& [side, map] : {std::pair{"capture", &capture_map}, std::pair{"model", &target_map}}) {
+    if (map->sides_swapped) {
+      out += std::string("left/right swapped on the ") + side +
+             ": its left-named arms and legs lie on the character's right (judged from its facing and up)\n";
+    }
   }
   for (const auto& [side, missing] : {std::pair{"capture", &capture_missing}, std::pair{"model", &target_missing}}) {
     if (missing->empty()) continue;

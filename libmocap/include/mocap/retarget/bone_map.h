@@ -23,7 +23,12 @@
 //     arm, forearm, hand). A limb whose first joint is known by name but not
 //     the rest is completed along its chain the same way. Left and right
 //     come from the names, or from the side of the body the chain lies on.
-//  3. Overrides (read_bone_map_overrides): "target bone": "capture bone"
+//  3. Mirrored names: when both thighs and both forearms are named for the
+//     side they do not lie on (the character's left is up x forward, forward
+//     from heel to toe), every left and right role is swapped
+//     (`sides_swapped`, "sides swapped" in `how`): a model exported with
+//     mirrored names would otherwise face backwards.
+//  4. Overrides (read_bone_map_overrides): "target bone": "capture bone"
 //     pairs from a JSON file give a target joint the capture joint's role.
 //
 // The spine and the chest are the first and last joints strictly between the
@@ -89,6 +94,7 @@ struct HumanoidMap {
   std::array<RoleMatch, kRoleCount> roles;
   // Hips to head along the spine, both included (every joint on the way).
   std::vector<int> spine;
+  bool sides_swapped = false;  // step 3
   const RoleMatch& operator[](Role role) const { return roles[static_cast<int>(role)]; }
   RoleMatch& operator[](Role role) { return roles[static_cast<int>(role)]; }
 };
@@ -100,11 +106,11 @@ struct NormalisedName {
 };
 NormalisedName normalise_bone_name(std::string_view name);
 
-// Steps 1 and 2 on `hierarchy`. Fails, naming `what` (a file) and the
+// Steps 1 to 3 on `hierarchy`. Fails, naming `what` (a file) and the
 // missing chain, when no hips, a leg (thigh, shin, foot), an arm (upper arm,
 // forearm) or the head can be found.
 Result<HumanoidMap> find_humanoid(const JointHierarchy& hierarchy, const std::string& what);
-// Steps 1 and 2 without the check: every role found, the others unmapped
+// Steps 1 to 3 without the check: every role found, the others unmapped
 // (all of them but those found by name when there are no hips).
 HumanoidMap find_humanoid_roles(const JointHierarchy& hierarchy);
 // The roles find_humanoid needs that `map` lacks, in the order it checks
@@ -128,7 +134,8 @@ Result<void> apply_bone_map_overrides(const std::vector<BoneMapOverride>& overri
                                       const JointHierarchy& target, HumanoidMap& target_map);
 
 // One line per role: "role  capture-bone  target-bone  (how)", for --print-map,
-// then, for a side that lacks needed roles (missing_roles), the line
+// a line for a side whose names were swapped (step 3), then, for a side
+// that lacks needed roles (missing_roles), the line
 // "not found on the capture|model (needed): role role ...".
 std::string format_bone_map(const JointHierarchy& capture, const HumanoidMap& capture_map, const JointHierarchy& target,
                             const HumanoidMap& target_map);
