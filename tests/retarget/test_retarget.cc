@@ -126,8 +126,8 @@ TEST(BoneMap, MixamoUnrealAndNamelessRigs) {
     const JointHierarchy h = synthetic_rig(*names);
     auto map = find_humanoid(h, "synthetic");
     ASSERT_TRUE(map) << map.error().to_string();
-    // Every role lands on the joint the layout puts it at (clavicles included: four-joint arms).
-    for (int r = 0; r < kRoleCount; ++r) {
+    // Every role lands on the joint the layout puts it at (clavicles included: four-joint arms; no fingers).
+    for (int r = 0; r < kBodyRoleCount; ++r) {
       EXPECT_EQ(map->roles[static_cast<std::size_t>(r)].joint, r)
           << (*names)[0] << ": " << role_name(static_cast<Role>(r)) << " got "
           << (map->roles[static_cast<std::size_t>(r)].joint >= 0
@@ -363,9 +363,12 @@ Measured measure(const RetargetFileResult& result, const Skeleton& skeleton, con
     pose_from_channels(skeleton, motion.frame(f), capture);
     forward_kinematics(skeleton, capture, cpos, crot);
     auto J = [&](int x) { return cpos[static_cast<std::size_t>(rig.capture_point_bone[static_cast<std::size_t>(x)])]; };
-    auto at = [&](const CapturePoint& p) { return ((1.0 - p.t) * J(p.a) + p.t * J(p.b)).eval(); };
+    auto at = [&](const CapturePoint& p) {
+      const Eigen::Vector3d b = p.b_end ? cpos[static_cast<std::size_t>(p.b)] : J(p.b);
+      return ((1.0 - p.t) * J(p.a) + p.t * b).eval();
+    };
     for (const DrivenNode& d : rig.driven) {
-      if (!d.has_segment) continue;
+      if (!d.has_segment || d.to.b_end) continue;  // limbs and spine; fingers: FingersFollowTheCapture
       capture_dirs.push_back((at(d.to) - at(d.from)).normalized());
       model_dirs.push_back((world[static_cast<std::size_t>(out_node(d.next))].translation() -
                             world[static_cast<std::size_t>(out_node(d.node))].translation())
@@ -890,6 +893,106 @@ TEST(Retarget, MirroredLeftRightNamesAreSwappedBack) {
   const std::string printed =
       format_bone_map(swapped.capture_joints, swapped.capture_map, swapped.target_joints, swapped.target_map);
   EXPECT_NE(printed.find("left/right swapped on the model"), std::string::npos) << printed;
+}
+
+// Fingers where both have them: CMU's lfingers and lthumb onto MakeHuman's
+// finger3-1 and finger1-1 (and the other fingers' first joints). Measured on
+// the written file: each finger bends off its hand (the angle between the
+// hand's segment, wrist to the middle finger's first joint, and the finger's
+// first segment) as the capture's finger bone bends off its hand (wrist to
+// where lfingers starts) on every frame. Before fingers were mapped they kept
+// the bind pose's bend.
+TEST(Retarget, FingersFollowTheCapture) {
+  REQUIRE_SHARED_MODELS();
+  auto glb = makehuman_glb();
+  ASSERT_TRUE(glb) << glb.error().to_string();
+  test::TempDir dir;
+  const auto model_path = dir.path() / "makehuman.glb";
+  ASSERT_TRUE(write_file_atomically(model_path.string(), *glb));
+  for (const char* name : {"16_15", "49_06"}) {
+    SCOPED_TRACE(name);
+    const std::string subject = std::string(name).substr(0, 2);
+    auto clip = read_cmu(subject, name);
+    ASSERT_TRUE(clip);
+    auto result = retarget_model_file(clip->skeleton, clip->motion, subject + ".asf", model_path.string(), name);
+    ASSERT_TRUE(result) << result.error().to_string();
+    const RetargetRig& rig = result->rig;
+    auto target = [&](Role r) {
+      const int j = rig.target_map[r].joint;
+      return j < 0 ? std::string("-") : rig.target_joints.names[static_cast<std::size_t>(j)];
+    };
+    auto capture = [&](Role r) {
+      const int j = rig.capture_map[r].joint;
+      return j < 0 ? std::string("-") : rig.capture_joints.names[static_cast<std::size_t>(j)];
+    };
+    EXPECT_EQ(target(Role::FingersL), "finger3-1.L");
+    EXPECT_EQ(target(Role::ThumbR), "finger1-1.R");
+    EXPECT_EQ(capture(Role::FingersL), "lfingers");
+    EXPECT_EQ(capture(Role::ThumbR), "rthumb");
+    EXPECT_EQ(rig.target_map.other_fingers[0].size(), 3u);
+    const auto out_path = dir.path() / "out.glb";
+    ASSERT_TRUE(write_file_atomically(out_path.string(), result->glb));
+    auto out = read_rigged_model(out_path.string());
+    ASSERT_TRUE(out) << out.error().to_string();
+    auto animation = find_animation(*out, name);
+    ASSERT_TRUE(animation);
+    ModelPose pose = rest_pose(*out);
+    std::vector<Eigen::Affine3d> world(out->nodes.size());
+    std::vector<SkinMatrix> skinning(out->joints.size());
+    Pose capture_pose = make_pose(clip->skeleton);
+    std::vector<Eigen::Vector3d> cpos(clip->skeleton.bones.size());
+    std::vector<Eigen::Quaterniond> crot(clip->skeleton.bones.size());
+    auto angle = [](const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+      return std::acos(std::clamp(a.normalized().dot(b.normalized()), -1.0, 1.0)) * 180.0 / std::numbers::pi;
+    };
+    struct Finger {
+      Role role, hand, knuckle;  // the finger, its hand, the role the hand's segment ends at
+      const char* second;        // the model finger's second joint
+    };
+    const Finger fingers[] = {{Role::FingersL, Role::HandL, Role::FingersL, "finger3-2.L"},
+                              {Role::FingersR, Role::HandR, Role::FingersR, "finger3-2.R"},
+                              {Role::ThumbL, Role::HandL, Role::FingersL, "finger1-2.L"},
+                              {Role::ThumbR, Role::HandR, Role::FingersR, "finger1-2.R"}};
+    for (const Finger& finger : fingers) {
+      const int hand = out->find_node(target(finger.hand)), knuckle = out->find_node(target(finger.knuckle)),
+                first = out->find_node(target(finger.role)), second = out->find_node(finger.second);
+      ASSERT_TRUE(hand >= 0 && knuckle >= 0 && first >= 0 && second >= 0);
+      const int c_hand = rig.capture_map[finger.hand].joint, c_knuckle = rig.capture_map[finger.knuckle].joint,
+                c_finger = rig.capture_map[finger.role].joint;
+      auto pos = [&](int n) { return world[static_cast<std::size_t>(n)].translation(); };
+      auto J = [&](int x) {
+        return cpos[static_cast<std::size_t>(rig.capture_point_bone[static_cast<std::size_t>(x)])];
+      };
+      auto model_bend = [&] { return angle(pos(knuckle) - pos(hand), pos(second) - pos(first)); };
+      auto capture_bend = [&] {
+        return angle(J(c_knuckle) - J(c_hand), cpos[static_cast<std::size_t>(c_finger)] - J(c_finger));
+      };
+      model_skinning_matrices(*out, rest_pose(*out), world, skinning);
+      const double model_bind = model_bend();
+      forward_kinematics(clip->skeleton, rest_pose(clip->skeleton), cpos, crot);
+      const double capture_rest = capture_bend();
+      std::vector<double> errors;
+      double lo = 1e9, hi = -1e9;
+      for (int f = 0; f < clip->motion.frame_count(); ++f) {
+        sample_animation(*out, **animation, f / clip->motion.fps, pose);
+        model_skinning_matrices(*out, pose, world, skinning);
+        pose_from_channels(clip->skeleton, clip->motion.frame(f), capture_pose);
+        forward_kinematics(clip->skeleton, capture_pose, cpos, crot);
+        const double c = capture_bend();
+        lo = std::min(lo, c);
+        hi = std::max(hi, c);
+        errors.push_back(std::abs(model_bend() - c));
+      }
+      std::printf(
+          "MakeHuman %s %s (%s): capture's bend off the hand %.1f to %.1f deg (rest %.1f, model's bind %.1f); "
+          "model's off the capture's by median %.2f deg, p95 %.2f\n",
+          name, std::string(role_name(finger.role)).c_str(), target(finger.role).c_str(), lo, hi, capture_rest,
+          model_bind, percentile(errors, 0.5), percentile(errors, 0.95));
+      EXPECT_GT(hi - lo, 5.0);  // the capture's finger moves
+      EXPECT_LE(percentile(errors, 0.5), 2.0);
+      EXPECT_LE(percentile(errors, 0.95), 4.0);
+    }
+  }
 }
 
 }  // namespace

@@ -15,12 +15,13 @@ namespace mocap {
 namespace {
 
 constexpr std::array<std::string_view, kRoleCount> kRoleNames = {
-    "hips",      "spine",  "chest",      "neck",        "head",      "clavicle.L", "upper_arm.L",
-    "forearm.L", "hand.L", "clavicle.R", "upper_arm.R", "forearm.R", "hand.R",     "thigh.L",
-    "shin.L",    "foot.L", "toe.L",      "thigh.R",     "shin.R",    "foot.R",     "toe.R"};
+    "hips",      "spine",   "chest",      "neck",        "head",      "clavicle.L", "upper_arm.L",
+    "forearm.L", "hand.L",  "clavicle.R", "upper_arm.R", "forearm.R", "hand.R",     "thigh.L",
+    "shin.L",    "foot.L",  "toe.L",      "thigh.R",     "shin.R",    "foot.R",     "toe.R",
+    "fingers.L", "thumb.L", "fingers.R",  "thumb.R"};
 
 // Limb joints in chain order; a side adds 4 (arms) or 4 (legs) to the left role.
-enum Limb { kClavicle, kUpperArm, kForearm, kHand, kThigh, kShin, kFoot, kToe };
+enum Limb { kClavicle, kUpperArm, kForearm, kHand, kThigh, kShin, kFoot, kToe, kFingers, kThumb, kOtherFinger };
 
 Role limb_role(Limb limb, int side) {
   const bool right = side > 0;
@@ -33,6 +34,9 @@ Role limb_role(Limb limb, int side) {
     case kShin: return right ? Role::ShinR : Role::ShinL;
     case kFoot: return right ? Role::FootR : Role::FootL;
     case kToe: return right ? Role::ToeR : Role::ToeL;
+    case kFingers: return right ? Role::FingersR : Role::FingersL;
+    case kThumb: return right ? Role::ThumbR : Role::ThumbL;
+    case kOtherFinger: break;  // no role: HumanoidMap::other_fingers
   }
   return Role::Hips;
 }
@@ -102,6 +106,36 @@ const std::unordered_map<std::string, Limb>& limb_table() {
       {"ball", kToe},
       {"toe11", kToe},
       {"legjoint5", kToe},
+      // fingers: CMU lfingers, the middle finger's first joint (Mixamo LeftHandMiddle1, Unreal middle_01_l,
+      // Unity LeftMiddleProximal, Rigify DEF-f_middle.01.L, MakeHuman finger3-1.L)
+      {"fingers", kFingers},
+      {"handmiddle1", kFingers},
+      {"middle01", kFingers},
+      {"middleproximal", kFingers},
+      {"fmiddle01", kFingers},
+      {"finger31", kFingers},
+      // thumbs: CMU lthumb, LeftHandThumb1, thumb_01_l, LeftThumbProximal, DEF-thumb.01.L, finger1-1.L
+      {"thumb", kThumb},
+      {"handthumb1", kThumb},
+      {"thumb01", kThumb},
+      {"thumbproximal", kThumb},
+      {"finger11", kThumb},
+      // the other fingers' first joints
+      {"handindex1", kOtherFinger},
+      {"handring1", kOtherFinger},
+      {"handpinky1", kOtherFinger},
+      {"index01", kOtherFinger},
+      {"ring01", kOtherFinger},
+      {"pinky01", kOtherFinger},
+      {"indexproximal", kOtherFinger},
+      {"ringproximal", kOtherFinger},
+      {"littleproximal", kOtherFinger},
+      {"findex01", kOtherFinger},
+      {"fring01", kOtherFinger},
+      {"fpinky01", kOtherFinger},
+      {"finger21", kOtherFinger},
+      {"finger41", kOtherFinger},
+      {"finger51", kOtherFinger},
   };
   return table;
 }
@@ -342,6 +376,10 @@ HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
     } else {
       const auto it = limb_table().find(name.base);
       if (it == limb_table().end()) continue;
+      if (it->second == kOtherFinger) {
+        map.other_fingers[name.side > 0 ? 1 : 0].push_back(j);
+        continue;
+      }
       role = limb_role(it->second, name.side);
     }
     // Parents come first, so the first joint of a priority is the one nearest the root.
@@ -528,7 +566,8 @@ HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
   }
   if (mirrored) {
     map.sides_swapped = true;
-    for (Limb limb : {kClavicle, kUpperArm, kForearm, kHand, kThigh, kShin, kFoot, kToe}) {
+    std::swap(map.other_fingers[0], map.other_fingers[1]);
+    for (Limb limb : {kClavicle, kUpperArm, kForearm, kHand, kThigh, kShin, kFoot, kToe, kFingers, kThumb}) {
       std::swap(map[limb_role(limb, -1)], map[limb_role(limb, 1)]);
       for (int s : {-1, 1}) {
         RoleMatch& m = map[limb_role(limb, s)];

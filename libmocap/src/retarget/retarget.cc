@@ -255,6 +255,13 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
   rig.hips_node = tgt(Role::Hips);
   rig.root_offset = tpos(rig.hips_node) - rig.scale * (rig.align * capture_rest_point(cap(Role::Hips)));
 
+  // Where each capture bone ends in the rest pose (a leaf's tip).
+  std::vector<Vector3d> capture_rest_end(skeleton.bones.size());
+  {
+    std::vector<Quaterniond> rotations(skeleton.bones.size());
+    forward_kinematics(skeleton, rest_pose(skeleton), capture_rest_end, rotations);
+  }
+
   // 5. Driven nodes.
   auto add = [&](int node, int owner, const CapturePoint* from, const CapturePoint* to, int next,
                  const Quaterniond& inherited) -> Quaterniond {
@@ -265,7 +272,8 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     if (from != nullptr && next >= 0) {
       const Vector3d bind_dir = tpos(next) - tpos(node);
       auto at = [&](const CapturePoint& p) {
-        return ((1.0 - p.t) * capture_rest_point(p.a) + p.t * capture_rest_point(p.b)).eval();
+        const Vector3d b = p.b_end ? capture_rest_end[static_cast<std::size_t>(p.b)] : capture_rest_point(p.b);
+        return ((1.0 - p.t) * capture_rest_point(p.a) + p.t * b).eval();
       };
       const Vector3d capture_dir = rig.align * (at(*to) - at(*from));
       if (bind_dir.norm() > 1e-12 && capture_dir.norm() > 1e-12) {
@@ -321,20 +329,46 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     }
     if (ts.size() >= 2) add(ts.back(), cap(Role::Head), nullptr, nullptr, -1, inherited);
   }
-  // Limbs: each role joint towards the next role both skeletons have.
-  for (const auto& chain : kLimbChains) {
+  // Limbs: each role joint towards the next role both skeletons have (an
+  // arm's hand towards its fingers); the thumb and the other fingers follow
+  // their capture bones with the hand's offset.
+  for (std::size_t c = 0; c < kLimbChains.size(); ++c) {
     std::vector<Role> both;
+    std::vector<Role> chain(kLimbChains[c].begin(), kLimbChains[c].end());
+    const bool arm = c >= 2, right = c == 3;
+    if (arm) chain.push_back(right ? Role::FingersR : Role::FingersL);
     for (Role r : chain) {
       if (cap(r) >= 0 && tgt(r) >= 0) both.push_back(r);
     }
-    Quaterniond inherited = Quaterniond::Identity();
+    Quaterniond inherited = Quaterniond::Identity(), hand = Quaterniond::Identity();
+    bool has_hand = false;
     for (std::size_t i = 0; i < both.size(); ++i) {
       if (i + 1 < both.size()) {
         const CapturePoint from{cap(both[i]), cap(both[i]), 0.0}, to{cap(both[i + 1]), cap(both[i + 1]), 0.0};
         inherited = add(tgt(both[i]), cap(both[i]), &from, &to, tgt(both[i + 1]), inherited);
-      } else {
-        add(tgt(both[i]), cap(both[i]), nullptr, nullptr, -1, inherited);
+      } else if (both[i] != Role::FingersL && both[i] != Role::FingersR) {
+        inherited = add(tgt(both[i]), cap(both[i]), nullptr, nullptr, -1, inherited);
       }
+      if (both[i] == Role::HandL || both[i] == Role::HandR) {
+        hand = inherited;
+        has_hand = true;
+      }
+    }
+    if (!arm || !has_hand) continue;
+    const Role thumb = right ? Role::ThumbR : Role::ThumbL, fingers = right ? Role::FingersR : Role::FingersL;
+    // A finger's first joint towards its second, as the capture's finger bone from its start to its tip.
+    auto add_finger = [&](int joint, int bone) {
+      int second = -1;
+      for (std::size_t k = 0; k < rig.target_joints.parents.size() && second < 0; ++k) {
+        if (rig.target_joints.parents[k] == joint) second = rig.target_nodes[k];
+      }
+      const CapturePoint from{bone, bone, 0.0}, to{bone, bone, 1.0, true};
+      add(rig.target_nodes[static_cast<std::size_t>(joint)], bone, second >= 0 ? &from : nullptr, &to, second, hand);
+    };
+    if (cap(thumb) >= 0 && tgt(thumb) >= 0) add_finger(rig.target_map[thumb].joint, cap(thumb));
+    if (cap(fingers) >= 0 && tgt(fingers) >= 0) {
+      add_finger(rig.target_map[fingers].joint, cap(fingers));
+      for (int j : rig.target_map.other_fingers[right ? 1 : 0]) add_finger(j, cap(fingers));
     }
   }
   std::sort(rig.driven.begin(), rig.driven.end(),
@@ -445,7 +479,10 @@ bool RetargetJob::run() const {
   auto J = [&](int x) {
     return capture_positions[static_cast<std::size_t>(r.capture_point_bone[static_cast<std::size_t>(x)])];
   };
-  auto at = [&](const CapturePoint& p) { return ((1.0 - p.t) * J(p.a) + p.t * J(p.b)).eval(); };
+  auto at = [&](const CapturePoint& p) {
+    const Vector3d& b = p.b_end ? capture_positions[static_cast<std::size_t>(p.b)] : J(p.b);
+    return ((1.0 - p.t) * J(p.a) + p.t * b).eval();
+  };
   const Quaterniond align_inverse = r.align.conjugate();
   const std::size_t nodes = r.node_parents.size();
   // Pass A: world rotation targets and positions.

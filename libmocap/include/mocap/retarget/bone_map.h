@@ -68,8 +68,17 @@ enum class Role : std::uint8_t {
   ShinR,
   FootR,
   ToeR,
+  // Fingers, by names only (the capture's one finger bone and thumb):
+  // "fingers" is the first joint of the middle finger (CMU lfingers,
+  // Mixamo LeftHandMiddle1, Unreal middle_01_l, MakeHuman finger3-1.L),
+  // "thumb" the thumb's first joint (lthumb, LeftHandThumb1, finger1-1.L).
+  FingersL,
+  ThumbL,
+  FingersR,
+  ThumbR,
 };
-inline constexpr int kRoleCount = 21;
+inline constexpr int kRoleCount = 25;
+inline constexpr int kBodyRoleCount = 21;  // the roles before the fingers
 
 // "hips", "upper_arm.L", ... as --print-map shows them.
 std::string_view role_name(Role role);
@@ -95,6 +104,9 @@ struct HumanoidMap {
   // Hips to head along the spine, both included (every joint on the way).
   std::vector<int> spine;
   bool sides_swapped = false;  // step 3
+  // First joints of the other fingers (index, ring, little), left and right,
+  // found by name: they follow the capture's finger bone as `fingers` does.
+  std::array<std::vector<int>, 2> other_fingers;
   const RoleMatch& operator[](Role role) const { return roles[static_cast<int>(role)]; }
   RoleMatch& operator[](Role role) { return roles[static_cast<int>(role)]; }
 };

@@ -80,10 +80,13 @@ namespace mocap {
 
 // A point of the capture: lerp(J(a), J(b), t) with J(x) the world position
 // where capture bone x starts (its parent's end for ASF, the joint for BVH).
+// With `b_end`, J(b) is replaced by where bone b ends (its own FK
+// position): a leaf's tip, such as the end of CMU's lfingers.
 struct CapturePoint {
   int a = 0;
   int b = 0;
   double t = 0.0;  // [0, 1]
+  bool b_end = false;
 };
 
 struct DrivenNode {
