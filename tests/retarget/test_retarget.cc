@@ -79,12 +79,27 @@ TEST(BoneNames, NormalisedAcrossConventions) {
     const char* base;
     int side;
   };
-  for (const Case& c : {Case{"mixamorig:LeftUpLeg", "upleg", -1}, Case{"RightForeArm", "forearm", 1},
-                        Case{"thigh_l", "thigh", -1}, Case{"calf_r", "calf", 1}, Case{"DEF-thigh.L", "thigh", -1},
-                        Case{"DEF-upper_arm.R", "upperarm", 1}, Case{"upperleg01.L", "upperleg01", -1},
-                        Case{"lfemur", "femur", -1}, Case{"rtibia", "tibia", 1}, Case{"LeftUpperLeg", "upperleg", -1},
-                        Case{"leg_joint_R_2", "legjoint2", 1}, Case{"Skeleton_torso_joint_1", "torsojoint1", 0},
-                        Case{"lowerback", "lowerback", 0}, Case{"Hips", "hips", 0}, Case{"spine_01", "spine01", 0}}) {
+  for (const Case& c : {Case{"mixamorig:LeftUpLeg", "upleg", -1},
+                        Case{"RightForeArm", "forearm", 1},
+                        Case{"thigh_l", "thigh", -1},
+                        Case{"calf_r", "calf", 1},
+                        Case{"DEF-thigh.L", "thigh", -1},
+                        Case{"DEF-upper_arm.R", "upperarm", 1},
+                        Case{"upperleg01.L", "upperleg01", -1},
+                        Case{"lfemur", "femur", -1},
+                        Case{"rtibia", "tibia", 1},
+                        Case{"LeftUpperLeg", "upperleg", -1},
+                        Case{"leg_joint_R_2", "legjoint2", 1},
+                        Case{"Skeleton_torso_joint_1", "torsojoint1", 0},
+                        Case{"lowerback", "lowerback", 0},
+                        Case{"Hips", "hips", 0},
+                        Case{"spine_01", "spine01", 0},
+                        Case{"mixamorig:LeftHandMiddle1", "handmiddle1", -1},
+                        Case{"middle_01_r", "middle01", 1},
+                        Case{"lfingers", "fingers", -1},
+                        Case{"rthumb", "thumb", 1},
+                        Case{"finger1-1.L", "finger11", -1},
+                        Case{"lowerarm_twist_01_l", "lowerarmtwist01", -1}}) {
     const NormalisedName n = normalise_bone_name(c.name);
     EXPECT_EQ(n.base, c.base) << c.name;
     EXPECT_EQ(n.side, c.side) << c.name;
@@ -139,6 +154,31 @@ TEST(BoneMap, MixamoUnrealAndNamelessRigs) {
   auto map = find_humanoid(synthetic_rig(nameless), "synthetic");
   ASSERT_TRUE(map);
   EXPECT_EQ((*map)[Role::ThighL].how, "topology");
+}
+
+// Left and right names on the wrong sides: swapped back when the feet say
+// which way the rig faces, left alone when its legs end at the ankles.
+TEST(BoneMap, MirroredNamesSwappedWhenTheFeetShowTheFacing) {
+  const std::vector<std::string> mixamo = {
+      "Hips",         "Spine",     "Spine2",       "Neck",      "Head",        "RightShoulder", "RightArm",
+      "RightForeArm", "RightHand", "LeftShoulder", "LeftArm",   "LeftForeArm", "LeftHand",      "RightUpLeg",
+      "RightLeg",     "RightFoot", "RightToeBase", "LeftUpLeg", "LeftLeg",     "LeftFoot",      "LeftToeBase"};
+  auto map = find_humanoid(synthetic_rig(mixamo), "mirrored");
+  ASSERT_TRUE(map) << map.error().to_string();
+  EXPECT_TRUE(map->sides_swapped);
+  for (int r = 0; r < kBodyRoleCount; ++r) {
+    EXPECT_EQ(map->roles[static_cast<std::size_t>(r)].joint, r) << role_name(static_cast<Role>(r));
+  }
+  EXPECT_EQ((*map)[Role::ThighL].how, "name table, sides swapped");
+  // Without toes the facing is unknown: the names are trusted.
+  JointHierarchy no_toes = synthetic_rig(mixamo);
+  for (int toe : {16, 20})
+    no_toes.positions[static_cast<std::size_t>(toe)] =
+        no_toes.positions[static_cast<std::size_t>(toe - 1)] + Eigen::Vector3d(0, -0.02, 0);
+  map = find_humanoid(no_toes, "mirrored without toes");
+  ASSERT_TRUE(map) << map.error().to_string();
+  EXPECT_FALSE(map->sides_swapped);
+  EXPECT_EQ((*map)[Role::ThighL].joint, 17);
 }
 
 TEST(BoneMap, MissingChainIsNamed) {

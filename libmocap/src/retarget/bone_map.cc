@@ -431,6 +431,8 @@ HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
       forward += toe;
     }
   }
+  // The facing is known when the feet reach forward (toes): a leg ending at the ankle gives noise.
+  const bool facing_known = forward.norm() > 0.05 * t.height;
   if (forward.norm() < 1e-9) forward = h.up.unitOrthogonal();
   const Eigen::Vector3d left = h.up.cross(forward.normalized()).normalized();
   const Eigen::Vector3d origin = t.pos(hips);
@@ -556,7 +558,7 @@ HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
   // 3. Mirrored names: when both legs and both arms are named for the side
   // they do not lie on, the names are wrong, not the character.
   auto named_side = [&](int j) { return j < 0 ? 0 : normalise_bone_name(t.h.names[static_cast<std::size_t>(j)]).side; };
-  bool mirrored = true;
+  bool mirrored = facing_known && map[Role::ToeL].joint >= 0 && map[Role::ToeR].joint >= 0;
   for (Limb limb : {kThigh, kForearm}) {
     for (int s : {-1, 1}) {
       const int j = map[limb_role(limb, s)].joint;

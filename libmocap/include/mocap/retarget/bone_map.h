@@ -25,7 +25,8 @@
 //     come from the names, or from the side of the body the chain lies on.
 //  3. Mirrored names: when both thighs and both forearms are named for the
 //     side they do not lie on (the character's left is up x forward, forward
-//     from heel to toe), every left and right role is swapped
+//     from heel to toe; judged only on a skeleton with toes that reach
+//     forward), every left and right role is swapped
 //     (`sides_swapped`, "sides swapped" in `how`): a model exported with
 //     mirrored names would otherwise face backwards.
 //  4. Overrides (read_bone_map_overrides): "target bone": "capture bone"
