@@ -242,6 +242,9 @@ TEST(BoneMap, CaptureAndKhronosModels) {
   ASSERT_TRUE(rig) << rig.error().to_string();
   EXPECT_EQ(rig->capture_joints.names[static_cast<std::size_t>(rig->capture_map[Role::ThighL].joint)], "LeftUpLeg");
   EXPECT_EQ(rig->capture_joints.names[static_cast<std::size_t>(rig->capture_map[Role::ToeR].joint)], "RightToeBase");
+  EXPECT_EQ(rig->capture_joints.names[static_cast<std::size_t>(rig->capture_map[Role::FingersL].joint)],
+            "LeftHandIndex1");
+  EXPECT_EQ(rig->capture_joints.names[static_cast<std::size_t>(rig->capture_map[Role::ThumbR].joint)], "RThumb");
 }
 
 TEST(BoneMap, OverridesWithFileAndLine) {

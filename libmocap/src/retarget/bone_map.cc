@@ -388,6 +388,14 @@ HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
       map[role] = {j, "name table"};
     }
   }
+  // No middle finger: the first other finger plays `fingers` (cgspeed's BVH: LeftHandIndex1).
+  for (int s : {-1, 1}) {
+    auto& others = map.other_fingers[s > 0 ? 1 : 0];
+    if (map[limb_role(kFingers, s)].joint < 0 && !others.empty()) {
+      map[limb_role(kFingers, s)] = {others.front(), "name table (no middle finger)"};
+      others.erase(others.begin());
+    }
+  }
   // A name-table hips must have legs below it: else topology decides.
   // 2. Topology: the hips.
   if (map[Role::Hips].joint < 0) {

@@ -73,6 +73,8 @@ enum class Role : std::uint8_t {
   // "fingers" is the first joint of the middle finger (CMU lfingers,
   // Mixamo LeftHandMiddle1, Unreal middle_01_l, MakeHuman finger3-1.L),
   // "thumb" the thumb's first joint (lthumb, LeftHandThumb1, finger1-1.L).
+  // Without a middle finger, the first other finger's first joint plays
+  // "fingers" (cgspeed's BVH: LeftHandIndex1).
   FingersL,
   ThumbL,
   FingersR,
