@@ -40,6 +40,10 @@ int run_retarget(const RetargetCliOptions& o) {
   auto result = retarget_model_file(clip->skeleton, clip->motion, o.inputs[0], o.model,
                                     std::filesystem::path(motion_path).stem().string(), options, o.keep_animations);
   if (!result) {
+    if (o.print_map) {
+      // What was found and what was not, before the error.
+      if (auto map = describe_bone_map_file(clip->skeleton, o.inputs[0], o.model, options)) std::cout << *map;
+    }
     std::cerr << "mocap: " << result.error().to_string() << "\n";
     return kBadInput;
   }

@@ -32,6 +32,7 @@
 #include <memory>
 #include <new>
 #include <numbers>
+#include <optional>
 
 #include <mocap/io/atomic_write.h>
 
@@ -78,12 +79,27 @@ TEST(BoneNames, NormalisedAcrossConventions) {
     const char* base;
     int side;
   };
-  for (const Case& c : {Case{"mixamorig:LeftUpLeg", "upleg", -1}, Case{"RightForeArm", "forearm", 1},
-                        Case{"thigh_l", "thigh", -1}, Case{"calf_r", "calf", 1}, Case{"DEF-thigh.L", "thigh", -1},
-                        Case{"DEF-upper_arm.R", "upperarm", 1}, Case{"upperleg01.L", "upperleg01", -1},
-                        Case{"lfemur", "femur", -1}, Case{"rtibia", "tibia", 1}, Case{"LeftUpperLeg", "upperleg", -1},
-                        Case{"leg_joint_R_2", "legjoint2", 1}, Case{"Skeleton_torso_joint_1", "torsojoint1", 0},
-                        Case{"lowerback", "lowerback", 0}, Case{"Hips", "hips", 0}, Case{"spine_01", "spine01", 0}}) {
+  for (const Case& c : {Case{"mixamorig:LeftUpLeg", "upleg", -1},
+                        Case{"RightForeArm", "forearm", 1},
+                        Case{"thigh_l", "thigh", -1},
+                        Case{"calf_r", "calf", 1},
+                        Case{"DEF-thigh.L", "thigh", -1},
+                        Case{"DEF-upper_arm.R", "upperarm", 1},
+                        Case{"upperleg01.L", "upperleg01", -1},
+                        Case{"lfemur", "femur", -1},
+                        Case{"rtibia", "tibia", 1},
+                        Case{"LeftUpperLeg", "upperleg", -1},
+                        Case{"leg_joint_R_2", "legjoint2", 1},
+                        Case{"Skeleton_torso_joint_1", "torsojoint1", 0},
+                        Case{"lowerback", "lowerback", 0},
+                        Case{"Hips", "hips", 0},
+                        Case{"spine_01", "spine01", 0},
+                        Case{"mixamorig:LeftHandMiddle1", "handmiddle1", -1},
+                        Case{"middle_01_r", "middle01", 1},
+                        Case{"lfingers", "fingers", -1},
+                        Case{"rthumb", "thumb", 1},
+                        Case{"finger1-1.L", "finger11", -1},
+                        Case{"lowerarm_twist_01_l", "lowerarmtwist01", -1}}) {
     const NormalisedName n = normalise_bone_name(c.name);
     EXPECT_EQ(n.base, c.base) << c.name;
     EXPECT_EQ(n.side, c.side) << c.name;
@@ -125,8 +141,8 @@ TEST(BoneMap, MixamoUnrealAndNamelessRigs) {
     const JointHierarchy h = synthetic_rig(*names);
     auto map = find_humanoid(h, "synthetic");
     ASSERT_TRUE(map) << map.error().to_string();
-    // Every role lands on the joint the layout puts it at (clavicles included: four-joint arms).
-    for (int r = 0; r < kRoleCount; ++r) {
+    // Every role lands on the joint the layout puts it at (clavicles included: four-joint arms; no fingers).
+    for (int r = 0; r < kBodyRoleCount; ++r) {
       EXPECT_EQ(map->roles[static_cast<std::size_t>(r)].joint, r)
           << (*names)[0] << ": " << role_name(static_cast<Role>(r)) << " got "
           << (map->roles[static_cast<std::size_t>(r)].joint >= 0
@@ -138,6 +154,31 @@ TEST(BoneMap, MixamoUnrealAndNamelessRigs) {
   auto map = find_humanoid(synthetic_rig(nameless), "synthetic");
   ASSERT_TRUE(map);
   EXPECT_EQ((*map)[Role::ThighL].how, "topology");
+}
+
+// Left and right names on the wrong sides: swapped back when the feet say
+// which way the rig faces, left alone when its legs end at the ankles.
+TEST(BoneMap, MirroredNamesSwappedWhenTheFeetShowTheFacing) {
+  const std::vector<std::string> mixamo = {
+      "Hips",         "Spine",     "Spine2",       "Neck",      "Head",        "RightShoulder", "RightArm",
+      "RightForeArm", "RightHand", "LeftShoulder", "LeftArm",   "LeftForeArm", "LeftHand",      "RightUpLeg",
+      "RightLeg",     "RightFoot", "RightToeBase", "LeftUpLeg", "LeftLeg",     "LeftFoot",      "LeftToeBase"};
+  auto map = find_humanoid(synthetic_rig(mixamo), "mirrored");
+  ASSERT_TRUE(map) << map.error().to_string();
+  EXPECT_TRUE(map->sides_swapped);
+  for (int r = 0; r < kBodyRoleCount; ++r) {
+    EXPECT_EQ(map->roles[static_cast<std::size_t>(r)].joint, r) << role_name(static_cast<Role>(r));
+  }
+  EXPECT_EQ((*map)[Role::ThighL].how, "name table, sides swapped");
+  // Without toes the facing is unknown: the names are trusted.
+  JointHierarchy no_toes = synthetic_rig(mixamo);
+  for (int toe : {16, 20})
+    no_toes.positions[static_cast<std::size_t>(toe)] =
+        no_toes.positions[static_cast<std::size_t>(toe - 1)] + Eigen::Vector3d(0, -0.02, 0);
+  map = find_humanoid(no_toes, "mirrored without toes");
+  ASSERT_TRUE(map) << map.error().to_string();
+  EXPECT_FALSE(map->sides_swapped);
+  EXPECT_EQ((*map)[Role::ThighL].joint, 17);
 }
 
 TEST(BoneMap, MissingChainIsNamed) {
@@ -201,6 +242,9 @@ TEST(BoneMap, CaptureAndKhronosModels) {
   ASSERT_TRUE(rig) << rig.error().to_string();
   EXPECT_EQ(rig->capture_joints.names[static_cast<std::size_t>(rig->capture_map[Role::ThighL].joint)], "LeftUpLeg");
   EXPECT_EQ(rig->capture_joints.names[static_cast<std::size_t>(rig->capture_map[Role::ToeR].joint)], "RightToeBase");
+  EXPECT_EQ(rig->capture_joints.names[static_cast<std::size_t>(rig->capture_map[Role::FingersL].joint)],
+            "LeftHandIndex1");
+  EXPECT_EQ(rig->capture_joints.names[static_cast<std::size_t>(rig->capture_map[Role::ThumbR].joint)], "RThumb");
 }
 
 TEST(BoneMap, OverridesWithFileAndLine) {
@@ -362,9 +406,12 @@ Measured measure(const RetargetFileResult& result, const Skeleton& skeleton, con
     pose_from_channels(skeleton, motion.frame(f), capture);
     forward_kinematics(skeleton, capture, cpos, crot);
     auto J = [&](int x) { return cpos[static_cast<std::size_t>(rig.capture_point_bone[static_cast<std::size_t>(x)])]; };
-    auto at = [&](const CapturePoint& p) { return ((1.0 - p.t) * J(p.a) + p.t * J(p.b)).eval(); };
+    auto at = [&](const CapturePoint& p) {
+      const Eigen::Vector3d b = p.b_end ? cpos[static_cast<std::size_t>(p.b)] : J(p.b);
+      return ((1.0 - p.t) * J(p.a) + p.t * b).eval();
+    };
     for (const DrivenNode& d : rig.driven) {
-      if (!d.has_segment) continue;
+      if (!d.has_segment || d.to.b_end) continue;  // limbs and spine; fingers: FingersFollowTheCapture
       capture_dirs.push_back((at(d.to) - at(d.from)).normalized());
       model_dirs.push_back((world[static_cast<std::size_t>(out_node(d.next))].translation() -
                             world[static_cast<std::size_t>(out_node(d.node))].translation())
@@ -584,8 +631,11 @@ TEST(Retarget, MixamoNamesCentimetreScaleOtherFacing) {
 // MakeHuman's own default skeleton (163 bones, named clavicle.L,
 // upperarm01.L, upperleg01.L, toe1-1.L, ...) and its artists' weights on
 // the bundled humanoid, written as a rigged .glb in its bind pose (every bone
-// at its head joint, unrotated).
-Result<std::string> makehuman_glb() {
+// at its head joint, unrotated). With `leaf_twists` its limbs' second joints
+// (upperarm02, lowerarm02, upperleg02, lowerleg02: twist bones between a
+// mapped joint and its mapped child) become leaves beside the next joint, as
+// Unreal's upperarm_twist_01_l hangs off upperarm_l (weights kept).
+Result<std::string> makehuman_glb(bool leaf_twists = false) {
   auto ref = test::read_makehuman_reference(test::shared_data_dir() / "meshes" / "makehuman");
   if (!ref) return std::unexpected(ref.error());
   static Mesh mesh;
@@ -594,21 +644,28 @@ Result<std::string> makehuman_glb() {
   mesh = *read;
   GltfDocument doc;
   std::map<std::string, int> index;
+  auto parent_of = [&](const test::MakeHumanBone& bone) {
+    for (const char* twist : {"upperarm02.", "lowerarm02.", "upperleg02.", "lowerleg02."}) {
+      if (leaf_twists && bone.parent.starts_with(twist)) return ref->bones.at(bone.parent).parent;
+    }
+    return bone.parent;
+  };
   std::vector<std::string> order;  // parents first
   for (const auto& [name, bone] : ref->bones) {
     if (bone.parent.empty()) order.push_back(name);
   }
   for (std::size_t i = 0; i < order.size(); ++i) {
     for (const auto& [name, bone] : ref->bones) {
-      if (bone.parent == order[i]) order.push_back(name);
+      if (parent_of(bone) == order[i]) order.push_back(name);
     }
   }
   for (const std::string& name : order) {
     const test::MakeHumanBone& bone = ref->bones.at(name);
+    const std::string parent = parent_of(bone);
     GltfNode node;
     node.name = name;
-    node.parent = bone.parent.empty() ? -1 : index.at(bone.parent);
-    const Eigen::Vector3d parent_head = bone.parent.empty() ? Eigen::Vector3d::Zero() : ref->bones.at(bone.parent).head;
+    node.parent = parent.empty() ? -1 : index.at(parent);
+    const Eigen::Vector3d parent_head = parent.empty() ? Eigen::Vector3d::Zero() : ref->bones.at(parent).head;
     node.translation = (bone.head - parent_head).cast<float>();
     index[name] = static_cast<int>(doc.nodes.size());
     doc.joints.push_back(static_cast<int>(doc.nodes.size()));
@@ -674,6 +731,310 @@ TEST(Retarget, MakeHumanSkeletonAndWeights) {
     EXPECT_LE(p95, 10.0);
     EXPECT_LE(m.worst_extra_slide, 0.0);
     EXPECT_GE(m.lowest_foot_vertex, -0.01);
+  }
+}
+
+// The twist about unit `axis` of rotation q, radians in (-pi, pi].
+double twist_about(const Eigen::Quaterniond& q, const Eigen::Vector3d& axis) {
+  double angle = 2.0 * std::atan2(q.vec().dot(axis), q.w());
+  if (angle > std::numbers::pi) angle -= 2.0 * std::numbers::pi;
+  if (angle < -std::numbers::pi) angle += 2.0 * std::numbers::pi;
+  return angle;
+}
+
+// Twist bones on the MakeHuman rig, in its own chains (lowerarm02 between
+// lowerarm01 and wrist) and as Unreal-style leaves: each takes its share of
+// the forearm's twist (the hand's turn about the forearm relative to the
+// forearm's), read back from the written file, while every mapped segment
+// and the skin on the twist bone follow the capture.
+TEST(Retarget, TwistBonesTakeTheirShare) {
+  REQUIRE_SHARED_MODELS();
+  for (const bool leaf : {false, true}) {
+    SCOPED_TRACE(leaf ? "leaf twist bones" : "twist bones in the chain");
+    auto glb = makehuman_glb(leaf);
+    ASSERT_TRUE(glb) << glb.error().to_string();
+    test::TempDir dir;
+    const auto model_path = dir.path() / "makehuman.glb";
+    ASSERT_TRUE(write_file_atomically(model_path.string(), *glb));
+    for (const char* name : {"16_15", "49_06"}) {
+      SCOPED_TRACE(name);
+      const std::string subject = std::string(name).substr(0, 2);
+      auto clip = read_cmu(subject, name);
+      ASSERT_TRUE(clip);
+      auto result = retarget_model_file(clip->skeleton, clip->motion, subject + ".asf", model_path.string(), name);
+      ASSERT_TRUE(result) << result.error().to_string();
+      const RetargetRig& rig = result->rig;
+      auto node_name = [&](int n) { return result->model.nodes[static_cast<std::size_t>(n)].name; };
+      std::map<std::string, TwistNode> twists;
+      for (const TwistNode& t : rig.twists) twists[node_name(t.node)] = t;
+      for (const char* bone : {"upperarm02.L", "lowerarm02.L", "upperleg02.R", "lowerleg02.R"}) {
+        EXPECT_TRUE(twists.contains(bone)) << bone;
+      }
+      ASSERT_TRUE(twists.contains("lowerarm02.L") && twists.contains("lowerarm02.R"));
+      const auto out_path = dir.path() / "out.glb";
+      ASSERT_TRUE(write_file_atomically(out_path.string(), result->glb));
+      auto out = read_rigged_model(out_path.string());
+      ASSERT_TRUE(out) << out.error().to_string();
+      auto animation = find_animation(*out, name);
+      ASSERT_TRUE(animation);
+      const Measured m = measure(*result, clip->skeleton, clip->motion, *out, **animation);
+      const double median = percentile(m.angles_deg, 0.5), p95 = percentile(m.angles_deg, 0.95);
+      EXPECT_LE(median, 4.0);
+      EXPECT_LE(p95, 10.0);
+      // Per forearm: the frame where the hand twists most about it.
+      ModelPose pose = rest_pose(*out);
+      std::vector<Eigen::Affine3d> world(out->nodes.size());
+      std::vector<SkinMatrix> skinning(out->joints.size());
+      for (const char* bone : {"lowerarm02.L", "lowerarm02.R"}) {
+        const TwistNode& t = twists.at(bone);
+        EXPECT_EQ(node_name(t.near), std::string("lowerarm01.") + bone[11]);
+        EXPECT_EQ(node_name(t.far), std::string("wrist.") + bone[11]);
+        EXPECT_GT(t.share, 0.2);
+        EXPECT_LT(t.share, 0.8);
+        const int x = out->find_node(bone), near = out->find_node(node_name(t.near)),
+                  far = out->find_node(node_name(t.far));
+        ASSERT_TRUE(x >= 0 && near >= 0 && far >= 0);
+        auto turn = [&](int out_node, int rig_node) {
+          return Eigen::Quaterniond(world[static_cast<std::size_t>(out_node)].linear()).normalized() *
+                 rig.bind_world_rotation[static_cast<std::size_t>(rig_node)].conjugate();
+        };
+        // Vertices the twist bone carries most, in the bind pose.
+        std::vector<int> carried;
+        for (std::size_t v = 0; v < out->weights.size(); ++v) {
+          if (out->joints[out->weights[v].bone[0]].node == x) carried.push_back(static_cast<int>(v));
+        }
+        ASSERT_FALSE(carried.empty());
+        auto skinned_centroid = [&]() {
+          Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+          for (int v : carried) {
+            const VertexWeights& w = out->weights[static_cast<std::size_t>(v)];
+            const Eigen::Vector3f& p = out->mesh.positions[static_cast<std::size_t>(v)];
+            const Eigen::Vector4f h(p.x(), p.y(), p.z(), 1.0f);
+            Eigen::Vector3f s = Eigen::Vector3f::Zero();
+            for (int i = 0; i < kMaxInfluences; ++i)
+              s += w.weight[static_cast<std::size_t>(i)] * (skinning[w.bone[static_cast<std::size_t>(i)]] * h);
+            sum += s.cast<double>();
+          }
+          return (sum / static_cast<double>(carried.size())).eval();
+        };
+        // The centroid's direction from the elbow against the forearm's, in degrees.
+        auto centroid_angle = [&]() {
+          const Eigen::Vector3d e = world[static_cast<std::size_t>(near)].translation();
+          const Eigen::Vector3d fore = world[static_cast<std::size_t>(far)].translation() - e;
+          return std::acos(std::clamp((skinned_centroid() - e).normalized().dot(fore.normalized()), -1.0, 1.0)) *
+                 180.0 / std::numbers::pi;
+        };
+        model_skinning_matrices(*out, rest_pose(*out), world, skinning);
+        const double bind_angle = centroid_angle();
+        int worst = 0;
+        double worst_twist = 0.0;
+        for (int f = 0; f < clip->motion.frame_count(); ++f) {
+          sample_animation(*out, **animation, f / clip->motion.fps, pose);
+          model_skinning_matrices(*out, pose, world, skinning);
+          const Eigen::Quaterniond n = turn(near, t.near);
+          const double tw = twist_about(turn(far, t.far) * n.conjugate(), n * t.axis);
+          if (std::abs(tw) > std::abs(worst_twist)) {
+            worst_twist = tw;
+            worst = f;
+          }
+        }
+        sample_animation(*out, **animation, worst / clip->motion.fps, pose);
+        model_skinning_matrices(*out, pose, world, skinning);
+        const Eigen::Quaterniond n = turn(near, t.near);
+        const Eigen::Quaterniond own = turn(x, t.node) * n.conjugate();  // the twist bone against the forearm
+        const double own_twist = twist_about(own, n * t.axis);
+        const double off_bind = 2.0 * std::acos(std::min(1.0, std::abs(own.w())));
+        const double skin_angle = centroid_angle();
+        std::printf(
+            "MakeHuman %s %s %s: share %.2f; frame %d: hand twist %.1f deg, %s twist %.1f deg (%.1f deg off its "
+            "bind pose); its skin %.2f deg off the forearm (bind %.2f); segments median %.2f deg, p95 %.2f\n",
+            leaf ? "leaf" : "chain", name, bone, t.share, worst, worst_twist * 180 / std::numbers::pi, bone,
+            own_twist * 180 / std::numbers::pi, off_bind * 180 / std::numbers::pi, skin_angle, bind_angle, median, p95);
+        EXPECT_GT(std::abs(worst_twist), 10.0 * std::numbers::pi / 180);  // the forearm does twist
+        EXPECT_NEAR(own_twist, t.share * worst_twist, 0.5 * std::numbers::pi / 180);
+        EXPECT_GT(off_bind, 3.0 * std::numbers::pi / 180);  // no longer at its bind pose
+        EXPECT_NEAR(skin_angle, bind_angle, 2.0);           // the skin stays on the forearm
+      }
+    }
+  }
+}
+
+// CesiumMan with its left and right names swapped ("leg_joint_L_1" becomes
+// "leg_joint_R_1", ...), the glTF's JSON edited, its binary chunk kept.
+std::string mirrored_cesium() {
+  const std::string bytes = test::read_text(khronos("CesiumMan.glb"));
+  std::uint32_t json_length = 0;
+  std::memcpy(&json_length, bytes.data() + 12, 4);
+  nlohmann::json doc = nlohmann::json::parse(bytes.substr(20, json_length));
+  for (auto& node : doc["nodes"]) {
+    std::string name = node.value("name", "");
+    for (std::size_t at = name.find("joint_"); at != std::string::npos; at = name.find("joint_", at + 1)) {
+      char& side = name[at + 6];
+      if (side == 'L' || side == 'R') side = side == 'L' ? 'R' : 'L';
+    }
+    node["name"] = name;
+  }
+  std::string json = doc.dump();
+  while (json.size() % 4 != 0) json.push_back(' ');
+  std::string out = bytes.substr(0, 12);
+  const std::string rest = bytes.substr(20 + json_length);
+  const auto total = static_cast<std::uint32_t>(12 + 8 + json.size() + rest.size());
+  const auto length = static_cast<std::uint32_t>(json.size());
+  std::memcpy(out.data() + 8, &total, 4);
+  out.append(reinterpret_cast<const char*>(&length), 4);
+  out.append("JSON", 4);
+  out += json + rest;
+  return out;
+}
+
+// Mirrored names do not turn the character round: the roles land on the same
+// joints as on CesiumMan itself (its geometric left thigh plays thigh.L,
+// named leg_joint_R_1 now), the capture is turned the same way, and the
+// written file follows the capture as closely.
+TEST(Retarget, MirroredLeftRightNamesAreSwappedBack) {
+  REQUIRE_SHARED_MODELS();
+  test::TempDir dir;
+  const auto model_path = dir.path() / "mirrored_cesium.glb";
+  ASSERT_TRUE(write_file_atomically(model_path.string(), mirrored_cesium()));
+  auto clip = read_cmu("16", "16_15");
+  ASSERT_TRUE(clip);
+  std::array<double, 2> median{}, p95{};
+  std::array<std::optional<RetargetFileResult>, 2> results;
+  for (int mirrored = 0; mirrored < 2; ++mirrored) {
+    const std::string path = mirrored ? model_path.string() : khronos("CesiumMan.glb").string();
+    auto result = retarget_model_file(clip->skeleton, clip->motion, "16.asf", path, "16_15");
+    ASSERT_TRUE(result) << result.error().to_string();
+    const auto out_path = dir.path() / "out.glb";
+    ASSERT_TRUE(write_file_atomically(out_path.string(), result->glb));
+    auto out = read_rigged_model(out_path.string());
+    ASSERT_TRUE(out) << out.error().to_string();
+    auto animation = find_animation(*out, "16_15");
+    ASSERT_TRUE(animation);
+    const Measured m = measure(*result, clip->skeleton, clip->motion, *out, **animation);
+    median[static_cast<std::size_t>(mirrored)] = percentile(m.angles_deg, 0.5);
+    p95[static_cast<std::size_t>(mirrored)] = percentile(m.angles_deg, 0.95);
+    std::printf("CesiumMan%s 16_15: segments median %.2f deg, p95 %.2f; %d contacts, worst slide %.2f %% of the leg\n",
+                mirrored ? " with mirrored names" : "", median[static_cast<std::size_t>(mirrored)],
+                p95[static_cast<std::size_t>(mirrored)], m.contacts, 100 * m.worst_slide_share);
+    results[static_cast<std::size_t>(mirrored)] = std::move(*result);
+  }
+  const RetargetRig &plain = results[0]->rig, &swapped = results[1]->rig;
+  EXPECT_FALSE(plain.target_map.sides_swapped);
+  EXPECT_FALSE(plain.capture_map.sides_swapped);
+  EXPECT_TRUE(swapped.target_map.sides_swapped);
+  for (int r = 0; r < kRoleCount; ++r) {
+    EXPECT_EQ(swapped.target_map.roles[static_cast<std::size_t>(r)].joint,
+              plain.target_map.roles[static_cast<std::size_t>(r)].joint)
+        << role_name(static_cast<Role>(r));
+  }
+  EXPECT_EQ(swapped.target_joints.names[static_cast<std::size_t>(swapped.target_map[Role::ThighL].joint)],
+            "leg_joint_R_1");
+  EXPECT_NE(swapped.target_map[Role::ThighL].how.find("sides swapped"), std::string::npos);
+  EXPECT_LT(swapped.align.angularDistance(plain.align), 1e-6);  // facing the same way
+  EXPECT_NEAR(median[1], median[0], 0.01);
+  EXPECT_NEAR(p95[1], p95[0], 0.01);
+  const std::string printed =
+      format_bone_map(swapped.capture_joints, swapped.capture_map, swapped.target_joints, swapped.target_map);
+  EXPECT_NE(printed.find("left/right swapped on the model"), std::string::npos) << printed;
+}
+
+// Fingers where both have them: CMU's lfingers and lthumb onto MakeHuman's
+// finger3-1 and finger1-1 (and the other fingers' first joints). Measured on
+// the written file: each finger bends off its hand (the angle between the
+// hand's segment, wrist to the middle finger's first joint, and the finger's
+// first segment) as the capture's finger bone bends off its hand (wrist to
+// where lfingers starts) on every frame. Before fingers were mapped they kept
+// the bind pose's bend.
+TEST(Retarget, FingersFollowTheCapture) {
+  REQUIRE_SHARED_MODELS();
+  auto glb = makehuman_glb();
+  ASSERT_TRUE(glb) << glb.error().to_string();
+  test::TempDir dir;
+  const auto model_path = dir.path() / "makehuman.glb";
+  ASSERT_TRUE(write_file_atomically(model_path.string(), *glb));
+  for (const char* name : {"16_15", "49_06"}) {
+    SCOPED_TRACE(name);
+    const std::string subject = std::string(name).substr(0, 2);
+    auto clip = read_cmu(subject, name);
+    ASSERT_TRUE(clip);
+    auto result = retarget_model_file(clip->skeleton, clip->motion, subject + ".asf", model_path.string(), name);
+    ASSERT_TRUE(result) << result.error().to_string();
+    const RetargetRig& rig = result->rig;
+    auto target = [&](Role r) {
+      const int j = rig.target_map[r].joint;
+      return j < 0 ? std::string("-") : rig.target_joints.names[static_cast<std::size_t>(j)];
+    };
+    auto capture = [&](Role r) {
+      const int j = rig.capture_map[r].joint;
+      return j < 0 ? std::string("-") : rig.capture_joints.names[static_cast<std::size_t>(j)];
+    };
+    EXPECT_EQ(target(Role::FingersL), "finger3-1.L");
+    EXPECT_EQ(target(Role::ThumbR), "finger1-1.R");
+    EXPECT_EQ(capture(Role::FingersL), "lfingers");
+    EXPECT_EQ(capture(Role::ThumbR), "rthumb");
+    EXPECT_EQ(rig.target_map.other_fingers[0].size(), 3u);
+    const auto out_path = dir.path() / "out.glb";
+    ASSERT_TRUE(write_file_atomically(out_path.string(), result->glb));
+    auto out = read_rigged_model(out_path.string());
+    ASSERT_TRUE(out) << out.error().to_string();
+    auto animation = find_animation(*out, name);
+    ASSERT_TRUE(animation);
+    ModelPose pose = rest_pose(*out);
+    std::vector<Eigen::Affine3d> world(out->nodes.size());
+    std::vector<SkinMatrix> skinning(out->joints.size());
+    Pose capture_pose = make_pose(clip->skeleton);
+    std::vector<Eigen::Vector3d> cpos(clip->skeleton.bones.size());
+    std::vector<Eigen::Quaterniond> crot(clip->skeleton.bones.size());
+    auto angle = [](const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+      return std::acos(std::clamp(a.normalized().dot(b.normalized()), -1.0, 1.0)) * 180.0 / std::numbers::pi;
+    };
+    struct Finger {
+      Role role, hand, knuckle;  // the finger, its hand, the role the hand's segment ends at
+      const char* second;        // the model finger's second joint
+    };
+    const Finger fingers[] = {{Role::FingersL, Role::HandL, Role::FingersL, "finger3-2.L"},
+                              {Role::FingersR, Role::HandR, Role::FingersR, "finger3-2.R"},
+                              {Role::ThumbL, Role::HandL, Role::FingersL, "finger1-2.L"},
+                              {Role::ThumbR, Role::HandR, Role::FingersR, "finger1-2.R"}};
+    for (const Finger& finger : fingers) {
+      const int hand = out->find_node(target(finger.hand)), knuckle = out->find_node(target(finger.knuckle)),
+                first = out->find_node(target(finger.role)), second = out->find_node(finger.second);
+      ASSERT_TRUE(hand >= 0 && knuckle >= 0 && first >= 0 && second >= 0);
+      const int c_hand = rig.capture_map[finger.hand].joint, c_knuckle = rig.capture_map[finger.knuckle].joint,
+                c_finger = rig.capture_map[finger.role].joint;
+      auto pos = [&](int n) { return world[static_cast<std::size_t>(n)].translation(); };
+      auto J = [&](int x) {
+        return cpos[static_cast<std::size_t>(rig.capture_point_bone[static_cast<std::size_t>(x)])];
+      };
+      auto model_bend = [&] { return angle(pos(knuckle) - pos(hand), pos(second) - pos(first)); };
+      auto capture_bend = [&] {
+        return angle(J(c_knuckle) - J(c_hand), cpos[static_cast<std::size_t>(c_finger)] - J(c_finger));
+      };
+      model_skinning_matrices(*out, rest_pose(*out), world, skinning);
+      const double model_bind = model_bend();
+      forward_kinematics(clip->skeleton, rest_pose(clip->skeleton), cpos, crot);
+      const double capture_rest = capture_bend();
+      std::vector<double> errors;
+      double lo = 1e9, hi = -1e9;
+      for (int f = 0; f < clip->motion.frame_count(); ++f) {
+        sample_animation(*out, **animation, f / clip->motion.fps, pose);
+        model_skinning_matrices(*out, pose, world, skinning);
+        pose_from_channels(clip->skeleton, clip->motion.frame(f), capture_pose);
+        forward_kinematics(clip->skeleton, capture_pose, cpos, crot);
+        const double c = capture_bend();
+        lo = std::min(lo, c);
+        hi = std::max(hi, c);
+        errors.push_back(std::abs(model_bend() - c));
+      }
+      std::printf(
+          "MakeHuman %s %s (%s): capture's bend off the hand %.1f to %.1f deg (rest %.1f, model's bind %.1f); "
+          "model's off the capture's by median %.2f deg, p95 %.2f\n",
+          name, std::string(role_name(finger.role)).c_str(), target(finger.role).c_str(), lo, hi, capture_rest,
+          model_bind, percentile(errors, 0.5), percentile(errors, 0.95));
+      EXPECT_GT(hi - lo, 5.0);  // the capture's finger moves
+      EXPECT_LE(percentile(errors, 0.5), 2.0);
+      EXPECT_LE(percentile(errors, 0.95), 4.0);
+    }
   }
 }
 

@@ -15,12 +15,13 @@ namespace mocap {
 namespace {
 
 constexpr std::array<std::string_view, kRoleCount> kRoleNames = {
-    "hips",      "spine",  "chest",      "neck",        "head",      "clavicle.L", "upper_arm.L",
-    "forearm.L", "hand.L", "clavicle.R", "upper_arm.R", "forearm.R", "hand.R",     "thigh.L",
-    "shin.L",    "foot.L", "toe.L",      "thigh.R",     "shin.R",    "foot.R",     "toe.R"};
+    "hips",      "spine",   "chest",      "neck",        "head",      "clavicle.L", "upper_arm.L",
+    "forearm.L", "hand.L",  "clavicle.R", "upper_arm.R", "forearm.R", "hand.R",     "thigh.L",
+    "shin.L",    "foot.L",  "toe.L",      "thigh.R",     "shin.R",    "foot.R",     "toe.R",
+    "fingers.L", "thumb.L", "fingers.R",  "thumb.R"};
 
 // Limb joints in chain order; a side adds 4 (arms) or 4 (legs) to the left role.
-enum Limb { kClavicle, kUpperArm, kForearm, kHand, kThigh, kShin, kFoot, kToe };
+enum Limb { kClavicle, kUpperArm, kForearm, kHand, kThigh, kShin, kFoot, kToe, kFingers, kThumb, kOtherFinger };
 
 Role limb_role(Limb limb, int side) {
   const bool right = side > 0;
@@ -33,6 +34,9 @@ Role limb_role(Limb limb, int side) {
     case kShin: return right ? Role::ShinR : Role::ShinL;
     case kFoot: return right ? Role::FootR : Role::FootL;
     case kToe: return right ? Role::ToeR : Role::ToeL;
+    case kFingers: return right ? Role::FingersR : Role::FingersL;
+    case kThumb: return right ? Role::ThumbR : Role::ThumbL;
+    case kOtherFinger: break;  // no role: HumanoidMap::other_fingers
   }
   return Role::Hips;
 }
@@ -102,6 +106,36 @@ const std::unordered_map<std::string, Limb>& limb_table() {
       {"ball", kToe},
       {"toe11", kToe},
       {"legjoint5", kToe},
+      // fingers: CMU lfingers, the middle finger's first joint (Mixamo LeftHandMiddle1, Unreal middle_01_l,
+      // Unity LeftMiddleProximal, Rigify DEF-f_middle.01.L, MakeHuman finger3-1.L)
+      {"fingers", kFingers},
+      {"handmiddle1", kFingers},
+      {"middle01", kFingers},
+      {"middleproximal", kFingers},
+      {"fmiddle01", kFingers},
+      {"finger31", kFingers},
+      // thumbs: CMU lthumb, LeftHandThumb1, thumb_01_l, LeftThumbProximal, DEF-thumb.01.L, finger1-1.L
+      {"thumb", kThumb},
+      {"handthumb1", kThumb},
+      {"thumb01", kThumb},
+      {"thumbproximal", kThumb},
+      {"finger11", kThumb},
+      // the other fingers' first joints
+      {"handindex1", kOtherFinger},
+      {"handring1", kOtherFinger},
+      {"handpinky1", kOtherFinger},
+      {"index01", kOtherFinger},
+      {"ring01", kOtherFinger},
+      {"pinky01", kOtherFinger},
+      {"indexproximal", kOtherFinger},
+      {"ringproximal", kOtherFinger},
+      {"littleproximal", kOtherFinger},
+      {"findex01", kOtherFinger},
+      {"fring01", kOtherFinger},
+      {"fpinky01", kOtherFinger},
+      {"finger21", kOtherFinger},
+      {"finger41", kOtherFinger},
+      {"finger51", kOtherFinger},
   };
   return table;
 }
@@ -323,7 +357,7 @@ NormalisedName normalise_bone_name(std::string_view name) {
   return out;
 }
 
-Result<HumanoidMap> find_humanoid(const JointHierarchy& h, const std::string& what) {
+HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
   HumanoidMap map;
   const Tree t(h);
   const int n = static_cast<int>(h.names.size());
@@ -342,12 +376,24 @@ Result<HumanoidMap> find_humanoid(const JointHierarchy& h, const std::string& wh
     } else {
       const auto it = limb_table().find(name.base);
       if (it == limb_table().end()) continue;
+      if (it->second == kOtherFinger) {
+        map.other_fingers[name.side > 0 ? 1 : 0].push_back(j);
+        continue;
+      }
       role = limb_role(it->second, name.side);
     }
     // Parents come first, so the first joint of a priority is the one nearest the root.
     if (p < priority[static_cast<std::size_t>(role)]) {
       priority[static_cast<std::size_t>(role)] = p;
       map[role] = {j, "name table"};
+    }
+  }
+  // No middle finger: the first other finger plays `fingers` (cgspeed's BVH: LeftHandIndex1).
+  for (int s : {-1, 1}) {
+    auto& others = map.other_fingers[s > 0 ? 1 : 0];
+    if (map[limb_role(kFingers, s)].joint < 0 && !others.empty()) {
+      map[limb_role(kFingers, s)] = {others.front(), "name table (no middle finger)"};
+      others.erase(others.begin());
     }
   }
   // A name-table hips must have legs below it: else topology decides.
@@ -370,7 +416,7 @@ Result<HumanoidMap> find_humanoid(const JointHierarchy& h, const std::string& wh
     set_role(map, Role::Hips, best, "topology");
   }
   const int hips = map[Role::Hips].joint;
-  if (hips < 0) return fail(what, 0, missing_message(Role::Hips));
+  if (hips < 0) return map;
   const auto& hip_children = t.children[static_cast<std::size_t>(hips)];
   // Legs: the two children reaching lowest; the spine: the child reaching highest.
   std::vector<int> downs, ups;
@@ -393,6 +439,8 @@ Result<HumanoidMap> find_humanoid(const JointHierarchy& h, const std::string& wh
       forward += toe;
     }
   }
+  // The facing is known when the feet reach forward (toes): a leg ending at the ankle gives noise.
+  const bool facing_known = forward.norm() > 0.05 * t.height;
   if (forward.norm() < 1e-9) forward = h.up.unitOrthogonal();
   const Eigen::Vector3d left = h.up.cross(forward.normalized()).normalized();
   const Eigen::Vector3d origin = t.pos(hips);
@@ -515,10 +563,44 @@ Result<HumanoidMap> find_humanoid(const JointHierarchy& h, const std::string& wh
       fill_arm(t, chain, side, map, start != a);
     }
   }
-  for (Role role : {Role::ThighL, Role::ShinL, Role::FootL, Role::ThighR, Role::ShinR, Role::FootR, Role::UpperArmL,
-                    Role::ForearmL, Role::UpperArmR, Role::ForearmR, Role::Head}) {
-    if (map[role].joint < 0) return fail(what, 0, missing_message(role));
+  // 3. Mirrored names: when both legs and both arms are named for the side
+  // they do not lie on, the names are wrong, not the character.
+  auto named_side = [&](int j) { return j < 0 ? 0 : normalise_bone_name(t.h.names[static_cast<std::size_t>(j)]).side; };
+  bool mirrored = facing_known && map[Role::ToeL].joint >= 0 && map[Role::ToeR].joint >= 0;
+  for (Limb limb : {kThigh, kForearm}) {
+    for (int s : {-1, 1}) {
+      const int j = map[limb_role(limb, s)].joint;
+      const int geometric = j < 0 ? 0 : (t.pos(j) - origin).dot(left) >= 0 ? -1 : 1;
+      if (named_side(j) != s || geometric != -s) mirrored = false;
+    }
   }
+  if (mirrored) {
+    map.sides_swapped = true;
+    std::swap(map.other_fingers[0], map.other_fingers[1]);
+    for (Limb limb : {kClavicle, kUpperArm, kForearm, kHand, kThigh, kShin, kFoot, kToe, kFingers, kThumb}) {
+      std::swap(map[limb_role(limb, -1)], map[limb_role(limb, 1)]);
+      for (int s : {-1, 1}) {
+        RoleMatch& m = map[limb_role(limb, s)];
+        if (m.joint >= 0) m.how += ", sides swapped";
+      }
+    }
+  }
+  return map;
+}
+
+std::vector<Role> missing_roles(const HumanoidMap& map) {
+  std::vector<Role> out;
+  for (Role role : {Role::Hips, Role::ThighL, Role::ShinL, Role::FootL, Role::ThighR, Role::ShinR, Role::FootR,
+                    Role::UpperArmL, Role::ForearmL, Role::UpperArmR, Role::ForearmR, Role::Head}) {
+    if (map[role].joint < 0) out.push_back(role);
+  }
+  return out;
+}
+
+Result<HumanoidMap> find_humanoid(const JointHierarchy& h, const std::string& what) {
+  HumanoidMap map = find_humanoid_roles(h);
+  const std::vector<Role> missing = missing_roles(map);
+  if (!missing.empty()) return fail(what, 0, missing_message(missing.front()));
   return map;
 }
 
@@ -591,16 +673,35 @@ Result<void> apply_bone_map_overrides(const std::vector<BoneMapOverride>& overri
 std::string format_bone_map(const JointHierarchy& capture, const HumanoidMap& capture_map, const JointHierarchy& target,
                             const HumanoidMap& target_map) {
   std::string out;
+  const std::vector<Role> capture_missing = missing_roles(capture_map), target_missing = missing_roles(target_map);
+  auto needed = [](const std::vector<Role>& missing, int r) {
+    return std::count(missing.begin(), missing.end(), static_cast<Role>(r)) > 0;
+  };
   for (int r = 0; r < kRoleCount; ++r) {
     const RoleMatch& c = capture_map.roles[static_cast<std::size_t>(r)];
     const RoleMatch& t = target_map.roles[static_cast<std::size_t>(r)];
+    const char* capture_how = c.joint >= 0 ? c.how.c_str() : needed(capture_missing, r) ? "NOT FOUND" : "unmapped";
+    const char* target_how = t.joint >= 0                ? t.how.c_str()
+                             : needed(target_missing, r) ? "NOT FOUND: needed"
+                                                         : "unmapped: keeps its bind pose";
     char line[512];
     std::snprintf(
         line, sizeof line, "%-12s %-16s %-32s (%s; %s)\n", std::string(role_name(static_cast<Role>(r))).c_str(),
         c.joint >= 0 ? capture.names[static_cast<std::size_t>(c.joint)].c_str() : "-",
-        t.joint >= 0 ? target.names[static_cast<std::size_t>(t.joint)].c_str() : "-",
-        c.joint >= 0 ? c.how.c_str() : "unmapped", t.joint >= 0 ? t.how.c_str() : "unmapped: keeps its bind pose");
+        t.joint >= 0 ? target.names[static_cast<std::size_t>(t.joint)].c_str() : "-", capture_how, target_how);
     out += line;
+  }
+  for (const auto& [side, map] : {std::pair{"capture", &capture_map}, std::pair{"model", &target_map}}) {
+    if (map->sides_swapped) {
+      out += std::string("left/right swapped on the ") + side +
+             ": its left-named arms and legs lie on the character's right (judged from its facing and up)\n";
+    }
+  }
+  for (const auto& [side, missing] : {std::pair{"capture", &capture_missing}, std::pair{"model", &target_missing}}) {
+    if (missing->empty()) continue;
+    out += std::string("not found on the ") + side + " (needed):";
+    for (Role role : *missing) out += " " + std::string(role_name(role));
+    out += "\n";
   }
   return out;
 }

@@ -334,4 +334,13 @@ Result<RetargetFileResult> retarget_model_file(const Skeleton& skeleton, const M
   return result;
 }
 
+Result<std::string> describe_bone_map_file(const Skeleton& skeleton, const std::string& capture_path,
+                                           const std::string& model_path, const RetargetOptions& options) {
+  auto bytes = model_as_glb(model_path);
+  if (!bytes) return std::unexpected(bytes.error());
+  auto model = read_rigged_glb(*bytes, model_path);
+  if (!model) return std::unexpected(model.error());
+  return describe_bone_map(skeleton, capture_path, *model, options);
+}
+
 }  // namespace mocap

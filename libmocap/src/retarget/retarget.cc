@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <numeric>
 
 namespace mocap {
@@ -64,11 +65,11 @@ CapturePoint point_at(const std::vector<int>& bones, const Arc& arc, double s, s
   return {bones[segment], bones[std::min(segment + 1, n - 1)], 1.0};
 }
 
-}  // namespace
-
-Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::string& capture_path,
-                                       const RiggedModel& model, const RetargetOptions& options) {
-  RetargetRig rig;
+// Steps 1 and 2 and the --map overrides: the capture's rest pose, the
+// model's bind pose and both role maps, filled as far as they were found
+// when it fails.
+Result<void> map_skeletons(RetargetRig& rig, const Skeleton& skeleton, const std::string& capture_path,
+                           const RiggedModel& model, const RetargetOptions& options) {
   rig.skeleton = skeleton;
   const int bones = static_cast<int>(skeleton.bones.size());
   // 1. The capture: its joint points J(x) in the rest pose, and its roles.
@@ -89,9 +90,9 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     rig.capture_joints.parents.push_back(skeleton.bones[static_cast<std::size_t>(b)].parent);
     rig.capture_joints.positions.push_back(capture_rest_point(b));
   }
+  rig.capture_map = find_humanoid_roles(rig.capture_joints);
   auto capture_map = find_humanoid(rig.capture_joints, capture_path);
   if (!capture_map) return std::unexpected(capture_map.error());
-  rig.capture_map = *capture_map;
 
   // 2. The model in its bind pose, in its own world.
   if (model.joints.empty()) {
@@ -153,6 +154,8 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
   }
   if (!target_map) {
     rig.target_joints.up = Vector3d::UnitY();
+    rig.up = rig.target_joints.up;
+    rig.target_map = find_humanoid_roles(rig.target_joints);
     if (!first_try) return std::unexpected(first_try.error());
     target_map = first_try;
   }
@@ -165,6 +168,26 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
                                             rig.target_joints, rig.target_map);
     if (!applied) return std::unexpected(applied.error());
   }
+  return {};
+}
+
+}  // namespace
+
+std::string describe_bone_map(const Skeleton& skeleton, const std::string& capture_path, const RiggedModel& model,
+                              const RetargetOptions& options) {
+  RetargetRig rig;
+  (void)map_skeletons(rig, skeleton, capture_path, model, options);
+  return format_bone_map(rig.capture_joints, rig.capture_map, rig.target_joints, rig.target_map);
+}
+
+Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::string& capture_path,
+                                       const RiggedModel& model, const RetargetOptions& options) {
+  RetargetRig rig;
+  if (auto mapped = map_skeletons(rig, skeleton, capture_path, model, options); !mapped) {
+    return std::unexpected(mapped.error());
+  }
+  const std::size_t nodes = model.nodes.size();
+  auto capture_rest_point = [&](int x) { return rig.capture_joints.positions[static_cast<std::size_t>(x)]; };
   auto cap = [&](Role r) { return rig.capture_map[r].joint; };
   auto tgt = [&](Role r) {
     const int j = rig.target_map[r].joint;
@@ -232,6 +255,13 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
   rig.hips_node = tgt(Role::Hips);
   rig.root_offset = tpos(rig.hips_node) - rig.scale * (rig.align * capture_rest_point(cap(Role::Hips)));
 
+  // Where each capture bone ends in the rest pose (a leaf's tip).
+  std::vector<Vector3d> capture_rest_end(skeleton.bones.size());
+  {
+    std::vector<Quaterniond> rotations(skeleton.bones.size());
+    forward_kinematics(skeleton, rest_pose(skeleton), capture_rest_end, rotations);
+  }
+
   // 5. Driven nodes.
   auto add = [&](int node, int owner, const CapturePoint* from, const CapturePoint* to, int next,
                  const Quaterniond& inherited) -> Quaterniond {
@@ -242,7 +272,8 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     if (from != nullptr && next >= 0) {
       const Vector3d bind_dir = tpos(next) - tpos(node);
       auto at = [&](const CapturePoint& p) {
-        return ((1.0 - p.t) * capture_rest_point(p.a) + p.t * capture_rest_point(p.b)).eval();
+        const Vector3d b = p.b_end ? capture_rest_end[static_cast<std::size_t>(p.b)] : capture_rest_point(p.b);
+        return ((1.0 - p.t) * capture_rest_point(p.a) + p.t * b).eval();
       };
       const Vector3d capture_dir = rig.align * (at(*to) - at(*from));
       if (bind_dir.norm() > 1e-12 && capture_dir.norm() > 1e-12) {
@@ -298,20 +329,46 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     }
     if (ts.size() >= 2) add(ts.back(), cap(Role::Head), nullptr, nullptr, -1, inherited);
   }
-  // Limbs: each role joint towards the next role both skeletons have.
-  for (const auto& chain : kLimbChains) {
+  // Limbs: each role joint towards the next role both skeletons have (an
+  // arm's hand towards its fingers); the thumb and the other fingers follow
+  // their capture bones with the hand's offset.
+  for (std::size_t c = 0; c < kLimbChains.size(); ++c) {
     std::vector<Role> both;
+    std::vector<Role> chain(kLimbChains[c].begin(), kLimbChains[c].end());
+    const bool arm = c >= 2, right = c == 3;
+    if (arm) chain.push_back(right ? Role::FingersR : Role::FingersL);
     for (Role r : chain) {
       if (cap(r) >= 0 && tgt(r) >= 0) both.push_back(r);
     }
-    Quaterniond inherited = Quaterniond::Identity();
+    Quaterniond inherited = Quaterniond::Identity(), hand = Quaterniond::Identity();
+    bool has_hand = false;
     for (std::size_t i = 0; i < both.size(); ++i) {
       if (i + 1 < both.size()) {
         const CapturePoint from{cap(both[i]), cap(both[i]), 0.0}, to{cap(both[i + 1]), cap(both[i + 1]), 0.0};
         inherited = add(tgt(both[i]), cap(both[i]), &from, &to, tgt(both[i + 1]), inherited);
-      } else {
-        add(tgt(both[i]), cap(both[i]), nullptr, nullptr, -1, inherited);
+      } else if (both[i] != Role::FingersL && both[i] != Role::FingersR) {
+        inherited = add(tgt(both[i]), cap(both[i]), nullptr, nullptr, -1, inherited);
       }
+      if (both[i] == Role::HandL || both[i] == Role::HandR) {
+        hand = inherited;
+        has_hand = true;
+      }
+    }
+    if (!arm || !has_hand) continue;
+    const Role thumb = right ? Role::ThumbR : Role::ThumbL, fingers = right ? Role::FingersR : Role::FingersL;
+    // A finger's first joint towards its second, as the capture's finger bone from its start to its tip.
+    auto add_finger = [&](int joint, int bone) {
+      int second = -1;
+      for (std::size_t k = 0; k < rig.target_joints.parents.size() && second < 0; ++k) {
+        if (rig.target_joints.parents[k] == joint) second = rig.target_nodes[k];
+      }
+      const CapturePoint from{bone, bone, 0.0}, to{bone, bone, 1.0, true};
+      add(rig.target_nodes[static_cast<std::size_t>(joint)], bone, second >= 0 ? &from : nullptr, &to, second, hand);
+    };
+    if (cap(thumb) >= 0 && tgt(thumb) >= 0) add_finger(rig.target_map[thumb].joint, cap(thumb));
+    if (cap(fingers) >= 0 && tgt(fingers) >= 0) {
+      add_finger(rig.target_map[fingers].joint, cap(fingers));
+      for (int j : rig.target_map.other_fingers[right ? 1 : 0]) add_finger(j, cap(fingers));
     }
   }
   std::sort(rig.driven.begin(), rig.driven.end(),
@@ -322,6 +379,60 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
   rig.driven_of_node.assign(nodes, -1);
   for (std::size_t k = 0; k < rig.driven.size(); ++k)
     rig.driven_of_node[static_cast<std::size_t>(rig.driven[k].node)] = static_cast<int>(k);
+
+  // 6. Twist nodes: unmapped skin joints on a driven limb segment.
+  rig.twist_of_node.assign(nodes, -1);
+  std::vector<char> is_joint(nodes, 0), has_joint_child(nodes, 0);
+  for (int n : rig.target_nodes) is_joint[static_cast<std::size_t>(n)] = 1;
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const int p = rig.node_parents[n];
+    if (p >= 0 && is_joint[n]) has_joint_child[static_cast<std::size_t>(p)] = 1;
+  }
+  auto free_joint = [&](int n) {
+    const auto i = static_cast<std::size_t>(n);
+    return is_joint[i] && rig.driven_of_node[i] < 0 && rig.twist_of_node[i] < 0 && n != rig.hips_node;
+  };
+  auto add_twist = [&](int node, int near, int far, const Vector3d& axis) {
+    const Vector3d segment = tpos(far) - tpos(near);
+    if (axis.norm() < 1e-12 || segment.squaredNorm() < 1e-24) return;
+    TwistNode t;
+    t.node = node;
+    t.near = near;
+    t.far = far;
+    t.axis = axis.normalized();
+    t.share = std::clamp((tpos(node) - tpos(near)).dot(segment) / segment.squaredNorm(), 0.0, 1.0);
+    rig.twist_of_node[static_cast<std::size_t>(node)] = static_cast<int>(rig.twists.size());
+    rig.twists.push_back(t);
+  };
+  for (const auto& [a, b] : {std::pair{Role::UpperArmL, Role::ForearmL}, std::pair{Role::ForearmL, Role::HandL},
+                             std::pair{Role::UpperArmR, Role::ForearmR}, std::pair{Role::ForearmR, Role::HandR},
+                             std::pair{Role::ThighL, Role::ShinL}, std::pair{Role::ShinL, Role::FootL},
+                             std::pair{Role::ThighR, Role::ShinR}, std::pair{Role::ShinR, Role::FootR}}) {
+    const int near = tgt(a), far = tgt(b);
+    if (near < 0 || far < 0 || cap(a) < 0 || cap(b) < 0) continue;
+    // The path near -> far in the hierarchy (far must hang below near).
+    std::vector<int> path{far};
+    while (path.back() >= 0 && path.back() != near)
+      path.push_back(rig.node_parents[static_cast<std::size_t>(path.back())]);
+    if (path.back() != near) continue;
+    std::reverse(path.begin(), path.end());  // near, ..., far
+    for (std::size_t i = 1; i + 1 < path.size(); ++i) {
+      if (free_joint(path[i])) add_twist(path[i], near, far, tpos(path[i + 1]) - tpos(path[i]));
+    }
+    // Leaves hanging off the path within the segment.
+    const Vector3d axis = tpos(far) - tpos(near);
+    const double length = axis.norm();
+    for (std::size_t n = 0; n < nodes; ++n) {
+      const int p = rig.node_parents[n];
+      if (p < 0 || std::find(path.begin(), path.end() - 1, p) == path.end() - 1) continue;
+      if (std::count(path.begin(), path.end(), static_cast<int>(n)) || has_joint_child[n]) continue;
+      if (!free_joint(static_cast<int>(n))) continue;
+      const Vector3d d = tpos(static_cast<int>(n)) - tpos(near);
+      const double along = d.dot(axis) / (length * length);
+      const double off = (d - along * axis).norm();
+      if (along >= -0.05 && along <= 1.05 && off <= 0.35 * length) add_twist(static_cast<int>(n), near, far, axis);
+    }
+  }
   return rig;
 }
 
@@ -349,6 +460,7 @@ bool RetargetJob::validate() const {
   if (channels.size() != static_cast<std::size_t>(rig->skeleton.channel_count)) return false;
   if (capture_pose->rotation.size() != bones || capture_pose->offset.size() != bones) return false;
   if (capture_positions.size() != bones || capture_rotations.size() != bones) return false;
+  if (rig->driven_of_node.size() != nodes || rig->twist_of_node.size() != nodes) return false;
   if (translation.size() != nodes || rotation.size() != nodes || world_position.size() != nodes ||
       world_rotation.size() != nodes) {
     return false;
@@ -367,7 +479,10 @@ bool RetargetJob::run() const {
   auto J = [&](int x) {
     return capture_positions[static_cast<std::size_t>(r.capture_point_bone[static_cast<std::size_t>(x)])];
   };
-  auto at = [&](const CapturePoint& p) { return ((1.0 - p.t) * J(p.a) + p.t * J(p.b)).eval(); };
+  auto at = [&](const CapturePoint& p) {
+    const Vector3d& b = p.b_end ? capture_positions[static_cast<std::size_t>(p.b)] : J(p.b);
+    return ((1.0 - p.t) * J(p.a) + p.t * b).eval();
+  };
   const Quaterniond align_inverse = r.align.conjugate();
   const std::size_t nodes = r.node_parents.size();
   // Pass A: world rotation targets and positions.
@@ -379,7 +494,26 @@ bool RetargetJob::run() const {
     const double ps = p < 0 ? 1.0 : r.bind_world_scale[static_cast<std::size_t>(p)];
     const int k = r.driven_of_node[n];
     if (k < 0 || !keep_driven_rotation) {
-      if (k < 0) world_rotation[n] = (pr * r.bind_rotation[n]).normalized();
+      if (k < 0) {
+        const int tw = r.twist_of_node[n];
+        if (tw < 0) {
+          world_rotation[n] = (pr * r.bind_rotation[n]).normalized();
+        } else {
+          // The near joint's turn, then the share of the far joint's twist about the axis.
+          const TwistNode& t = r.twists[static_cast<std::size_t>(tw)];
+          const auto near = static_cast<std::size_t>(t.near), far = static_cast<std::size_t>(t.far);
+          const Quaterniond turn_near = world_rotation[near] * r.bind_world_rotation[near].conjugate();
+          const Quaterniond relative =
+              world_rotation[far] * r.bind_world_rotation[far].conjugate() * turn_near.conjugate();
+          const Vector3d axis = turn_near * t.axis;
+          double twist = 2.0 * std::atan2(relative.vec().dot(axis), relative.w());
+          if (twist > std::numbers::pi) twist -= 2.0 * std::numbers::pi;
+          if (twist < -std::numbers::pi) twist += 2.0 * std::numbers::pi;
+          world_rotation[n] =
+              (Quaterniond(Eigen::AngleAxisd(t.share * twist, axis)) * turn_near * r.bind_world_rotation[n])
+                  .normalized();
+        }
+      }
     }
     if (static_cast<int>(n) == r.hips_node) {
       const DrivenNode& d = r.driven[static_cast<std::size_t>(k)];
@@ -391,6 +525,7 @@ bool RetargetJob::run() const {
     }
     rotation[n] = (pr.conjugate() * world_rotation[n]).normalized();
   };
+  // Driven rotations first: a twist node needs the mapped joint below it.
   for (std::size_t n = 0; n < nodes; ++n) {
     const int k = r.driven_of_node[n];
     if (k >= 0) {
@@ -407,8 +542,8 @@ bool RetargetJob::run() const {
       }
       world_rotation[n] = w.normalized();
     }
-    place(n, true);
   }
+  for (std::size_t n = 0; n < nodes; ++n) place(n, true);
   // Legs: IK towards the pins, and above the floor.
   auto leg_target = [&](std::size_t side) {
     const RetargetLeg& leg = r.legs[side];

@@ -23,7 +23,13 @@
 //     arm, forearm, hand). A limb whose first joint is known by name but not
 //     the rest is completed along its chain the same way. Left and right
 //     come from the names, or from the side of the body the chain lies on.
-//  3. Overrides (read_bone_map_overrides): "target bone": "capture bone"
+//  3. Mirrored names: when both thighs and both forearms are named for the
+//     side they do not lie on (the character's left is up x forward, forward
+//     from heel to toe; judged only on a skeleton with toes that reach
+//     forward), every left and right role is swapped
+//     (`sides_swapped`, "sides swapped" in `how`): a model exported with
+//     mirrored names would otherwise face backwards.
+//  4. Overrides (read_bone_map_overrides): "target bone": "capture bone"
 //     pairs from a JSON file give a target joint the capture joint's role.
 //
 // The spine and the chest are the first and last joints strictly between the
@@ -63,8 +69,19 @@ enum class Role : std::uint8_t {
   ShinR,
   FootR,
   ToeR,
+  // Fingers, by names only (the capture's one finger bone and thumb):
+  // "fingers" is the first joint of the middle finger (CMU lfingers,
+  // Mixamo LeftHandMiddle1, Unreal middle_01_l, MakeHuman finger3-1.L),
+  // "thumb" the thumb's first joint (lthumb, LeftHandThumb1, finger1-1.L).
+  // Without a middle finger, the first other finger's first joint plays
+  // "fingers" (cgspeed's BVH: LeftHandIndex1).
+  FingersL,
+  ThumbL,
+  FingersR,
+  ThumbR,
 };
-inline constexpr int kRoleCount = 21;
+inline constexpr int kRoleCount = 25;
+inline constexpr int kBodyRoleCount = 21;  // the roles before the fingers
 
 // "hips", "upper_arm.L", ... as --print-map shows them.
 std::string_view role_name(Role role);
@@ -89,6 +106,10 @@ struct HumanoidMap {
   std::array<RoleMatch, kRoleCount> roles;
   // Hips to head along the spine, both included (every joint on the way).
   std::vector<int> spine;
+  bool sides_swapped = false;  // step 3
+  // First joints of the other fingers (index, ring, little), left and right,
+  // found by name: they follow the capture's finger bone as `fingers` does.
+  std::array<std::vector<int>, 2> other_fingers;
   const RoleMatch& operator[](Role role) const { return roles[static_cast<int>(role)]; }
   RoleMatch& operator[](Role role) { return roles[static_cast<int>(role)]; }
 };
@@ -100,10 +121,16 @@ struct NormalisedName {
 };
 NormalisedName normalise_bone_name(std::string_view name);
 
-// Steps 1 and 2 on `hierarchy`. Fails, naming `what` (a file) and the
+// Steps 1 to 3 on `hierarchy`. Fails, naming `what` (a file) and the
 // missing chain, when no hips, a leg (thigh, shin, foot), an arm (upper arm,
 // forearm) or the head can be found.
 Result<HumanoidMap> find_humanoid(const JointHierarchy& hierarchy, const std::string& what);
+// Steps 1 to 3 without the check: every role found, the others unmapped
+// (all of them but those found by name when there are no hips).
+HumanoidMap find_humanoid_roles(const JointHierarchy& hierarchy);
+// The roles find_humanoid needs that `map` lacks, in the order it checks
+// them (hips, left leg, right leg, left arm, right arm, head).
+std::vector<Role> missing_roles(const HumanoidMap& map);
 
 // One "target bone": "capture bone" pair of a --map file and its line.
 struct BoneMapOverride {
@@ -121,7 +148,10 @@ Result<void> apply_bone_map_overrides(const std::vector<BoneMapOverride>& overri
                                       const JointHierarchy& capture, const HumanoidMap& capture_map,
                                       const JointHierarchy& target, HumanoidMap& target_map);
 
-// One line per role: "role  capture-bone  target-bone  (how)", for --print-map.
+// One line per role: "role  capture-bone  target-bone  (how)", for --print-map,
+// a line for a side whose names were swapped (step 3), then, for a side
+// that lacks needed roles (missing_roles), the line
+// "not found on the capture|model (needed): role role ...".
 std::string format_bone_map(const JointHierarchy& capture, const HumanoidMap& capture_map, const JointHierarchy& target,
                             const HumanoidMap& target_map);
 

@@ -60,4 +60,10 @@ Result<RetargetFileResult> retarget_model_file(const Skeleton& skeleton, const M
                                                const std::string& clip_name, const RetargetOptions& options = {},
                                                bool keep_animations = false);
 
+// describe_bone_map on the model file as retarget_model_file reads it, for
+// --print-map when the retargeting fails. Fails only when the model cannot
+// be read.
+Result<std::string> describe_bone_map_file(const Skeleton& skeleton, const std::string& capture_path,
+                                           const std::string& model_path, const RetargetOptions& options = {});
+
 }  // namespace mocap

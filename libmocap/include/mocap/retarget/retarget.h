@@ -19,12 +19,26 @@
 //     rotation taking its bind direction onto the capture's rest direction
 //     (after A). A node at the end of a chain (hand, toe, head) has no
 //     segment and takes its parent's offset.
+//  3b. Twist nodes: a skin joint no role maps that lies on a limb segment
+//     (upper arm to forearm, forearm to hand, thigh to shin, shin to foot),
+//     either between the two mapped joints in the hierarchy (MakeHuman's
+//     upperarm02 and lowerarm02) or a leaf child of the near one or of such
+//     a joint within the segment (Unreal's upperarm_twist_01_l,
+//     lowerarm_twist_01_l, thigh_twist_01_l), takes the share f of the
+//     segment's twist: f is where the joint lies along the segment in the
+//     bind pose (0 at the near joint, 1 at the far one), the twist is the
+//     angle about the segment's axis of the far joint's turn relative to
+//     the near one's (the forearm's pronation is in the hand's turn). Its
+//     world rotation is T(f * twist) * N * B, N the near joint's turn from
+//     its bind, B its own bind world rotation; the axis is the bind
+//     direction from the joint to its child on the segment (so the mapped
+//     joint below it does not move), the segment's for a leaf.
 //  4. The scale s is the ratio of leg lengths (hip to knee to ankle, both
 //     legs), model units per capture metre; the floor is the lowest mesh
 //     vertex of the bind pose along the model's up.
 //
 // Per frame (RetargetJob, no allocation): forward kinematics of the capture
-// pose; for each driven node the world rotation
+// pose; for each driven node (first) the world rotation
 //   W = S * D * O * B
 // with B its bind world rotation, D = A * R(frame) * R(rest)^-1 * A^-1 the
 // world-space turn of the capture bone it follows, and S the shortest turn
@@ -32,7 +46,7 @@
 // (identity when the segment is one capture bone), so every mapped segment
 // points where the capture's does; the hips follow the capture root's turn
 // and move to s * A * root + offset; nodes not driven keep their bind local
-// transform. Then optional two-bone IK per leg: the ankle is drawn towards a
+// transform, twist nodes their share (step 3b). Then optional two-bone IK per leg: the ankle is drawn towards a
 // pinned position (weighted), the knee staying in the plane of the capture's
 // knee direction, the leg never stretched past 99.9 % of its length, the
 // foot's world rotation kept; a pin beyond the leg's reach draws
@@ -66,10 +80,13 @@ namespace mocap {
 
 // A point of the capture: lerp(J(a), J(b), t) with J(x) the world position
 // where capture bone x starts (its parent's end for ASF, the joint for BVH).
+// With `b_end`, J(b) is replaced by where bone b ends (its own FK
+// position): a leaf's tip, such as the end of CMU's lfingers.
 struct CapturePoint {
   int a = 0;
   int b = 0;
   double t = 0.0;  // [0, 1]
+  bool b_end = false;
 };
 
 struct DrivenNode {
@@ -80,6 +97,15 @@ struct DrivenNode {
   int next = -1;                                               // model node at the segment's far end (has_segment)
   Eigen::Vector3d bind_direction = Eigen::Vector3d::UnitY();   // unit, model world (has_segment)
   Eigen::Quaterniond offset = Eigen::Quaterniond::Identity();  // O, model world
+};
+
+// A twist node (step 3b).
+struct TwistNode {
+  int node = 0;                                     // model node
+  int near = 0;                                     // model node of the mapped joint the segment starts at
+  int far = 0;                                      // model node of the mapped joint it ends at
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitY();  // unit, model world, bind pose
+  double share = 0.0;                               // f, [0, 1]
 };
 
 // A point of the sole: a bind-pose vertex of the foot, in the bind frame of
@@ -128,6 +154,8 @@ struct RetargetRig {
   Eigen::Vector3d root_offset = Eigen::Vector3d::Zero();      // hips world = s * A * root + root_offset
   std::vector<DrivenNode> driven;                             // parents first
   std::vector<int> driven_of_node;                            // per model node: index into driven, or -1
+  std::vector<TwistNode> twists;                              // step 3b
+  std::vector<int> twist_of_node;                             // per model node: index into twists, or -1
   std::array<RetargetLeg, 2> legs;                            // left, right
 };
 
@@ -143,6 +171,13 @@ struct RetargetOptions {
 // (file:line), a skeleton with zero-length legs.
 Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::string& capture_path,
                                        const RiggedModel& model, const RetargetOptions& options = {});
+
+// What build_retarget_rig's mapping finds (steps 1 and 2 and the --map
+// overrides), as format_bone_map prints it, also when the mapping fails:
+// each role found on both sides with its bone and how, then the needed
+// roles a side lacks. The error itself is build_retarget_rig's.
+std::string describe_bone_map(const Skeleton& skeleton, const std::string& capture_path, const RiggedModel& model,
+                              const RetargetOptions& options = {});
 
 // The height of a leg's lowest sole point above rig.floor (model units),
 // the foot moved by `shift` (model world), from the nodes' world transforms
@@ -177,7 +212,8 @@ struct RetargetJob {
   std::span<Eigen::Vector3d> world_position;
   std::span<Eigen::Quaterniond> world_rotation;
 
-  // False for a missing rig or pose, a channel count or span size that does
+  // False for a missing rig or pose, a rig whose per-node tables do not
+  // match its nodes, a channel count or span size that does
   // not match, or a pin weight outside [0, 1].
   bool validate() const;
   // Validates first; false when invalid. No allocation.
