@@ -23,9 +23,9 @@ struct CompressOptions {
   double ratio = 0.1;
   double max_error = 0.0;
   double max_shell_error = 0.0;
-  double max_velocity_error = 0.0;
-  double contact_error = 0.0;
-  double contact_speed = 0.0;
+  double max_velocity_error = CompressRequest{}.max_velocity_error_cm_s;
+  double contact_error = CompressRequest{}.max_contact_error_cm;
+  double contact_speed = CompressRequest{}.max_contact_speed_cm_s;
   bool json = false;
   double fps = 120.0;
   std::string bvh_units = "cm";
@@ -130,14 +130,17 @@ void add_compress_command(CLI::App& app, int& exit_code) {
       c->add_option("--max-velocity-error", o->max_velocity_error,
                     "Per-track .mkc: also hold the joint velocity error's 99th percentile over joints and frames "
                     "within V cm/s (jitter); 0: position alone")
+          ->capture_default_str()
           ->check(kNonNegative);
   auto* contact_error = c->add_option("--contact-error", o->contact_error,
                                       "Per-track .mkc: on the capture's foot contacts, each foot's heel, ball and "
                                       "toe within E cm (planted feet stay planted); 0: off")
+                            ->capture_default_str()
                             ->check(kNonNegative);
   auto* contact_speed = c->add_option("--contact-speed", o->contact_speed,
                                       "Per-track .mkc: on the capture's foot contacts, the ball of the foot at most "
                                       "S cm/s faster on average than the capture's; 0: off")
+                            ->capture_default_str()
                             ->check(kNonNegative);
   threshold->excludes(keys)->excludes(ratio)->excludes(max_error)->excludes(max_shell);
   for (auto* whole_pose : {threshold, keys, ratio}) {

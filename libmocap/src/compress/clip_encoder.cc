@@ -335,6 +335,7 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
     return std::isinf(a) || std::isinf(b) || std::abs(a - b) > 0.03 * a;
   };
   std::vector<double> velocity_errors, velocity_column;
+  double slack = 1.0;  // the joints' velocity targets over the bound
   std::vector<clip_fit::Fit> fits(static_cast<std::size_t>(channels));
   std::vector<clip_fit::ChannelCache> caches(static_cast<std::size_t>(channels));
   const int last_spacing = static_cast<int>(clip_fit::spacings().size()) - 1;
@@ -407,11 +408,15 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
     // Tighten the channels above joints that break the bound, loosen those
     // whose joints all have room.
     const bool loosen = round + 1 < options.max_iterations;
+    // Every joint's p99 within the bound is more than the whole motion's p99
+    // needs: the joints' targets follow the room the whole motion leaves.
+    if (velocity_bound > 0.0 && m.velocity.p99_cm_s > 0.0)
+      slack = std::clamp(slack * std::sqrt(velocity_target / m.velocity.p99_cm_s), 1.0, 4.0);
     for (int c = 0; c < channels; ++c) {
       double ratio = 0.0, rate_ratio = 0.0;
       for (const int j : affected[c]) {
         ratio = std::max(ratio, m.joint[j] / target_cm);
-        if (velocity_bound > 0.0) rate_ratio = std::max(rate_ratio, m.joint_velocity_p99[j] / velocity_target);
+        if (velocity_bound > 0.0) rate_ratio = std::max(rate_ratio, m.joint_velocity_p99[j] / (velocity_target * slack));
       }
       steer(share[c], ratio, loosen);
       if (velocity_bound > 0.0) steer(rate_share[c], rate_ratio, loosen);

@@ -51,12 +51,12 @@ struct CompressRequest {
   // increasing, first and last frame) whole-pose, no selection; the budget
   // is then ignored.
   std::vector<int> pose_keys;
-  // Per-track .mkc (step 1's "bound"): the jitter bound, p99 of the joint
-  // velocity error in cm/s (ClipEncodeOptions::max_velocity_error_cm_s); 0: off.
-  double max_velocity_error_cm_s = 0.0;
-  // and the planted feet's bounds (ClipEncodeOptions::max_contact_*); 0: off.
-  double max_contact_error_cm = 0.0;
-  double max_contact_speed_cm_s = 0.0;
+  // Per-track .mkc (step 1's "bound"): the jitter bounds, the joint
+  // velocity error's p99 (cm/s) and the planted feet's error (cm) and speed
+  // (cm/s), with ClipEncodeOptions' defaults and meanings; 0: off.
+  double max_velocity_error_cm_s = ClipEncodeOptions{}.max_velocity_error_cm_s;
+  double max_contact_error_cm = ClipEncodeOptions{}.max_contact_error_cm;
+  double max_contact_speed_cm_s = ClipEncodeOptions{}.max_contact_speed_cm_s;
   double pose_key_error_cm = 1.0;                       // whole-pose .mkc: bound on the quantised key values, > 0
   Interpolation interpolation = Interpolation::kSlerp;  // the rebuild between keys (AMC and whole-pose .mkc)
   std::vector<double> weights;                          // one per bone for the selection; empty: default_joint_weights
