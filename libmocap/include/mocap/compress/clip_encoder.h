@@ -6,7 +6,11 @@
 //      moves, along the chain of bone lengths below it (plus the shell radius
 //      when the shell is bounded). A rotation error e moves that joint by at
 //      most e * lever.
-//   2. Each channel is fitted alone within its tolerance: for each candidate
+//      With the jitter bounds each channel also gets a rate tolerance (the
+//      error of its central difference, from the velocity bound and the same
+//      lever), and on the capture's foot contacts the channels that move a
+//      foot get both tolerances scaled down.
+//   2. Each channel is fitted alone within its tolerances: for each candidate
 //      knot spacing a least-squares uniform B-spline (cubic by default), its
 //      (and linear) control points quantised on the coarsest grid whose curve stays
 //      within the tolerance on every frame; the spacing with the fewest
@@ -17,10 +21,12 @@
 //      `interpolation` (recorded in the file).
 //   3. The file is formatted, parsed back and decoded by the real decoder;
 //      forward kinematics of the decoded motion is compared with the
-//      original on every joint and frame. Channels on chains whose joints
-//      break the bound are tightened, channels whose joints have room are
-//      loosened, and steps 2-3 repeat; the smallest file that holds the bound
-//      is returned, and the stats are those of that decoded file.
+//      original on every joint and frame (positions, velocity errors, the
+//      planted feet). Channels on chains whose joints break a bound are
+//      tightened, channels whose joints have room are loosened, each bound
+//      steering its own share, and steps 2-3 repeat; the smallest file that
+//      holds every bound is returned, and the stats are those of that
+//      decoded file.
 // Errors are in centimetres, lengths in metres.
 #pragma once
 
