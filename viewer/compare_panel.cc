@@ -133,13 +133,14 @@ CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip*
           e.joint.worst_frame >= 0 ? main->motion.frame_numbers[static_cast<std::size_t>(e.joint.worst_frame)] : 0);
       ImGui::Text("mean over joints, cm: mean %.2f, max %.2f", e.position.mean, e.position.max);
       const JointVelocityError& v = m.error.velocity;
-      ImGui::Text("velocity error, cm/s: mean %.2f, p99 %.2f, max %.2f (%s at frame %d)", v.mean_cm_s, v.p99_cm_s,
-                  v.max_cm_s, v.worst_joint >= 0 ? s.bones[static_cast<std::size_t>(v.worst_joint)].name.c_str() : "-",
+      ImGui::Text("velocity error, cm/s: mean %.2f, p99 %.2f", v.mean_cm_s, v.p99_cm_s);
+      ImGui::Text("  max %.2f: %s at frame %d", v.max_cm_s,
+                  v.worst_joint >= 0 ? s.bones[static_cast<std::size_t>(v.worst_joint)].name.c_str() : "-",
                   v.worst_frame >= 0 ? main->motion.frame_numbers[static_cast<std::size_t>(v.worst_frame)] : 0);
       const PlantedFeetSpeed& p = m.error.planted;
       if (p.feet) {
-        ImGui::Text("planted feet (%d frames): ball %.2f -> %.2f cm/s (%+.2f)", p.frames, p.reference_cm_s,
-                    p.other_cm_s, p.difference_cm_s);
+        ImGui::Text("planted feet, %d frames: ball speed", p.frames);
+        ImGui::Text("  %.2f -> %.2f cm/s (%+.2f)", p.reference_cm_s, p.other_cm_s, p.difference_cm_s);
       }
       const int f = m.clip.frame;
       if (f >= 0 && f < static_cast<int>(m.error.mean_cm.size())) {

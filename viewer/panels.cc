@@ -135,7 +135,7 @@ bool timeline_panel(Playback& playback, const TimelineMarks& marks) {
       if (playback.frame() < n) {
         char now[48];
         std::snprintf(now, sizeof now, "%.1f cm/s", marks.velocity[static_cast<std::size_t>(playback.frame())]);
-        draw->AddText(ImVec2(x + 4.0f, vlo.y + 1.0f), IM_COL32(64, 217, 255, 255), now);
+        draw->AddText(ImVec2(x + 4.0f, vlo.y + ImGui::GetTextLineHeight() + 2.0f), IM_COL32(64, 217, 255, 255), now);
       }
       if (ImGui::IsItemHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && n > 1) {
         const float t = (io.MousePos.x - v_lo) / (v_hi - v_lo);
@@ -164,7 +164,8 @@ bool timeline_panel(Playback& playback, const TimelineMarks& marks) {
     if (playback.frame() < n) {
       char now[48];
       std::snprintf(now, sizeof now, "%.2f cm", marks.error[static_cast<std::size_t>(playback.frame())]);
-      draw->AddText(ImVec2(x + 4.0f, glo.y + 1.0f), IM_COL32(64, 217, 255, 255), now);
+      // Under the graph's title (PlotLines' overlay, centred on the top row).
+      draw->AddText(ImVec2(x + 4.0f, glo.y + ImGui::GetTextLineHeight() + 2.0f), IM_COL32(64, 217, 255, 255), now);
     }
     if (ImGui::IsItemHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && n > 1) {
       const float t = (io.MousePos.x - inner_lo) / (inner_hi - inner_lo);

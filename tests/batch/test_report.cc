@@ -994,6 +994,12 @@ TEST(ReportJitter, BundledClipsAndTheSummary) {
   EXPECT_GT(b0["mkc"]["jitter"]["planted_cm_s"].get<double>(), 0.0);
   EXPECT_EQ(b0["mkc"].items().begin().key(), "bytes");
   const nlohmann::ordered_json& sb = j["summary"]["budgets"][0];
+  std::vector<std::string> summary_keys;
+  for (const auto& [key, value] : sb.items()) summary_keys.push_back(key);
+  ASSERT_GE(summary_keys.size(), 3u);
+  EXPECT_EQ(summary_keys.back(), "jitter");
+  EXPECT_EQ(summary_keys[summary_keys.size() - 2], "joint_error_cm");
+  EXPECT_EQ(summary_keys[summary_keys.size() - 3], "uniform_mkc");
   EXPECT_DOUBLE_EQ(sb["jitter"]["vel_p99_cm_s"].get<double>(), s.budgets[0].jitter.velocity_p99_cm_s);
   EXPECT_DOUBLE_EQ(sb["mkc"]["jitter"]["planted_difference_cm_s"].get<double>(),
                    s.budgets[0].file.jitter.planted_difference_cm_s);
