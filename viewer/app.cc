@@ -41,6 +41,7 @@ void App::start(const Options& options) {
   }
   set_camera_flags(options.camera);
   set_xray(options.xray);
+  compare_.show_contacts = !options.no_contacts;
   if (options.frame) seek_number(*options.frame);
   extract_keys(options);
   if (options.eyes) show_eyes();
@@ -88,6 +89,7 @@ void App::adopt(Result<Clip> clip, const std::string& asf, const std::string& am
   std::vector<CompareMotion> kept = std::move(compare_.motions);
   compare_.motions.clear();
   for (CompareMotion& m : kept) add_motion(compare_, std::move(m.clip), *clip_);
+  set_main(compare_, *clip_);
   playback_.load(clip_->motion.frame_numbers, clip_->motion.fps);
   export_ = ExportState{export_.screenshot_path, export_.sequence_prefix};
   export_.last = clip_->frame_count() - 1;
@@ -193,6 +195,7 @@ void App::frame(double dt) {
   // The keyframe panel's graph when it is on, else the compared motion's.
   TimelineMarks marks = timeline_marks(keyframes_);
   if (marks.error.empty()) marks = compare_marks(compare_);
+  add_contact_marks(compare_, marks);
   const float timeline_h = timeline_height(marks);
   // The side panel stays above the timeline and scrolls when it is longer.
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);

@@ -1,6 +1,7 @@
 #include "compare.h"
 
 #include <mocap/core/fk.h>
+#include <mocap/core/foot_contacts.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/bvh.h>
 
@@ -91,11 +92,47 @@ CompareError measure(const Clip& main, const Clip& other) {
   e.worst_cm.assign(job.joint_per_frame().begin(), job.joint_per_frame().end());
   e.joint_cm.resize(n);
   for (std::size_t i = 0; i < n; ++i) e.joint_cm[i] = static_cast<float>(100.0 * (p1[i] - p0[i]).norm());
+  // Jitter: the library's measures on the positions at hand (measure_jitter's).
+  std::vector<double> velocity(n);
+  joint_velocity_errors(p0, p1, bones, frames, main.motion.fps, velocity);
+  e.velocity_cm_s.assign(static_cast<std::size_t>(frames), 0.0f);
+  for (std::size_t i = 0; i < n; ++i) {
+    float& top = e.velocity_cm_s[i / static_cast<std::size_t>(bones)];
+    top = std::max(top, static_cast<float>(velocity[i]));
+  }
+  e.velocity = summarize_velocity_errors(velocity, bones);
+  if (auto contacts = clip_foot_contacts(main.skeleton, main.motion, "")) {
+    e.planted = planted_feet_speed(*contacts, p0, p1, bones, frames, main.motion.fps);
+  }
   e.valid = true;
   return e;
 }
 
 }  // namespace
+
+ContactBars contact_bars(const Clip& main) {
+  ContactBars bars;
+  auto contacts = clip_foot_contacts(main.skeleton, main.motion, main.amc_path);
+  if (!contacts) {
+    bars.note = contacts.error().message;
+    return bars;
+  }
+  bars.feet = true;
+  const std::size_t frames = static_cast<std::size_t>(main.frame_count());
+  for (std::size_t s = 0; s < 2; ++s) {
+    std::vector<unsigned char>& on = s == 0 ? bars.left : bars.right;
+    on.assign(frames, 0);
+    for (const FootContact& c : contacts->contacts[s].contacts) {
+      for (int f = std::max(c.first, 0); f <= c.last && f < static_cast<int>(frames); ++f)
+        on[static_cast<std::size_t>(f)] = 1;
+    }
+  }
+  return bars;
+}
+
+void set_main(CompareState& state, const Clip& main) {
+  state.contacts = contact_bars(main);
+}
 
 bool same_skeleton_as(const Clip& a, const Clip& b) {
   return same_skeleton(a.skeleton, b.skeleton);

@@ -4,7 +4,9 @@
 // they differ). For a motion of the main clip's skeleton, the error between
 // the two is `mocap eval`'s (compress/motion_error.h: ErrorMeasure on world
 // positions, cm), kept per frame and per joint for the timeline and the
-// joints.
+// joints, with its jitter (compress/jitter.h: the joint velocity error per
+// frame, the planted feet). The main clip's foot contacts
+// (core/foot_contacts.h) mark the timeline.
 //
 // GL-free, so that the screenshot check lays motions out and frames them with
 // the code that drew them.
@@ -14,6 +16,7 @@
 #include "clip.h"
 #include "colors.h"
 
+#include <mocap/compress/jitter.h>
 #include <mocap/compress/motion_error.h>
 
 #include <Eigen/Core>
@@ -37,7 +40,22 @@ struct CompareError {
   std::vector<float> mean_cm;   // per frame: mean over joints (eval's "position")
   std::vector<float> worst_cm;  // per frame: worst joint (eval's "joint")
   std::vector<float> joint_cm;  // per frame and joint, frame-major: that joint's distance
+  // Jitter, as mocap eval's (measure_jitter): the velocity error over every
+  // joint and frame, and the planted feet on the main clip's contacts.
+  JointVelocityError velocity;
+  PlantedFeetSpeed planted;
+  std::vector<float> velocity_cm_s;  // per frame: the worst joint's velocity error |v' - v|, cm/s
 };
+
+// The main clip's foot contacts (clip_foot_contacts), per frame, for the
+// timeline's two thin bars.
+struct ContactBars {
+  bool feet = false;  // two feet found; else `note` says why not
+  std::string note;
+  std::vector<unsigned char> left;  // per frame: 1 while the left foot is in contact
+  std::vector<unsigned char> right;
+};
+ContactBars contact_bars(const Clip& main);
 
 struct CompareMotion {
   Clip clip;
@@ -56,7 +74,12 @@ struct CompareState {
   bool color_by_error = true;          // a same-skeleton motion's joints by their error
   float red_at_cm = 5.0f;              // per-joint distance drawn fully red
   bool graph_worst = true;             // the timeline graph: worst joint (else mean over joints)
+  bool show_contacts = true;           // the main clip's foot contacts on the timeline
+  ContactBars contacts;                // of the main clip (set_main)
 };
+
+// The main clip is `main` (loaded or replaced): its foot contacts.
+void set_main(CompareState& state, const Clip& main);
 
 // Loads `first` (+ `second`) as read_clip does: an ASF and an AMC, a BVH
 // alone (lengths times `bvh_metres_per_unit`), or an AMC alone of the main

@@ -66,7 +66,17 @@ TimelineMarks compare_marks(const CompareState& state) {
   marks.error = values;
   marks.error_max = std::max(*std::max_element(values.begin(), values.end()), 0.01f);
   marks.statistic = state.graph_worst ? "worst joint" : "mean over joints";
+  if (!e.velocity_cm_s.empty()) {
+    marks.velocity = e.velocity_cm_s;
+    marks.velocity_max = std::max(*std::max_element(e.velocity_cm_s.begin(), e.velocity_cm_s.end()), 0.01f);
+  }
   return marks;
+}
+
+void add_contact_marks(const CompareState& state, TimelineMarks& marks) {
+  if (!state.show_contacts || !state.contacts.feet) return;
+  marks.contact_left = state.contacts.left;
+  marks.contact_right = state.contacts.right;
 }
 
 CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip* main) {
@@ -80,6 +90,11 @@ CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip*
   if (ImGui::Button("Add motion")) request.add = true;
   ImGui::SameLine();
   ImGui::TextDisabled("AMC, BVH, or ASF + AMC; or drop");
+  if (state.contacts.feet) {
+    ImGui::Checkbox("Foot contacts on the timeline", &state.show_contacts);
+  } else {
+    ImGui::TextDisabled("no foot contacts: %s", state.contacts.note.c_str());
+  }
   if (state.motions.empty()) return request;
   ImGui::Separator();
   if (ImGui::Checkbox("Side by side", &state.side_by_side)) request.relayout = true;
@@ -117,6 +132,16 @@ CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip*
           e.joint.worst_joint >= 0 ? s.bones[static_cast<std::size_t>(e.joint.worst_joint)].name.c_str() : "-",
           e.joint.worst_frame >= 0 ? main->motion.frame_numbers[static_cast<std::size_t>(e.joint.worst_frame)] : 0);
       ImGui::Text("mean over joints, cm: mean %.2f, max %.2f", e.position.mean, e.position.max);
+      const JointVelocityError& v = m.error.velocity;
+      ImGui::Text("velocity error, cm/s: mean %.2f, p99 %.2f", v.mean_cm_s, v.p99_cm_s);
+      ImGui::Text("  max %.2f: %s at frame %d", v.max_cm_s,
+                  v.worst_joint >= 0 ? s.bones[static_cast<std::size_t>(v.worst_joint)].name.c_str() : "-",
+                  v.worst_frame >= 0 ? main->motion.frame_numbers[static_cast<std::size_t>(v.worst_frame)] : 0);
+      const PlantedFeetSpeed& p = m.error.planted;
+      if (p.feet) {
+        ImGui::Text("planted feet, %d frames: ball speed", p.frames);
+        ImGui::Text("  %.2f -> %.2f cm/s (%+.2f)", p.reference_cm_s, p.other_cm_s, p.difference_cm_s);
+      }
       const int f = m.clip.frame;
       if (f >= 0 && f < static_cast<int>(m.error.mean_cm.size())) {
         ImGui::Text("this frame: mean %.2f cm, worst joint %.2f cm", m.error.mean_cm[static_cast<std::size_t>(f)],
@@ -159,6 +184,21 @@ ImVec2 legend_window(const CompareState& state, const Clip* main, const LegendEx
     ImGui::Separator();
     ImGui::Text("graph: %s per frame, cm", extras.marks->statistic);
     ImGui::TextDisabled("y from 0 to %.2f cm (its max)", extras.marks->error_max);
+    if (!extras.marks->velocity.empty()) {
+      ImGui::Text("beside it: worst joint's velocity error, cm/s");
+      ImGui::TextDisabled("y from 0 to %.1f cm/s (its max)", extras.marks->velocity_max);
+    }
+  }
+  if (extras.marks && (!extras.marks->contact_left.empty() || !extras.marks->contact_right.empty())) {
+    ImGui::Separator();
+    const auto bar = [](const unsigned char* rgb, const char* name) {
+      const ImVec4 c(rgb[0] / 255.0f, rgb[1] / 255.0f, rgb[2] / 255.0f, 1.0f);
+      ImGui::ColorButton(name, c, ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop, ImVec2(16, 4));
+      ImGui::SameLine();
+      ImGui::TextUnformatted(name);
+    };
+    bar(kLeftContactRgb, "left foot in contact (timeline)");
+    bar(kRightContactRgb, "right foot in contact");
   }
   const ImVec2 size = ImGui::GetWindowSize();
   ImGui::End();

@@ -37,6 +37,10 @@ int error_motion(const CompareState& state);
 // when there is none.
 TimelineMarks compare_marks(const CompareState& state);
 
+// Adds the main clip's foot contacts to `marks` when they are shown and the
+// clip has feet.
+void add_contact_marks(const CompareState& state, TimelineMarks& marks);
+
 // What the legend lists besides the motions.
 struct LegendExtras {
   bool ghost = false;                    // the keyframe rebuild drawn thin and blue

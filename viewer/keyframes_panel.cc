@@ -159,7 +159,12 @@ std::span<const colors::Rgb> error_colors(KeyframeState& state, int frame) {
 TimelineMarks timeline_marks(const KeyframeState& state) {
   if (!state.enabled || state.error_per_frame.empty()) return {};
   const float top = *std::max_element(state.error_per_frame.begin(), state.error_per_frame.end());
-  return {state.keys, state.error_per_frame, std::max(top, 0.01f), "mean over joints"};
+  TimelineMarks marks;
+  marks.keys = state.keys;
+  marks.error = state.error_per_frame;
+  marks.error_max = std::max(top, 0.01f);
+  marks.statistic = "mean over joints";
+  return marks;
 }
 
 }  // namespace mocap::viewer

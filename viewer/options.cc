@@ -80,6 +80,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& options) {
   app.add_option("--bind-pose", options.bind_pose,
                  "AMC whose first frame poses the skeleton as the mesh stands (default: rest pose)");
   app.add_flag("--eyes", options.eyes, "generate and show the eyes from the start");
+  app.add_flag("--no-contacts", options.no_contacts,
+               "do not mark the clip's foot contacts on the timeline (left foot magenta, right yellow)");
   app.add_flag("--xray", options.xray,
                "draw the skeleton over the skinned mesh, as fitted into it (bone lengths of the mesh)");
   app.add_flag("--stats", options.stats, "print the frame time every two seconds (vsync off)");

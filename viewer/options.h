@@ -35,6 +35,7 @@ struct Options {
   std::string bind_pose;  // AMC posing the skeleton as the mesh stands
   bool eyes = false;      // the eyes panel on from the start
   bool xray = false;      // the (fitted) skeleton drawn over the skinned mesh
+  bool no_contacts = false;  // the main clip's foot contacts not marked on the timeline
   bool stats = false;
   int samples = -1;  // multisampling of the window; -1: 4, or 0 under software OpenGL (screenshots always use 4)
   double quit_after_s = 0.0;      // 0: run until closed

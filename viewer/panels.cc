@@ -24,8 +24,12 @@ bool toggle_button(const char* label, bool active) {
 
 }  // namespace
 
+bool has_contacts(const TimelineMarks& marks) {
+  return !marks.contact_left.empty() || !marks.contact_right.empty();
+}
+
 float timeline_height(const TimelineMarks& marks) {
-  return marks.error.empty() ? 64.0f : 136.0f;
+  return (marks.error.empty() ? 64.0f : 136.0f) + (has_contacts(marks) ? 10.0f : 0.0f);
 }
 
 bool timeline_panel(Playback& playback, const TimelineMarks& marks) {
@@ -81,12 +85,70 @@ bool timeline_panel(Playback& playback, const TimelineMarks& marks) {
     const float x = frame_x(static_cast<float>(key));
     draw->AddLine(ImVec2(x, hi.y - 6.0f), ImVec2(x, hi.y), IM_COL32(255, 200, 80, 255), 1.0f);
   }
+  if (has_contacts(marks)) {
+    // Two bars of 3 px, left above right, each run of contact frames from
+    // its first frame's centre to its last's (half a frame either side).
+    ImGui::Dummy(ImVec2(hi.x - lo.x, 8.0f));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("foot contacts: left (magenta, top), right (yellow)");
+    const float top = ImGui::GetItemRectMin().y + 1.0f;
+    const float half = (slider - grab) / last / 2.0f;
+    for (int s = 0; s < 2; ++s) {
+      const std::span<const unsigned char> on = s == 0 ? marks.contact_left : marks.contact_right;
+      const unsigned char* rgb = s == 0 ? kLeftContactRgb : kRightContactRgb;
+      const ImU32 colour = IM_COL32(rgb[0], rgb[1], rgb[2], 255);
+      const float y = top + 4.0f * s;
+      for (std::size_t f = 0; f < on.size();) {
+        if (!on[f]) {
+          ++f;
+          continue;
+        }
+        std::size_t end = f;
+        while (end + 1 < on.size() && on[end + 1]) ++end;
+        const float x0 = frame_x(static_cast<float>(f)) - half, x1 = frame_x(static_cast<float>(end)) + half;
+        draw->AddRectFilled(ImVec2(x0, y), ImVec2(std::max(x1, x0 + 1.0f), y + 3.0f), colour);
+        f = end + 1;
+      }
+    }
+  }
   if (!marks.error.empty()) {
-    ImGui::SetNextItemWidth(-1.0f);
+    // The position graph, and the velocity graph beside it when there is one.
+    const bool velocity = !marks.velocity.empty();
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float width = velocity ? (ImGui::GetContentRegionAvail().x - gap) / 2.0f : -1.0f;
+    if (velocity) {
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      ImGui::SetCursorScreenPos(ImVec2(at.x + width + gap, at.y));
+      char title[64];
+      std::snprintf(title, sizeof title, "velocity error: worst joint, cm/s");
+      ImGui::PlotLines("##velocity", marks.velocity.data(), static_cast<int>(marks.velocity.size()), 0, title, 0.0f,
+                       marks.velocity_max * 1.05f, ImVec2(width, 64.0f));
+      const ImVec2 vlo = ImGui::GetItemRectMin(), vhi = ImGui::GetItemRectMax();
+      const float v_lo = vlo.x + ImGui::GetStyle().FramePadding.x, v_hi = vhi.x - ImGui::GetStyle().FramePadding.x;
+      const int n = static_cast<int>(marks.velocity.size());
+      const float x = v_lo + (v_hi - v_lo) * playback.frame() / std::max(n - 1, 1);
+      draw->AddLine(ImVec2(x, vlo.y), ImVec2(x, vhi.y), IM_COL32(64, 217, 255, 255), 1.5f);
+      char top[32];
+      std::snprintf(top, sizeof top, "%.1f cm/s", marks.velocity_max * 1.05f);
+      const ImU32 label = IM_COL32(200, 200, 200, 255);
+      draw->AddText(ImVec2(v_lo + 2.0f, vlo.y + 1.0f), label, top);
+      draw->AddText(ImVec2(v_lo + 2.0f, vhi.y - ImGui::GetTextLineHeight() - 1.0f), label, "0");
+      if (playback.frame() < n) {
+        char now[48];
+        std::snprintf(now, sizeof now, "%.1f cm/s", marks.velocity[static_cast<std::size_t>(playback.frame())]);
+        draw->AddText(ImVec2(x + 4.0f, vlo.y + ImGui::GetTextLineHeight() + 2.0f), IM_COL32(64, 217, 255, 255), now);
+      }
+      if (ImGui::IsItemHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && n > 1) {
+        const float t = (io.MousePos.x - v_lo) / (v_hi - v_lo);
+        playback.pause();
+        playback.seek(static_cast<int>(std::lround(t * (n - 1))));
+      }
+      ImGui::SetCursorScreenPos(at);
+    }
+    ImGui::SetNextItemWidth(width);
     char overlay[64];
     std::snprintf(overlay, sizeof overlay, "error: %s, cm", marks.statistic);
     ImGui::PlotLines("##error", marks.error.data(), static_cast<int>(marks.error.size()), 0, overlay, 0.0f,
-                     marks.error_max * 1.05f, ImVec2(0.0f, 64.0f));
+                     marks.error_max * 1.05f, ImVec2(velocity ? width : 0.0f, 64.0f));
     const ImVec2 glo = ImGui::GetItemRectMin(), ghi = ImGui::GetItemRectMax();
     const float inner_lo = glo.x + ImGui::GetStyle().FramePadding.x;
     const float inner_hi = ghi.x - ImGui::GetStyle().FramePadding.x;
@@ -102,7 +164,8 @@ bool timeline_panel(Playback& playback, const TimelineMarks& marks) {
     if (playback.frame() < n) {
       char now[48];
       std::snprintf(now, sizeof now, "%.2f cm", marks.error[static_cast<std::size_t>(playback.frame())]);
-      draw->AddText(ImVec2(x + 4.0f, glo.y + 1.0f), IM_COL32(64, 217, 255, 255), now);
+      // Under the graph's title (PlotLines' overlay, centred on the top row).
+      draw->AddText(ImVec2(x + 4.0f, glo.y + ImGui::GetTextLineHeight() + 2.0f), IM_COL32(64, 217, 255, 255), now);
     }
     if (ImGui::IsItemHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && n > 1) {
       const float t = (io.MousePos.x - inner_lo) / (inner_hi - inner_lo);

@@ -64,7 +64,19 @@ struct TimelineMarks {
   std::span<const float> error;                // one value per frame, cm
   float error_max = 0.0f;                      // the graph's top
   const char* statistic = "mean over joints";  // what a frame's value is, as the graph and legend name it
+  // Beside the error graph: the worst joint's velocity error per frame
+  // (cm/s, compare.h), when there is one.
+  std::span<const float> velocity;
+  float velocity_max = 0.0f;  // its graph's top
+  // The main clip's foot contacts (compare.h ContactBars): per frame 1 while
+  // in contact; two thin bars under the scrubber, left above right.
+  std::span<const unsigned char> contact_left, contact_right;
 };
+
+// The contact bars' colours: left magenta, right yellow (hues the scene
+// and the error scale do not use).
+inline constexpr unsigned char kLeftContactRgb[3] = {255, 0, 255};
+inline constexpr unsigned char kRightContactRgb[3] = {255, 255, 0};
 
 // The timeline's height in pixels, with or without the error graph.
 float timeline_height(const TimelineMarks& marks);

@@ -3,7 +3,9 @@
 #include <mocap/batch/report_summary.h>
 #include <mocap/compress/clip_decoder.h>
 #include <mocap/compress/clip_encoder.h>
+#include <mocap/compress/compress_clip.h>
 #include <mocap/compress/extract.h>
+#include <mocap/compress/jitter.h>
 #include <mocap/compress/key_pipeline.h>
 #include <mocap/core/fk.h>
 #include <mocap/io/amc.h>
@@ -803,9 +805,9 @@ TEST(ReportWrite, ReadingJsonRejectsWhatIsNotAReport) {
   EXPECT_EQ(missing.error().file, "a.json");
   EXPECT_FALSE(read_report_json("/nonexistent/part.json"));
   // A report of the previous format, and one missing a field: the error names what was expected.
-  auto old = parse_report_json(R"({"format":"mocap-report","version":2})", "old.json");
+  auto old = parse_report_json(R"({"format":"mocap-report","version":3})", "old.json");
   ASSERT_FALSE(old);
-  EXPECT_NE(old.error().message.find("version 2, expected 3"), std::string::npos) << old.error().message;
+  EXPECT_NE(old.error().message.find("version 3, expected 4"), std::string::npos) << old.error().message;
   const Report report = run_report(
       find_clips(std::vector<std::string>{(test::bundled_data_dir() / "09_06.amc").string()}), quick_options());
   nlohmann::json j = nlohmann::json::parse(format_json(report));
@@ -820,6 +822,266 @@ TEST(ReportWrite, ReadingJsonRejectsWhatIsNotAReport) {
   ASSERT_FALSE(bad_kind);
   EXPECT_NE(bad_kind.error().message.find("unknown budget kind \"bytes\""), std::string::npos)
       << bad_kind.error().message;
+}
+
+// ---------------------------------------------------------------------------
+// Jitter: the joint velocity error and the planted feet (compress/jitter.h)
+
+void expect_same_jitter(const JitterResult& got, const JitterError& want, const Skeleton& skeleton,
+                        const Motion& motion) {
+  EXPECT_NEAR(got.velocity.mean, want.velocity.mean_cm_s, 1e-9 * std::max(1.0, want.velocity.mean_cm_s));
+  EXPECT_NEAR(got.velocity.p99, want.velocity.p99_cm_s, 1e-9 * std::max(1.0, want.velocity.p99_cm_s));
+  EXPECT_NEAR(got.velocity.max, want.velocity.max_cm_s, 1e-9 * std::max(1.0, want.velocity.max_cm_s));
+  ASSERT_GE(want.velocity.worst_joint, 0);
+  EXPECT_EQ(got.velocity_max_joint, skeleton.bones[static_cast<std::size_t>(want.velocity.worst_joint)].name);
+  EXPECT_EQ(got.velocity_max_frame, motion.frame_numbers[static_cast<std::size_t>(want.velocity.worst_frame)]);
+  EXPECT_EQ(got.feet, want.planted.feet);
+  EXPECT_EQ(got.planted_frames, want.planted.frames);
+  EXPECT_NEAR(got.planted_capture_cm_s, want.planted.reference_cm_s, 1e-9);
+  EXPECT_NEAR(got.planted_cm_s, want.planted.other_cm_s, 1e-9);
+  EXPECT_NEAR(got.planted_difference_cm_s, want.planted.difference_cm_s, 1e-9);
+}
+
+// Every figure is measure_jitter's: of the rebuild from the report's keys,
+// and of each .mkc file as decoded (the bytes compress_clip gives for the
+// same request as the report's).
+TEST(ReportJitter, RebuildAndFilesAreMeasureJitterOfWhatWasMeasured) {
+  const fs::path data = test::bundled_data_dir();
+  const ReportOptions o = quick_options(1);
+  const auto inputs = find_clips(std::vector<std::string>{(data / "09_06.amc").string()});
+  ASSERT_EQ(inputs.size(), 1u);
+  const ClipResult c = run_clip(inputs[0], o);
+  ASSERT_TRUE(c.ok) << c.error;
+  ClipFile capture;
+  capture.asf_path = (data / "09.asf").string();
+  capture.amc_path = (data / "09_06.amc").string();
+  auto skeleton = read_asf(capture.asf_path);
+  ASSERT_TRUE(skeleton);
+  capture.skeleton = *skeleton;
+  auto motion = read_amc(capture.amc_path, capture.skeleton, o.fps);
+  ASSERT_TRUE(motion);
+  capture.motion = *motion;
+  auto file_jitter = [&](CompressRequest request) {
+    request.format = CompressFormat::kMkc;
+    request.time_decoder = false;
+    auto report = compress_clip(capture, request);
+    EXPECT_TRUE(report) << report.error().to_string();
+    const std::span bytes(reinterpret_cast<const std::uint8_t*>(report->key_file.data()), report->key_file.size());
+    auto clip = parse_compressed_clip(bytes, "k.mkc");
+    EXPECT_TRUE(clip) << clip.error().to_string();
+    auto decoded = decode_motion(*clip, *skeleton);
+    EXPECT_TRUE(decoded) << decoded.error().to_string();
+    auto jitter = measure_jitter(*skeleton, *motion, *decoded);
+    EXPECT_TRUE(jitter);
+    return *jitter;
+  };
+  ASSERT_EQ(c.budgets.size(), o.budgets.size());
+  for (const BudgetResult& b : c.budgets) {
+    SCOPED_TRACE("budget " + std::to_string(b.budget));
+    KeyCompressOptions k;
+    k.budget = KeyBudget::kRatio;
+    k.value = b.budget;
+    k.selection.max_passes = o.selection_passes;
+    k.error = o.error;
+    auto keys = compress_keys(*skeleton, *motion, k);
+    ASSERT_TRUE(keys);
+    auto rebuild = measure_jitter(*skeleton, *motion, keys->rebuilt);
+    ASSERT_TRUE(rebuild);
+    expect_same_jitter(b.jitter, *rebuild, *skeleton, *motion);
+    CompressRequest request;
+    request.pose_key_error_cm = o.clip_file_error_cm;
+    request.pose_keys = keys->keys;
+    expect_same_jitter(b.file.jitter, file_jitter(request), *skeleton, *motion);
+  }
+  ASSERT_EQ(c.track_files.size(), 1u);
+  CompressRequest request;
+  request.budget = KeyBudget::kMaxJointError;
+  request.value = o.track_bounds_cm[0];
+  expect_same_jitter(c.track_files[0].jitter, file_jitter(request), *skeleton, *motion);
+}
+
+// The bundled clips (a run, a jump, a walk): every figure there and
+// positive, the worst joint a bone of the clip, and the summary the
+// aggregate its header defines.
+TEST(ReportJitter, BundledClipsAndTheSummary) {
+  const auto clips = find_clips(paths_of(test::bundled_clips()));
+  const Report report = run_report(clips, quick_options());
+  ASSERT_EQ(report.clips.size(), 3u);
+  auto expect_plausible = [](const JitterResult& j, const ClipResult& c) {
+    EXPECT_GT(j.velocity.mean, 0.0);
+    EXPECT_GE(j.velocity.p99, j.velocity.mean);
+    EXPECT_GE(j.velocity.max, j.velocity.p99);
+    EXPECT_NE(std::find(c.joints.begin(), c.joints.end(), j.velocity_max_joint), c.joints.end())
+        << j.velocity_max_joint;
+    EXPECT_GE(j.velocity_max_frame, 1);
+    EXPECT_LE(j.velocity_max_frame, c.frames);  // CMU frames 1..frames
+    EXPECT_TRUE(j.feet);
+    EXPECT_GT(j.planted_frames, 0);
+    EXPECT_LT(j.planted_frames, 2 * c.frames + 1);
+    EXPECT_GT(j.planted_capture_cm_s, 0.0);
+    EXPECT_GT(j.planted_cm_s, 0.0);
+    EXPECT_DOUBLE_EQ(j.planted_difference_cm_s, j.planted_cm_s - j.planted_capture_cm_s);
+  };
+  for (const ClipResult& c : report.clips) {
+    SCOPED_TRACE(c.name);
+    ASSERT_TRUE(c.ok) << c.error;
+    int planted = -1;
+    double capture = 0.0;
+    for (const BudgetResult& b : c.budgets) {
+      for (const JitterResult* j : {&b.jitter, &b.file.jitter, &b.uniform_file.jitter}) {
+        expect_plausible(*j, c);
+        // The capture's contacts and speeds are the clip's, whatever is measured against them.
+        if (planted < 0) planted = j->planted_frames, capture = j->planted_capture_cm_s;
+        EXPECT_EQ(j->planted_frames, planted);
+        EXPECT_DOUBLE_EQ(j->planted_capture_cm_s, capture);
+      }
+    }
+    for (const ClipFileResult& t : c.track_files) expect_plausible(t.jitter, c);
+    // More keys, less buzz: the rebuild from 15 % of the frames against 5 %.
+    EXPECT_LT(c.budgets[1].jitter.velocity.p99, c.budgets[0].jitter.velocity.p99);
+  }
+  const ReportSummary s = summarise(report);
+  auto expect_summary = [&](const JitterSummary& got, auto of) {
+    double p99 = -1, max = -1, mean = 0, samples = 0, worst = -1e300, capture = 0, other = 0;
+    std::string p99_clip, max_clip, max_joint, worst_clip;
+    std::int64_t frames = 0;
+    for (const ClipResult& c : report.clips) {
+      const JitterResult& j = of(c);
+      if (j.velocity.p99 > p99) p99 = j.velocity.p99, p99_clip = c.name;
+      if (j.velocity.max > max) max = j.velocity.max, max_clip = c.name, max_joint = j.velocity_max_joint;
+      const double n = static_cast<double>(c.joints.size()) * c.frames;
+      mean += j.velocity.mean * n, samples += n;
+      if (j.planted_difference_cm_s > worst) worst = j.planted_difference_cm_s, worst_clip = c.name;
+      frames += j.planted_frames;
+      capture += j.planted_capture_cm_s * j.planted_frames, other += j.planted_cm_s * j.planted_frames;
+    }
+    EXPECT_DOUBLE_EQ(got.velocity_p99_cm_s, p99);
+    EXPECT_EQ(got.velocity_p99_clip, p99_clip);
+    EXPECT_DOUBLE_EQ(got.velocity_max_cm_s, max);
+    EXPECT_EQ(got.velocity_max_clip, max_clip);
+    EXPECT_EQ(got.velocity_max_joint, max_joint);
+    EXPECT_NEAR(got.velocity_mean_cm_s, mean / samples, 1e-9 * got.velocity_mean_cm_s);
+    EXPECT_EQ(got.planted_frames, frames);
+    EXPECT_EQ(got.clips_without_feet, 0);
+    EXPECT_NEAR(got.planted_capture_cm_s, capture / frames, 1e-9);
+    EXPECT_NEAR(got.planted_cm_s, other / frames, 1e-9);
+    EXPECT_NEAR(got.planted_difference_cm_s, got.planted_cm_s - got.planted_capture_cm_s, 1e-12);
+    EXPECT_DOUBLE_EQ(got.planted_worst_difference_cm_s, worst);
+    EXPECT_EQ(got.planted_worst_clip, worst_clip);
+  };
+  for (std::size_t i = 0; i < s.budgets.size(); ++i) {
+    SCOPED_TRACE("budget " + std::to_string(i));
+    expect_summary(s.budgets[i].jitter,
+                   [i](const ClipResult& c) -> const JitterResult& { return c.budgets[i].jitter; });
+    expect_summary(s.budgets[i].file.jitter,
+                   [i](const ClipResult& c) -> const JitterResult& { return c.budgets[i].file.jitter; });
+    expect_summary(s.budgets[i].uniform_file.jitter,
+                   [i](const ClipResult& c) -> const JitterResult& { return c.budgets[i].uniform_file.jitter; });
+  }
+  ASSERT_EQ(s.track_files.size(), 1u);
+  expect_summary(s.track_files[0].jitter,
+                 [](const ClipResult& c) -> const JitterResult& { return c.track_files[0].jitter; });
+
+  // JSON: the keys after the version-3 ones; CSV: the columns after clip_seconds, the same numbers.
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(format_json(report));  // in the written order
+  const nlohmann::ordered_json& b0 = j["clips"][0]["budgets"][0];
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : b0.items()) keys.push_back(key);
+  ASSERT_FALSE(keys.empty());
+  EXPECT_EQ(keys.back(), "jitter");
+  EXPECT_EQ(keys[keys.size() - 2], "joint_error_cm");
+  EXPECT_GT(b0["jitter"]["vel_cm_s"]["p99"].get<double>(), 0.0);
+  EXPECT_GT(b0["mkc"]["jitter"]["planted_cm_s"].get<double>(), 0.0);
+  EXPECT_EQ(b0["mkc"].items().begin().key(), "bytes");
+  const nlohmann::ordered_json& sb = j["summary"]["budgets"][0];
+  std::vector<std::string> summary_keys;
+  for (const auto& [key, value] : sb.items()) summary_keys.push_back(key);
+  ASSERT_GE(summary_keys.size(), 3u);
+  EXPECT_EQ(summary_keys.back(), "jitter");
+  EXPECT_EQ(summary_keys[summary_keys.size() - 2], "joint_error_cm");
+  EXPECT_EQ(summary_keys[summary_keys.size() - 3], "uniform_mkc");
+  EXPECT_DOUBLE_EQ(sb["jitter"]["vel_p99_cm_s"].get<double>(), s.budgets[0].jitter.velocity_p99_cm_s);
+  EXPECT_DOUBLE_EQ(sb["mkc"]["jitter"]["planted_difference_cm_s"].get<double>(),
+                   s.budgets[0].file.jitter.planted_difference_cm_s);
+  EXPECT_EQ(j["summary"]["track_mkc"][0]["jitter"]["vel_max_clip"].get<std::string>(),
+            s.track_files[0].jitter.velocity_max_clip);
+
+  std::istringstream csv(format_csv(report));
+  std::string line;
+  std::getline(csv, line);
+  const auto header = split_csv(line);
+  const auto seconds = std::find(header.begin(), header.end(), "clip_seconds");
+  ASSERT_NE(seconds, header.end());
+  ASSERT_EQ(header.end() - seconds, 1 + 4 * 9);  // rebuild, mkc, uniform_mkc, track_mkc_2cm: 9 columns each
+  EXPECT_EQ(*(seconds + 1), "rebuild_vel_mean_cm_s");
+  EXPECT_EQ(header.back(), "track_mkc_2cm_planted_difference_cm_s");
+  auto column = [&](const std::string& name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    EXPECT_NE(it, header.end()) << name;
+    return static_cast<std::size_t>(it - header.begin());
+  };
+  std::size_t clip = 0, budget = 0;
+  while (std::getline(csv, line)) {
+    const auto fields = split_csv(line);
+    ASSERT_EQ(fields.size(), header.size());
+    const ClipResult& c = report.clips[clip];
+    const BudgetResult& b = c.budgets[budget];
+    for (const auto& [prefix, jr] :
+         {std::pair{std::string("rebuild_"), &b.jitter}, std::pair{std::string("mkc_"), &b.file.jitter},
+          std::pair{std::string("uniform_mkc_"), &b.uniform_file.jitter},
+          std::pair{std::string("track_mkc_2cm_"), &c.track_files[0].jitter}}) {
+      EXPECT_EQ(std::strtod(fields[column(prefix + "vel_p99_cm_s")].c_str(), nullptr), jr->velocity.p99) << prefix;
+      EXPECT_EQ(fields[column(prefix + "vel_max_joint")], jr->velocity_max_joint) << prefix;
+      EXPECT_EQ(std::stoi(fields[column(prefix + "planted_frames")]), jr->planted_frames) << prefix;
+      EXPECT_EQ(std::strtod(fields[column(prefix + "planted_difference_cm_s")].c_str(), nullptr),
+                jr->planted_difference_cm_s)
+          << prefix;
+    }
+    if (++budget == c.budgets.size()) budget = 0, ++clip;
+  }
+  EXPECT_EQ(clip, 3u);
+
+  const std::string html = format_html(report);
+  EXPECT_NE(html.find("<h2>Jitter and planted feet</h2>"), std::string::npos);
+  EXPECT_NE(html.find("class=\"sortable jitter-clips\""), std::string::npos);
+  char p99[32];
+  std::snprintf(p99, sizeof p99, "%.17g", s.budgets[0].jitter.velocity_p99_cm_s);
+  EXPECT_NE(html.find(std::string("data-v=\"") + p99 + "\""), std::string::npos) << p99;
+}
+
+// A clip of one leg has no feet: velocity figures, no planted ones, and the
+// summary counts it apart.
+TEST(ReportJitter, AClipWithoutFeetHasNoPlantedFigures) {
+  TempDir dir;
+  const fs::path root = test::bundled_data_dir().parent_path();
+  fs::copy_file(root / "tests" / "cli" / "malformed" / "09_leg.asf", dir.path() / "09.asf");
+  {
+    std::ifstream in(test::bundled_data_dir() / "09_06.amc");
+    std::ofstream out(dir.path() / "09_06.amc");
+    const std::regex keep("^(:|[0-9]|root |lhipjoint |lfemur |ltibia |lfoot |ltoes )");
+    for (std::string line; std::getline(in, line);) {
+      if (std::regex_search(line, keep)) out << line << "\n";
+    }
+  }
+  const auto clips = find_clips(std::vector<std::string>{(dir.path() / "09_06.amc").string()});
+  ReportOptions o = quick_options(1);
+  o.track_bounds_cm.clear();
+  const Report report = run_report(clips, o);
+  ASSERT_EQ(report.clips.size(), 1u);
+  const ClipResult& c = report.clips[0];
+  ASSERT_TRUE(c.ok) << c.error;
+  for (const BudgetResult& b : c.budgets) {
+    for (const JitterResult* j : {&b.jitter, &b.file.jitter}) {
+      EXPECT_GT(j->velocity.p99, 0.0);
+      EXPECT_FALSE(j->feet);
+      EXPECT_EQ(j->planted_frames, 0);
+      EXPECT_EQ(j->planted_cm_s, 0.0);
+    }
+  }
+  const ReportSummary s = summarise(report);
+  EXPECT_EQ(s.budgets[0].jitter.clips_without_feet, 1);
+  EXPECT_EQ(s.budgets[0].jitter.planted_frames, 0);
+  EXPECT_NE(format_html(report).find("1 clip has no two feet"), std::string::npos);
 }
 
 }  // namespace

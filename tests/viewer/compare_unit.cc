@@ -2,11 +2,15 @@
 //   mocap-viewer-compare-test data-dir
 // The error of a motion beside the main clip is mocap eval's: its summary
 // equals measure_error's, and its per-frame values are the mean and the max of
-// its per-joint distances. Another subject's skeleton gets no error; frames
-// pair by number at one rate and by time at two.
+// its per-joint distances; its jitter is measure_jitter's, its velocity curve
+// per frame the worst joint's, and the main clip's foot contacts are
+// clip_foot_contacts'. Another subject's skeleton gets no error; frames pair
+// by number at one rate and by time at two.
 #include "compare.h"
 
+#include <mocap/compress/jitter.h>
 #include <mocap/compress/motion_error.h>
+#include <mocap/core/foot_contacts.h>
 
 #include <algorithm>
 #include <cmath>
@@ -38,6 +42,8 @@ int main(int argc, char** argv) {
   }
   const auto reference = mocap::measure_error(main_clip->skeleton, main_clip->motion, same->motion);
   if (!reference) return std::fprintf(stderr, "measure_error failed\n"), 2;
+  const auto jitter = mocap::measure_jitter(main_clip->skeleton, main_clip->motion, same->motion);
+  if (!jitter) return std::fprintf(stderr, "measure_jitter failed\n"), 2;
 
   CompareState state;
   add_motion(state, std::move(*same), *main_clip);
@@ -63,6 +69,42 @@ int main(int argc, char** argv) {
   expect(worst_gap < 1e-3, "per-frame worst and mean are the max and mean of the per-joint distances");
   expect(e.worst_cm.front() < 1e-6 && e.worst_cm.back() > 1.0, "no error before the change, some after");
   expect(!state.motions[1].error.valid, "another subject's skeleton has no error: " + state.motions[1].error.note);
+
+  // Jitter: mocap eval's figures, and a curve that is the worst joint's per frame.
+  const auto& v = e.velocity;
+  expect(std::abs(v.p99_cm_s - jitter->velocity.p99_cm_s) < 1e-9 &&
+             std::abs(v.max_cm_s - jitter->velocity.max_cm_s) < 1e-9 &&
+             std::abs(v.mean_cm_s - jitter->velocity.mean_cm_s) < 1e-9 &&
+             v.worst_joint == jitter->velocity.worst_joint && v.worst_frame == jitter->velocity.worst_frame,
+         "velocity error as mocap eval's (p99 " + std::to_string(jitter->velocity.p99_cm_s) + " cm/s)");
+  expect(e.planted.feet && e.planted.frames == jitter->planted.frames &&
+             std::abs(e.planted.difference_cm_s - jitter->planted.difference_cm_s) < 1e-9,
+         "planted feet as mocap eval's (" + std::to_string(jitter->planted.difference_cm_s) + " cm/s)");
+  const int mid = main_clip->frame_count() / 2;
+  const auto top = std::max_element(e.velocity_cm_s.begin(), e.velocity_cm_s.end());
+  expect(static_cast<int>(e.velocity_cm_s.size()) == main_clip->frame_count() && top != e.velocity_cm_s.end() &&
+             std::abs(*top - v.max_cm_s) < 1e-3 * v.max_cm_s && top - e.velocity_cm_s.begin() == v.worst_frame,
+         "one velocity value per frame, its max the worst joint's max");
+  expect(e.velocity_cm_s[static_cast<std::size_t>(mid - 3)] < 1e-3f &&
+             e.velocity_cm_s[static_cast<std::size_t>(mid)] > 10.0f,
+         "no velocity error before the step, some at it");
+
+  // Foot contacts of the main clip (09_06 runs: two on each foot), as the library finds them.
+  set_main(state, *main_clip);
+  const auto contacts = mocap::clip_foot_contacts(main_clip->skeleton, main_clip->motion, "");
+  bool same_frames = contacts.has_value() && state.contacts.feet;
+  for (std::size_t foot = 0; same_frames && foot < 2; ++foot) {
+    const auto& on = foot == 0 ? state.contacts.left : state.contacts.right;
+    std::size_t frames_on = 0, expected = 0;
+    for (const auto& c : contacts->contacts[foot].contacts) {
+      expected += static_cast<std::size_t>(c.last - c.first + 1);
+      same_frames = same_frames && on[static_cast<std::size_t>(c.first)] && on[static_cast<std::size_t>(c.last)];
+    }
+    for (const unsigned char x : on) frames_on += x;
+    same_frames = same_frames && frames_on == expected && expected > 10;
+  }
+  expect(same_frames, "the contact bars are clip_foot_contacts' frames, each foot");
+  expect(!contact_bars(state.motions[1].clip).left.empty(), "16_05 has feet too");
 
   // Joint colours: green where a joint is on the original, red past Red at.
   std::vector<mocap::viewer::colors::Rgb> colours;

@@ -3,7 +3,10 @@
 #include <mocap/batch/clip_job.h>
 #include <mocap/compress/compress_clip.h>
 #include <mocap/compress/extract.h>
+#include <mocap/compress/jitter.h>
 #include <mocap/compress/key_pipeline.h>
+#include <mocap/core/fk.h>
+#include <mocap/core/foot_contacts.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 #include <mocap/io/bvh.h>
@@ -24,6 +27,53 @@ ErrorSummary summary_of(const ErrorStats& s) {
   return {s.mean, s.p99, s.max};
 }
 
+JitterResult jitter_of(const JointVelocityError& v, const PlantedFeetSpeed& p, const ReportNames& names) {
+  JitterResult r;
+  r.velocity = {v.mean_cm_s, v.p99_cm_s, v.max_cm_s};
+  r.velocity_max_joint = names.bone(v.worst_joint);
+  r.velocity_max_frame = names.frame(v.worst_frame);
+  r.feet = p.feet;
+  r.planted_frames = p.frames;
+  r.planted_capture_cm_s = p.reference_cm_s;
+  r.planted_cm_s = p.other_cm_s;
+  r.planted_difference_cm_s = p.difference_cm_s;
+  return r;
+}
+
+// The original's world positions and foot contacts, computed once per clip
+// for the jitter of each budget's rebuild (measure_jitter would redo both).
+struct JitterReference {
+  const Skeleton* skeleton = nullptr;
+  double fps = 120.0;
+  std::vector<Eigen::Vector3d> positions;
+  std::optional<ClipFootContacts> contacts;  // none: no feet
+  ReportNames names;
+  std::vector<double> errors;  // scratch, frames * bones
+};
+
+JitterReference jitter_reference(const Skeleton& skeleton, const Motion& motion) {
+  JitterReference r;
+  r.skeleton = &skeleton;
+  r.fps = motion.fps;
+  r.positions = world_positions(skeleton, motion);
+  if (auto contacts = clip_foot_contacts(skeleton, motion, "")) r.contacts = std::move(*contacts);
+  r.names = report_names(skeleton, motion);
+  return r;
+}
+
+// measure_jitter of `other` against the reference (same frames, as the rebuild has).
+JitterResult rebuild_jitter(JitterReference& ref, const Motion& other) {
+  const int bones = static_cast<int>(ref.skeleton->bones.size());
+  const int frames = other.frame_count();
+  const std::vector<Eigen::Vector3d> q = world_positions(*ref.skeleton, other);
+  ref.errors.resize(static_cast<std::size_t>(frames) * bones);
+  joint_velocity_errors(ref.positions, q, bones, frames, ref.fps, ref.errors);
+  const JointVelocityError v = summarize_velocity_errors(ref.errors, bones);
+  PlantedFeetSpeed p;
+  if (ref.contacts) p = planted_feet_speed(*ref.contacts, ref.positions, q, bones, frames, ref.fps);
+  return jitter_of(v, p, ref.names);
+}
+
 // The clip stored as `request` asks (compress/compress_clip.h, as `mocap
 // compress -o x.mkc` stores it) and the decoded file's error.
 Result<ClipFileResult> encode_file(const ClipFile& capture, CompressRequest request, std::int64_t raw_bytes) {
@@ -42,6 +92,7 @@ Result<ClipFileResult> encode_file(const ClipFile& capture, CompressRequest requ
   r.joint_max_frame = report->names.frame(stats.worst_frame);
   r.joint_mean_cm = stats.mean_joint_error_cm;
   r.encode_seconds = stats.encode_seconds;
+  r.jitter = jitter_of(stats.velocity, stats.planted, report->names);
   return r;
 }
 
@@ -108,6 +159,7 @@ ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
                                                                : KeyBudget::kMaxJointError;
     compress.selection.max_passes = options.selection_passes;
     compress.error = options.error;
+    JitterReference jitter = jitter_reference(*skeleton, *motion);
     for (const double budget : options.budgets) {
       BudgetResult b;
       b.budget = budget;
@@ -132,6 +184,9 @@ ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
         b.shell_max_joint = result.joints[error.shell.worst_joint];
         b.shell_max_frame = motion->frame_numbers[error.shell.worst_frame];
       }
+      if (run->rebuilt.frame_numbers != motion->frame_numbers)
+        return finish(input.path + ": the rebuild has other frames");
+      b.jitter = rebuild_jitter(jitter, run->rebuilt);
       b.uniform_frame_error_cm = std::move(run->uniform_position_per_frame_cm);
       b.uniform_position = summary_of(run->uniform_error.position);
       b.uniform_shell = summary_of(run->uniform_error.shell);

@@ -47,6 +47,25 @@ std::string file_columns(const ClipFileResult& f) {
          number(f.joint_max_cm) + "," + csv_field(f.joint_max_joint) + "," + std::to_string(f.joint_max_frame) + ",";
 }
 
+// The jitter columns (clip_job.h JitterResult), each name after `prefix`.
+std::string jitter_header(const std::string& p) {
+  return p + "vel_mean_cm_s," + p + "vel_p99_cm_s," + p + "vel_max_cm_s," + p + "vel_max_joint," + p +
+         "vel_max_frame," + p + "planted_frames," + p + "planted_capture_cm_s," + p + "planted_cm_s," + p +
+         "planted_difference_cm_s,";
+}
+
+std::string jitter_columns(const JitterResult& j) {
+  return number(j.velocity.mean) + "," + number(j.velocity.p99) + "," + number(j.velocity.max) + "," +
+         csv_field(j.velocity_max_joint) + "," + std::to_string(j.velocity_max_frame) + "," +
+         std::to_string(j.planted_frames) + "," + number(j.planted_capture_cm_s) + "," + number(j.planted_cm_s) + "," +
+         number(j.planted_difference_cm_s) + ",";
+}
+
+std::string without_last_comma(std::string s) {
+  if (!s.empty() && s.back() == ',') s.pop_back();
+  return s;
+}
+
 }  // namespace
 
 std::string format_csv(const Report& report) {
@@ -58,8 +77,15 @@ std::string format_csv(const Report& report) {
     track_columns += p + "bytes," + p + "bytes_per_s," + p + "ratio," + p + "joint_max_cm," + p + "joint_max_joint," +
                      p + "joint_max_frame,";
   }
+  // The jitter columns came later (report format 4): after clip_seconds, so
+  // that every earlier column keeps its place. The rebuild's, the selected
+  // keys' .mkc, the uniform keys' .mkc, then each per-track file's.
+  std::string jitter = jitter_header("rebuild_") + jitter_header("mkc_") + jitter_header("uniform_mkc_");
+  for (const double bound : report.options.track_bounds_cm)
+    jitter += jitter_header("track_mkc_" + number(bound) + "cm_");
+  const auto empty_jitter = static_cast<std::size_t>(std::count(jitter.begin(), jitter.end(), ','));
   std::string out = std::string("path,name,asf,status,error,frames,fps,duration_s,raw_bytes,budget_kind,") +
-                    kBudgetColumns + track_columns + "clip_seconds\n";
+                    kBudgetColumns + track_columns + "clip_seconds," + without_last_comma(jitter) + "\n";
   const std::string kind(budget_kind_name(report.options.kind));
   const std::string columns = kBudgetColumns + track_columns;
   const auto empty_columns = static_cast<std::size_t>(std::count(columns.begin(), columns.end(), ','));
@@ -69,11 +95,11 @@ std::string format_csv(const Report& report) {
                              "," + number(c.fps) + "," + number(c.duration_seconds()) + "," +
                              std::to_string(c.raw_bytes) + "," + kind + ",";
     if (!c.ok) {
-      out += head + std::string(empty_columns, ',') + number(c.seconds) + "\n";
+      out += head + std::string(empty_columns, ',') + number(c.seconds) + std::string(empty_jitter, ',') + "\n";
       continue;
     }
-    std::string tracks;
-    for (const ClipFileResult& f : c.track_files) tracks += file_columns(f);
+    std::string tracks, track_jitter;
+    for (const ClipFileResult& f : c.track_files) tracks += file_columns(f), track_jitter += jitter_columns(f.jitter);
     for (const BudgetResult& b : c.budgets) {
       auto three = [](const ErrorSummary& e) { return number(e.mean) + "," + number(e.p99) + "," + number(e.max); };
       out += head + number(b.budget) + "," + std::to_string(b.keys) + "," + number(b.key_ratio) + "," +
@@ -82,7 +108,10 @@ std::string format_csv(const Report& report) {
              std::to_string(b.joint_max_frame) + "," + csv_field(b.shell_max_joint) + "," +
              std::to_string(b.shell_max_frame) + "," + three(b.uniform_position) + "," + three(b.uniform_shell) + "," +
              number(b.uniform_joint.max) + "," + file_columns(b.file) + file_columns(b.uniform_file) +
-             number(b.select_seconds) + "," + tracks + number(c.seconds) + "\n";
+             number(b.select_seconds) + "," + tracks + number(c.seconds) + "," +
+             without_last_comma(jitter_columns(b.jitter) + jitter_columns(b.file.jitter) +
+                                jitter_columns(b.uniform_file.jitter) + track_jitter) +
+             "\n";
     }
   }
   return out;

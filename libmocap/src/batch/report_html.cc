@@ -623,6 +623,34 @@ std::string duration_text(double seconds) {
   return printf_string("%.2f h", seconds / 3600);
 }
 
+// One row of the jitter summary: the velocity error and the planted feet of
+// one kind of motion over every clip.
+std::string jitter_row(const std::string& what, const JitterSummary& j, const char* cls) {
+  std::string h = "<tr><td class=\"t\">" + escape(what) + "</td>";
+  h += cell(j.velocity_mean_cm_s, cls) + cell(j.velocity_p99_cm_s, cls) + "<td class=\"t\">" +
+       escape(j.velocity_p99_clip) + "</td>" + cell(j.velocity_max_cm_s, cls) + "<td class=\"t\">" +
+       escape(j.velocity_max_clip + " " + j.velocity_max_joint + " frame " + std::to_string(j.velocity_max_frame)) +
+       "</td>";
+  h += "<td>" + std::to_string(j.planted_frames) + "</td>" + cell(j.planted_capture_cm_s, cls) +
+       cell(j.planted_cm_s, cls) + cell(j.planted_difference_cm_s, cls) + cell(j.planted_worst_difference_cm_s, cls) +
+       "<td class=\"t\">" + escape(j.planted_worst_clip) + "</td></tr>";
+  return h;
+}
+
+// A clip's jitter in two sortable cells: the velocity error's p99 and the
+// planted feet's difference, the rest in their tooltips.
+std::string jitter_cells(const JitterResult& j, const char* cls) {
+  std::string h = "<td class=\"" + std::string(cls) + "\" data-v=\"" + printf_string("%.17g", j.velocity.p99) +
+                  "\" title=\"mean " + fmt(j.velocity.mean) + ", max " + fmt(j.velocity.max) + " cm/s (" +
+                  escape(j.velocity_max_joint) + ", frame " + std::to_string(j.velocity_max_frame) + ")\">" +
+                  fmt(j.velocity.p99) + "</td>";
+  if (!j.feet) return h + "<td class=\"" + std::string(cls) + "\" data-v=\"\" title=\"no feet found\">–</td>";
+  return h + "<td class=\"" + std::string(cls) + "\" data-v=\"" + printf_string("%.17g", j.planted_difference_cm_s) +
+         "\" title=\"" + std::to_string(j.planted_frames) + " contact frames: ball speed original " +
+         fmt(j.planted_capture_cm_s) + ", this " + fmt(j.planted_cm_s) + " cm/s\">" +
+         printf_string("%+.2f", j.planted_difference_cm_s) + "</td>";
+}
+
 }  // namespace
 
 std::string format_html(const Report& report) {
@@ -774,6 +802,38 @@ std::string format_html(const Report& report) {
          "joint on every frame within the bound. KB/s, ratio and worst joint as above.</p>\n";
   }
 
+  // Jitter and planted feet.
+  h += "<h2>Jitter and planted feet</h2><div class=\"wrap\"><table class=\"jitter\"><thead><tr class=\"group\">"
+       "<th></th><th colspan=\"5\">joint velocity error (cm/s)</th><th colspan=\"6\">planted feet: ball speed (cm/s)"
+       "</th></tr><tr><th class=\"t\">motion</th><th>mean</th><th>p99</th><th class=\"t\">worst p99</th><th>max</th>"
+       "<th class=\"t\">where</th><th>contact frames</th><th>original</th><th>this</th><th>difference</th>"
+       "<th>worst clip</th><th class=\"t\">which</th></tr></thead><tbody>";
+  for (const BudgetSummary& b : s.budgets) {
+    const std::string label = budget_label(o.kind, b.budget);
+    h += jitter_row(label + ": rebuild from the keys", b.jitter, "sel");
+    if (o.clip_files) {
+      h += jitter_row(label + ": selected keys' .mkc", b.file.jitter, "sel");
+      h += jitter_row(label + ": uniform keys' .mkc", b.uniform_file.jitter, "uni");
+    }
+  }
+  for (std::size_t i = 0; i < s.track_files.size(); ++i) {
+    h += jitter_row("per-track .mkc within " + tick(o.track_bounds_cm[i]) + " cm", s.track_files[i].jitter, "sel");
+  }
+  h += "</tbody></table></div>\n<p class=\"notes\">What a position error misses (compress/jitter.h). Joint velocity "
+       "error: per joint and frame |v' - v|, velocities the central differences of world positions (cm/s); mean over "
+       "every joint and frame of every clip; p99: the largest clip's 99th percentile (the clip named), an upper bound "
+       "on the 99th percentile of all clips' joint-frames together; max: the largest single joint and frame. Planted "
+       "feet: on the original's foot contacts (core/foot_contacts.h), the mean speed of the ball of the foot in the "
+       "original and in this motion over every contact frame of every clip, their difference (&gt; 0: the feet "
+       "slide), and the clip with the largest difference.";
+  {
+    const int without = s.budgets.empty() ? 0 : s.budgets.front().jitter.clips_without_feet;
+    if (without > 0)
+      h += " " + std::to_string(without) + " clip" + (without == 1 ? " has" : "s have") +
+           " no two feet: not in the planted figures.";
+  }
+  h += "</p>\n";
+
   // Plots.
   h += "<h2>Plots</h2><div class=\"plots\">";
   if (o.clip_files || !o.track_bounds_cm.empty()) {
@@ -866,6 +926,34 @@ std::string format_html(const Report& report) {
            ":1\">" + fmt(t.joint_max_cm) + "</td>";
     }
     h += cell(c.seconds) + "</tr>";
+  }
+  h += "</tbody></table></div>\n";
+
+  // Clips: jitter.
+  h += "<h2>Clips: jitter and planted feet</h2><p class=\"sub\">Per clip: the joint velocity error's p99 (cm/s) and "
+       "the planted feet's ball speed minus the original's (cm/s); the rest in each cell's tooltip.</p><div "
+       "class=\"wrap\"><table class=\"sortable jitter-clips\"><thead><tr class=\"group\"><th></th>";
+  const int jitter_per_budget = o.clip_files ? 4 : 2;
+  for (const double b : o.budgets) {
+    h += "<th colspan=\"" + std::to_string(jitter_per_budget) + "\">" + escape(budget_label(o.kind, b)) + "</th>";
+  }
+  for (const double bound : o.track_bounds_cm) h += "<th colspan=\"2\">per-track " + tick(bound) + " cm</th>";
+  h += "</tr><tr><th class=\"t\">clip</th>";
+  for (std::size_t i = 0; i < o.budgets.size(); ++i) {
+    h += "<th>rebuild p99</th><th>rebuild feet</th>";
+    if (o.clip_files) h += "<th>.mkc p99</th><th>.mkc feet</th>";
+  }
+  for (std::size_t i = 0; i < o.track_bounds_cm.size(); ++i) h += "<th>p99</th><th>feet</th>";
+  h += "</tr></thead><tbody>";
+  for (const ClipResult& c : report.clips) {
+    if (!c.ok) continue;
+    h += "<tr><td class=\"t\" title=\"" + escape(c.path) + "\">" + escape(c.name) + "</td>";
+    for (const BudgetResult& b : c.budgets) {
+      h += jitter_cells(b.jitter, "sel");
+      if (o.clip_files) h += jitter_cells(b.file.jitter, "sel");
+    }
+    for (const ClipFileResult& t : c.track_files) h += jitter_cells(t.jitter, "sel");
+    h += "</tr>";
   }
   h += "</tbody></table></div>\n";
   h += "<p class=\"notes\">Position error: for each frame, the mean over joints of the distance between original and "

@@ -22,8 +22,10 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 // 2: the worst joint error; 3: the run (version, date, command line), the
-// .mkc files per clip and budget, raw bytes and motion seconds.
-constexpr int kFormatVersion = 3;
+// .mkc files per clip and budget, raw bytes and motion seconds; 4: the
+// jitter (velocity error, planted feet) of the rebuilds and files, each a
+// "jitter" object after the keys version 3 has.
+constexpr int kFormatVersion = 4;
 
 template <class S, class T>
 concept Is = std::same_as<std::remove_const_t<S>, T>;
@@ -36,10 +38,17 @@ void fields(auto& io, Is<ErrorSummary> auto& e) {
   io("mean", e.mean, "p99", e.p99, "max", e.max);
 }
 
+void fields(auto& io, Is<JitterResult> auto& j) {
+  io("vel_cm_s", j.velocity, "vel_max_joint", j.velocity_max_joint, "vel_max_frame", j.velocity_max_frame);
+  io("feet", j.feet, "planted_frames", j.planted_frames, "planted_capture_cm_s", j.planted_capture_cm_s, "planted_cm_s",
+     j.planted_cm_s, "planted_difference_cm_s", j.planted_difference_cm_s);
+}
+
 void fields(auto& io, Is<ClipFileResult> auto& f) {
   io("bytes", f.bytes, "bytes_per_s", f.bytes_per_second, "ratio", f.ratio, "joint_max_cm", f.joint_max_cm,
      "joint_max_joint", f.joint_max_joint, "joint_max_frame", f.joint_max_frame, "joint_mean_cm", f.joint_mean_cm,
      "encode_seconds", f.encode_seconds);
+  io("jitter", f.jitter);
 }
 
 void fields(auto& io, Is<BudgetResult> auto& b) {
@@ -51,6 +60,7 @@ void fields(auto& io, Is<BudgetResult> auto& b) {
   io("uniform_pos_cm", b.uniform_position, "uniform_joint_cm", b.uniform_joint, "uniform_shell_cm", b.uniform_shell);
   io("mkc", b.file, "uniform_mkc", b.uniform_file);
   io("select_seconds", b.select_seconds, "joint_error_cm", b.joint_error_cm);
+  io("jitter", b.jitter);
 }
 
 // `status` ("ok" / "failed") and `duration_s` are written beside these.
@@ -80,13 +90,22 @@ void fields(auto& io, Is<ClipRank> auto& r) {
   io("name", r.name, "path", r.path, "pos_max_cm", r.max_cm);
 }
 
+void fields(auto& io, Is<JitterSummary> auto& j) {
+  io("vel_mean_cm_s", j.velocity_mean_cm_s, "vel_p99_cm_s", j.velocity_p99_cm_s, "vel_p99_clip", j.velocity_p99_clip);
+  io("vel_max_cm_s", j.velocity_max_cm_s, "vel_max_clip", j.velocity_max_clip, "vel_max_joint", j.velocity_max_joint,
+     "vel_max_frame", j.velocity_max_frame);
+  io("planted_frames", j.planted_frames, "clips_without_feet", j.clips_without_feet, "planted_capture_cm_s",
+     j.planted_capture_cm_s, "planted_cm_s", j.planted_cm_s, "planted_difference_cm_s", j.planted_difference_cm_s);
+  io("planted_worst_difference_cm_s", j.planted_worst_difference_cm_s, "planted_worst_clip", j.planted_worst_clip);
+}
+
 void fields(auto& io, Is<FileSummary> auto& f) {
   io("bytes", f.bytes, "kb_per_s", f.kb_per_second, "ratio", f.ratio, "joint_max_cm", f.joint_max_cm);
   io("joint_max_clip", f.joint_max_clip, "joint_max_joint", f.joint_max_joint, "joint_max_frame", f.joint_max_frame);
-  io("joint_mean_cm", f.joint_mean_cm);
+  io("joint_mean_cm", f.joint_mean_cm, "jitter", f.jitter);
 }
 
-// `joint_error_cm` (bone name -> cm) is written beside these.
+// `joint_error_cm` (bone name -> cm) and then `jitter` are written after these.
 void fields(auto& io, Is<BudgetSummary> auto& b) {
   io("budget", b.budget, "keys", b.keys, "key_ratio", b.key_ratio, "pos_cm", b.position, "uniform_pos_cm",
      b.uniform_position);
@@ -228,6 +247,7 @@ Json summary_json(const Report& report) {
     Json joints = Json::object();
     for (std::size_t i = 0; i < b.joints.size(); ++i) joints[b.joints[i]] = b.joint_error_cm[i];
     x["joint_error_cm"] = std::move(joints);
+    x["jitter"] = write_value(b.jitter);
     budgets.push_back(std::move(x));
   }
   j["budgets"] = std::move(budgets);

@@ -9,8 +9,49 @@ namespace mocap {
 
 namespace {
 
+// Adds one clip's jitter; finish_jitter divides by the totals. Sums are
+// weighted: the velocity mean by joint-frames, the planted speeds by contact
+// frames.
+void add_jitter(JitterSummary& s, const JitterResult& j, const ClipResult& c, double& velocity_samples) {
+  const double samples = static_cast<double>(c.joints.size()) * c.frames;
+  s.velocity_mean_cm_s += j.velocity.mean * samples;
+  velocity_samples += samples;
+  if (j.velocity.p99 > s.velocity_p99_cm_s || s.velocity_p99_clip.empty()) {
+    s.velocity_p99_cm_s = j.velocity.p99;
+    s.velocity_p99_clip = c.name;
+  }
+  if (j.velocity.max > s.velocity_max_cm_s || s.velocity_max_clip.empty()) {
+    s.velocity_max_cm_s = j.velocity.max;
+    s.velocity_max_clip = c.name;
+    s.velocity_max_joint = j.velocity_max_joint;
+    s.velocity_max_frame = j.velocity_max_frame;
+  }
+  if (!j.feet) {
+    ++s.clips_without_feet;
+    return;
+  }
+  if (j.planted_frames <= 0) return;
+  s.planted_frames += j.planted_frames;
+  s.planted_capture_cm_s += j.planted_capture_cm_s * j.planted_frames;
+  s.planted_cm_s += j.planted_cm_s * j.planted_frames;
+  if (j.planted_difference_cm_s > s.planted_worst_difference_cm_s || s.planted_worst_clip.empty()) {
+    s.planted_worst_difference_cm_s = j.planted_difference_cm_s;
+    s.planted_worst_clip = c.name;
+  }
+}
+
+void finish_jitter(JitterSummary& s, double velocity_samples) {
+  s.velocity_mean_cm_s = velocity_samples > 0 ? s.velocity_mean_cm_s / velocity_samples : 0.0;
+  if (s.planted_frames > 0) {
+    s.planted_capture_cm_s /= static_cast<double>(s.planted_frames);
+    s.planted_cm_s /= static_cast<double>(s.planted_frames);
+    s.planted_difference_cm_s = s.planted_cm_s - s.planted_capture_cm_s;
+  }
+}
+
 // Adds one clip's file; finish_file divides by the totals.
-void add_file(FileSummary& s, const ClipFileResult& f, const ClipResult& c) {
+void add_file(FileSummary& s, const ClipFileResult& f, const ClipResult& c, double& velocity_samples) {
+  add_jitter(s.jitter, f.jitter, c, velocity_samples);
   s.bytes += f.bytes;
   s.joint_mean_cm += f.joint_mean_cm * c.frames;
   if (f.joint_max_cm > s.joint_max_cm || s.joint_max_clip.empty()) {
@@ -21,7 +62,8 @@ void add_file(FileSummary& s, const ClipFileResult& f, const ClipResult& c) {
   }
 }
 
-void finish_file(FileSummary& s, const ReportSummary& totals) {
+void finish_file(FileSummary& s, const ReportSummary& totals, double velocity_samples) {
+  finish_jitter(s.jitter, velocity_samples);
   s.kb_per_second = totals.motion_seconds > 0 ? static_cast<double>(s.bytes) / 1000.0 / totals.motion_seconds : 0.0;
   s.ratio = s.bytes > 0 ? static_cast<double>(totals.raw_bytes) / static_cast<double>(s.bytes) : 0.0;
   s.joint_mean_cm = totals.frames > 0 ? s.joint_mean_cm / static_cast<double>(totals.frames) : 0.0;
@@ -54,6 +96,7 @@ ReportSummary summarise(const Report& report) {
     std::map<std::string, std::size_t> joint_index;
     std::vector<double> joint_sum;
     std::vector<std::int64_t> joint_frames;
+    double samples = 0.0, file_samples = 0.0, uniform_samples = 0.0;  // joint-frames, for the velocity means
     for (const ClipResult& c : report.clips) {
       if (!c.ok || i >= c.budgets.size()) continue;
       const BudgetResult& r = c.budgets[i];
@@ -73,9 +116,10 @@ ReportSummary summarise(const Report& report) {
       }
       ranks.push_back({c.name, c.path, r.position.max});
       if (o.clip_files) {
-        add_file(b.file, r.file, c);
-        add_file(b.uniform_file, r.uniform_file, c);
+        add_file(b.file, r.file, c, file_samples);
+        add_file(b.uniform_file, r.uniform_file, c, uniform_samples);
       }
+      add_jitter(b.jitter, r.jitter, c, samples);
       for (std::size_t j = 0; j < c.joints.size() && j < r.joint_error_cm.size(); ++j) {
         auto [it, added] = joint_index.try_emplace(c.joints[j], b.joints.size());
         if (added) {
@@ -88,9 +132,10 @@ ReportSummary summarise(const Report& report) {
       }
     }
     if (o.clip_files) {
-      finish_file(b.file, s);
-      finish_file(b.uniform_file, s);
+      finish_file(b.file, s, file_samples);
+      finish_file(b.uniform_file, s, uniform_samples);
     }
+    finish_jitter(b.jitter, samples);
     if (s.frames > 0) {
       b.key_ratio = static_cast<double>(b.keys) / static_cast<double>(s.frames);
       b.position.mean = sum / static_cast<double>(s.frames);
@@ -120,13 +165,14 @@ ReportSummary summarise(const Report& report) {
     s.budgets.push_back(std::move(b));
   }
   s.track_files.resize(o.track_bounds_cm.size());
+  std::vector<double> track_samples(s.track_files.size(), 0.0);
   for (const ClipResult& c : report.clips) {
     if (!c.ok) continue;
     for (std::size_t i = 0; i < s.track_files.size() && i < c.track_files.size(); ++i) {
-      add_file(s.track_files[i], c.track_files[i], c);
+      add_file(s.track_files[i], c.track_files[i], c, track_samples[i]);
     }
   }
-  for (FileSummary& f : s.track_files) finish_file(f, s);
+  for (std::size_t i = 0; i < s.track_files.size(); ++i) finish_file(s.track_files[i], s, track_samples[i]);
   return s;
 }
 

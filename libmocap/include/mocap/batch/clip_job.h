@@ -4,7 +4,9 @@
 // same count, the baseline. Then store each key set as a compressed clip
 // file (.mkc, compress/clip_file.h) in whole-pose mode, count its bytes and
 // measure the file as decoded; and, when asked, the clip as per-track keys
-// under each bound of ReportOptions::track_bounds_cm.
+// under each bound of ReportOptions::track_bounds_cm. The rebuild and every
+// file are also measured for jitter (compress/jitter.h): the joint velocity
+// error and the planted feet.
 //
 // Errors are in cm, times in seconds, sizes in bytes; frames are AMC frame
 // numbers where named (worst_frame, *_max_frame).
@@ -26,6 +28,24 @@ struct ErrorSummary {
   double max = 0.0;
 };
 
+// What a person sees in a motion that its position error misses, against the
+// original (compress/jitter.h): joints that buzz, feet that slide. Velocities
+// are central differences of world positions, in cm/s.
+struct JitterResult {
+  // |v' - v| of every joint (bone 0 the root position, else the bone's end
+  // point) on every frame: mean, 99th percentile (nearest rank) and max.
+  ErrorSummary velocity;           // cm/s
+  std::string velocity_max_joint;  // bone at velocity.max
+  int velocity_max_frame = 0;      // AMC frame number of velocity.max
+  // Planted feet: on the original's foot contacts (core/foot_contacts.h),
+  // both feet counted, the mean speed of the ball of the foot.
+  bool feet = false;                     // two feet found; else the planted figures are 0
+  int planted_frames = 0;                // contact frames of the original, both feet counted
+  double planted_capture_cm_s = 0.0;     // the original's mean ball speed over them
+  double planted_cm_s = 0.0;             // this motion's
+  double planted_difference_cm_s = 0.0;  // planted_cm_s - planted_capture_cm_s (> 0: the feet slide)
+};
+
 // A clip stored as a .mkc file and measured as decoded, every joint on every
 // frame. For a key set: encode_clip with pose_keys set to the keys
 // (whole-pose mode: every channel keyed at those frames, values quantised
@@ -40,6 +60,7 @@ struct ClipFileResult {
   int joint_max_frame = 0;        // AMC frame number of joint_max_cm
   double joint_mean_cm = 0.0;     // mean over every joint and frame
   double encode_seconds = 0.0;    // wall time of encode_clip
+  JitterResult jitter;            // of the decoded file (encode_clip's stats)
 };
 
 // One clip at one budget.
@@ -70,6 +91,8 @@ struct BudgetResult {
   // Mean position error of each bone over frames (cm), in the clip's bone
   // order (ClipResult::joints).
   std::vector<double> joint_error_cm;
+  // The rebuild's (every frame rebuilt from the keys by slerp) jitter.
+  JitterResult jitter;
   // Per-frame position error (cm) of the selection and of uniform keys. Set
   // by run_clip; run_report folds them into the aggregate and clears them.
   std::vector<double> frame_error_cm;

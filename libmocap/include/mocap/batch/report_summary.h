@@ -1,7 +1,8 @@
 // The summary of a batch report (report.h): per budget, over every clip that
 // ran, the error of the selected keys and of uniform keys, the worst joint
 // error named, the best and worst clips, the error per joint, and the bytes
-// of the .mkc files per second of motion.
+// of the .mkc files per second of motion, and the jitter (JitterSummary) of
+// the rebuilds and files.
 #pragma once
 
 #include <mocap/batch/report.h>
@@ -17,6 +18,31 @@ struct ClipRank {
   double max_cm = 0.0;
 };
 
+// The jitter (clip_job.h JitterResult) of one kind of motion (the rebuilds
+// of one budget, or one kind of .mkc file) over every clip that ran. The
+// velocity error's p99 is the largest clip's: every clip has at most 1 % of
+// its joint-frames above its own p99, so at most 1 % of all of them lie
+// above the largest, which bounds the p99 of all clips' joint-frames pooled
+// from above; and it is the figure a per-clip bound ("p99 <= 20 cm/s on
+// every clip") is checked against. Planted feet: means over every contact
+// frame of every clip (frame-weighted), and the clip whose feet slide most.
+struct JitterSummary {
+  double velocity_mean_cm_s = 0.0;  // over every joint and frame of every clip
+  double velocity_p99_cm_s = 0.0;   // the largest clip p99 (see above)
+  std::string velocity_p99_clip;
+  double velocity_max_cm_s = 0.0;  // the largest single joint-frame, where: clip, bone, AMC frame number
+  std::string velocity_max_clip, velocity_max_joint;
+  int velocity_max_frame = 0;
+  std::int64_t planted_frames = 0;       // contact frames over all clips, both feet counted
+  int clips_without_feet = 0;            // clips where no two feet were found (not in the planted figures)
+  double planted_capture_cm_s = 0.0;     // the originals' mean ball speed over those frames
+  double planted_cm_s = 0.0;             // the rebuilds' or decoded files'
+  double planted_difference_cm_s = 0.0;  // planted_cm_s - planted_capture_cm_s
+  // The largest clip difference (the clip with contacts whose feet slide most).
+  double planted_worst_difference_cm_s = 0.0;
+  std::string planted_worst_clip;
+};
+
 // The .mkc files of one key set (selected or uniform) at one budget, or of
 // one per-track bound, over every clip that ran.
 struct FileSummary {
@@ -28,6 +54,7 @@ struct FileSummary {
   std::string joint_max_joint;
   int joint_max_frame = 0;
   double joint_mean_cm = 0.0;  // mean over every joint and frame of every clip (frame-weighted)
+  JitterSummary jitter;        // of the decoded files
 };
 
 // One budget over every clip that ran.
@@ -49,6 +76,7 @@ struct BudgetSummary {
   std::vector<std::string> joints;
   std::vector<double> joint_error_cm;
   FileSummary file, uniform_file;  // zero when ReportOptions::clip_files is off
+  JitterSummary jitter;            // of the rebuilds from the selected keys
 };
 
 struct ReportSummary {
