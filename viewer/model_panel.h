@@ -75,7 +75,7 @@ void update_model(ModelState& state, const Clip& clip);
 // 4096, else an even sample of about that many (a low-poly head has few).
 void model_points(const ModelState& state, std::vector<Eigen::Vector3d>& points);
 
-// "CesiumMan.glb: 19 joints, 19 driven, 17 of 21 humanoid roles mapped, scale 0.63"
+// "CesiumMan.glb: 19 joints, 19 driven, 17 of 25 humanoid roles mapped, scale 0.63"
 std::string model_summary(const ModelState& state);
 
 // The panel; returns true when Load was pressed.
