@@ -11,6 +11,8 @@
 #include <mocap/io/asf.h>
 #include <mocap/io/bvh.h>
 
+#include "batch/seconds_since.h"
+
 #include <chrono>
 #include <exception>
 #include <optional>
@@ -18,10 +20,6 @@
 namespace mocap {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 ErrorSummary summary_of(const ErrorStats& s) {
   return {s.mean, s.p99, s.max};

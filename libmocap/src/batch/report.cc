@@ -1,6 +1,8 @@
 // The pool that runs the clip job over a database, and the merge of shards.
 #include <mocap/batch/report.h>
 
+#include "batch/seconds_since.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -13,14 +15,6 @@
 #include <thread>
 
 namespace mocap {
-
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
 
 std::string utc_now_iso8601() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());

@@ -3,6 +3,7 @@
 #include <mocap/compress/rebuild.h>
 #include <mocap/core/fk.h>
 #include <mocap/core/pose_track.h>
+#include <mocap/core/units.h>
 
 #include <chrono>
 #include <cmath>
@@ -10,8 +11,6 @@
 
 namespace mocap {
 namespace {
-
-constexpr double kCm = 100.0;  // metres -> cm
 
 // Rebuilds `motion` from `keys` and measures it against the reference world
 // transforms.
@@ -42,7 +41,7 @@ Result<MotionError> rebuild_and_measure(const Skeleton& skeleton, const Motion& 
       const std::size_t row = static_cast<std::size_t>(f) * bones;
       for (std::size_t j = 0; j < bones; ++j) (*per_joint)[j] += (positions[row + j] - reference_positions[row + j]).norm();
     }
-    for (double& e : *per_joint) e *= kCm / frames;
+    for (double& e : *per_joint) e *= kCmPerM / frames;
   }
   return error;
 }

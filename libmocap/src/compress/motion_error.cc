@@ -1,13 +1,12 @@
 #include <mocap/core/fk.h>
 #include <mocap/compress/motion_error.h>
+#include <mocap/core/units.h>
 
 #include <algorithm>
 #include <cmath>
 
 namespace mocap {
 namespace {
-
-constexpr double kCm = 100.0;  // metres -> cm
 
 // Mean, RMS, p99 and max of `values`; `sorted` is scratch of the same size.
 void summarise(std::span<const double> values, std::span<double> sorted, ErrorStats& stats) {
@@ -83,7 +82,7 @@ bool ErrorMeasure::run(std::span<const Eigen::Vector3d> reference_positions,
     int shell_joint = 0, worst_joint = 0;
     for (int j = 0; j < bones_; ++j) {
       const Eigen::Vector3d d = other_positions[row + j] - reference_positions[row + j];
-      const double dp = d.norm() * kCm;
+      const double dp = d.norm() * kCmPerM;
       position += dp;
       joint_position_[j] += dp;
       if (dp > worst) {
@@ -93,7 +92,7 @@ bool ErrorMeasure::run(std::span<const Eigen::Vector3d> reference_positions,
       const Eigen::Vector3d dv = ((other_positions[row_next + j] - other_positions[row_prev + j]) -
                                   (reference_positions[row_next + j] - reference_positions[row_prev + j])) /
                                  span_frames;
-      const double v = dv.norm() * kCm;
+      const double v = dv.norm() * kCmPerM;
       velocity += v;
       joint_velocity_[j] += v;
       // The shell points: columns of the world rotation matrices, scaled by r.
@@ -111,7 +110,7 @@ bool ErrorMeasure::run(std::span<const Eigen::Vector3d> reference_positions,
     joint_at_[f] = worst_joint;
     velocity_[f] = velocity * per_bone;
     combined_[f] = position_[f] + options.velocity_weight * velocity_[f];
-    shell_[f] = std::sqrt(shell) * kCm;
+    shell_[f] = std::sqrt(shell) * kCmPerM;
     shell_joint_[f] = shell_joint;
   }
   const auto frames_size = static_cast<std::size_t>(frames);

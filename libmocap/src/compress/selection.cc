@@ -2,6 +2,7 @@
 
 #include <mocap/compress/rebuild.h>
 #include <mocap/core/fk.h>
+#include <mocap/core/units.h>
 
 #include <algorithm>
 #include <array>
@@ -20,7 +21,6 @@ using detail::Interpolator;
 using detail::make_rig;
 
 namespace {
-constexpr double kCm = 100.0;  // metres -> cm
 constexpr int kExhaustiveGap = 12;  // frames: best_split tries every inner frame up to this gap
 // Past kExhaustiveGap, best_split ranks its candidates by estimates from at
 // most kSamples frames a side, then sums the kFinalists best exactly.
@@ -112,7 +112,7 @@ class SegmentError {
         rotations_(skeleton.bones.size()),
         reference_(static_cast<std::size_t>(track.frames) * track.bones),
         reference_rotations_(reference_.size()),
-        per_bone_(kCm / std::max(track.bones, 1)),
+        per_bone_(kCmPerM / std::max(track.bones, 1)),
         shell_radius_(shell_radius) {
     const std::size_t bones = static_cast<std::size_t>(track.bones);
     for (int f = 0; f < track.frames; ++f) {
@@ -222,7 +222,7 @@ class SegmentError {
         return s * per_bone_;
       case FrameError::kJoint:
         for (int j = 0; j < track_.bones; ++j) s = std::max(s, (positions_[j] - reference[j]).squaredNorm());
-        return std::sqrt(s) * kCm;
+        return std::sqrt(s) * kCmPerM;
       case FrameError::kShell: {
         // As motion_error.cc measures it: points at the shell radius along
         // each axis of every joint's world frame.
@@ -232,7 +232,7 @@ class SegmentError {
           const Eigen::Matrix3d diff = rotations_[j].toRotationMatrix() - reference_rotation[j].toRotationMatrix();
           for (int k = 0; k < 3; ++k) s = std::max(s, (d + shell_radius_ * diff.col(k)).squaredNorm());
         }
-        return std::sqrt(s) * kCm;
+        return std::sqrt(s) * kCmPerM;
       }
     }
     return 0.0;

@@ -14,10 +14,6 @@ namespace {
 
 using text::quote;
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t';
-}
-
 class AmcParser {
  public:
   AmcParser(text::LineReader& in, const Skeleton& skeleton, double fps) : in_(in), skeleton_(skeleton) {
@@ -38,7 +34,7 @@ class AmcParser {
     while (in_.next(line)) {
       any_line = true;
       std::size_t i = 0;
-      while (i < line.size() && is_space(line[i])) ++i;
+      while (i < line.size() && text::is_blank(line[i])) ++i;
       if (i == line.size()) continue;
       const char c = line[i];
       if (c == '#' || c == ':') {
@@ -150,10 +146,10 @@ class AmcParser {
     if (position_in_frame_ < order.size()) {
       const std::string& expected = skeleton_.bones[order[position_in_frame_]].name;
       const std::size_t n = expected.size();
-      if (line.starts_with(expected) && (line.size() == n || is_space(line[n]))) return {order[position_in_frame_], n};
+      if (line.starts_with(expected) && (line.size() == n || text::is_blank(line[n]))) return {order[position_in_frame_], n};
     }
     std::size_t name_end = 0;
-    while (name_end < line.size() && !is_space(line[name_end])) ++name_end;
+    while (name_end < line.size() && !text::is_blank(line[name_end])) ++name_end;
     const auto it = index_.find(std::string(line.substr(0, name_end)));
     return {it == index_.end() ? -1 : it->second, name_end};
   }
@@ -178,15 +174,15 @@ class AmcParser {
     const char* const end = line.data() + line.size();
     std::size_t count = 0;
     for (;;) {
-      while (p < end && (is_space(*p) || *p == '\r')) ++p;
+      while (p < end && (text::is_blank(*p) || *p == '\r')) ++p;
       if (p == end) break;
       if (count == dofs) return value_count_error(bone, count + count_words(p, end));
       double v = 0.0;
       // Read up to the block's end: the number stops at the line's CR or LF.
       const char* const next = text::parse_number_at(p, in_.block_end(), v);
-      if (!next || next > end || (next < end && !is_space(*next) && *next != '\r') || !std::isfinite(v)) {
+      if (!next || next > end || (next < end && !text::is_blank(*next) && *next != '\r') || !std::isfinite(v)) {
         const char* word_end = p;
-        while (word_end < end && !is_space(*word_end)) ++word_end;
+        while (word_end < end && !text::is_blank(*word_end)) ++word_end;
         return error_here("value " + quote(std::string_view(p, word_end - p)) + " for bone " + quote(name) +
                           ": expected a finite number");
       }
@@ -202,7 +198,7 @@ class AmcParser {
     std::size_t n = 0;
     bool in_word = false;
     for (; p < end; ++p) {
-      const bool space = is_space(*p) || *p == '\r';
+      const bool space = text::is_blank(*p) || *p == '\r';
       if (!space && !in_word) ++n;
       in_word = !space;
     }

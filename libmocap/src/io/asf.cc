@@ -45,14 +45,6 @@ std::optional<Eigen::Vector3d> parse_vector3(std::string_view& rest) {
   return v;
 }
 
-bool is_axis_order(std::string_view word) {
-  if (word.size() != 3) return false;
-  std::string upper;
-  for (char c : word) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return upper.find('X') != std::string::npos && upper.find('Y') != std::string::npos &&
-         upper.find('Z') != std::string::npos;
-}
-
 class AsfParser {
  public:
   explicit AsfParser(text::LineReader& in) : in_(in) {}
@@ -197,7 +189,7 @@ class AsfParser {
     }
     if (key == "axis") {
       const std::string_view order = text::next_word(rest);
-      if (!is_axis_order(order)) return error_here("root axis " + quote(order) + ": expected an order such as XYZ");
+      if (!text::is_axis_order(order)) return error_here("root axis " + quote(order) + ": expected an order such as XYZ");
       root.axis_order = std::string(order);
       return std::nullopt;
     }
@@ -248,7 +240,7 @@ class AsfParser {
     } else if (key == "axis") {
       const auto v = parse_vector3(rest);
       const std::string_view order = text::next_word(rest);
-      if (!v || !is_axis_order(order)) return error_here("bone axis: expected three angles and an order such as XYZ");
+      if (!v || !text::is_axis_order(order)) return error_here("bone axis: expected three angles and an order such as XYZ");
       bone_.axis = *v;
       bone_.axis_order = std::string(order);
     } else if (key == "dof") {

@@ -1,21 +1,12 @@
 #include <mocap/io/asf_skeleton.h>
 
+#include "io/text.h"
+
 #include <cmath>
 #include <numbers>
 
 namespace mocap {
 namespace {
-
-bool is_axis_order(std::string_view order) {
-  if (order.size() != 3) return false;
-  unsigned seen = 0;
-  for (const char c : order) {
-    const int k = (c == 'X' || c == 'x') ? 0 : (c == 'Y' || c == 'y') ? 1 : (c == 'Z' || c == 'z') ? 2 : -1;
-    if (k < 0) return false;
-    seen |= 1u << k;
-  }
-  return seen == 7u;
-}
 
 bool positive(double v) {
   return std::isfinite(v) && v > 0.0;
@@ -40,7 +31,7 @@ Result<void> validate(const AsfSkeleton& raw) {
   if (!positive(raw.length_unit) || !positive(raw.mass_unit)) return fail("", 0, "units must be positive numbers");
   for (const AsfBone& bone : raw.bones) {
     const std::string at = "bone '" + bone.name + "'";
-    if (!is_axis_order(bone.axis_order))
+    if (!text::is_axis_order(bone.axis_order))
       return fail("", 0, at + " has axis order '" + bone.axis_order + "': expected XYZ in some order");
     if (!bone.limits.empty() && bone.limits.size() != bone.dofs.size()) return fail("", 0, at + ": expected one limit pair per dof");
     unsigned seen = 0;

@@ -27,10 +27,6 @@ constexpr double kMaxMagnitude = 1e8;
 constexpr std::array<std::string_view, 6> kChannelNames = {"Xposition", "Yposition", "Zposition",
                                                            "Xrotation", "Yrotation", "Zrotation"};
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t';
-}
-
 bool equal_nocase(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
          std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return (x | 0x20) == (y | 0x20); });
@@ -269,7 +265,7 @@ class BvhParser {
     const char* const end = p + line.size();
     std::size_t k = 0;
     for (;;) {
-      while (p < end && (is_space(*p) || *p == '\f')) ++p;
+      while (p < end && (text::is_blank(*p) || *p == '\f')) ++p;
       if (p == end) break;
       if (k == n) {
         std::size_t count = k;
@@ -281,9 +277,9 @@ class BvhParser {
       // Read up to the block's end, not the word's: the number stops at the
       // line's CR or LF, and the word is found only for a message.
       const char* q = text::parse_number_at(p, in_.block_end(), v);
-      if (!q || q > end || (q < end && !is_space(*q)) || !(std::abs(v) <= kMaxMagnitude)) {
+      if (!q || q > end || (q < end && !text::is_blank(*q)) || !(std::abs(v) <= kMaxMagnitude)) {
         const char* word_end = p;
-        while (word_end < end && !is_space(*word_end)) ++word_end;
+        while (word_end < end && !text::is_blank(*word_end)) ++word_end;
         return here("found " + quote(std::string_view(p, static_cast<std::size_t>(word_end - p))) + " in frame " +
                     std::to_string(motion_.frame_count()) + ": expected a finite number within +-1e8");
       }
@@ -396,7 +392,7 @@ void append_fixed(std::string& out, double v) {
   out += s == "-0" ? "0" : s;
 }
 
-void append_vector(std::string& out, const Eigen::Vector3d& v) {
+void append_fixed_vector(std::string& out, const Eigen::Vector3d& v) {
   for (int k = 0; k < 3; ++k) {
     out += ' ';
     append_fixed(out, v[k]);
@@ -420,12 +416,12 @@ struct Writer {
     const Eigen::Vector3d o = bone.parent < 0 ? s.root_position : Eigen::Vector3d(bone.length * bone.direction);
     if (bone.parent >= 0 && bone.dofs.empty() && children[static_cast<std::size_t>(b)].empty()) {
       out += indent + "End Site\n" + indent + "{\n" + indent + "\tOFFSET";
-      append_vector(out, o / scale);
+      append_fixed_vector(out, o / scale);
       out += "\n" + indent + "}\n";
       return;
     }
     out += indent + (bone.parent < 0 ? "ROOT " : "JOINT ") + bone.name + "\n" + indent + "{\n" + indent + "\tOFFSET";
-    append_vector(out, o / scale);
+    append_fixed_vector(out, o / scale);
     out += "\n" + indent + "\tCHANNELS " + std::to_string(bone.dofs.size());
     for (const int d : file_order[static_cast<std::size_t>(b)]) {
       const Channel c = bone.dofs[static_cast<std::size_t>(d)];
@@ -454,7 +450,7 @@ Result<void> check_bvh_skeleton(const Skeleton& s) {
                         " twice, which BVH cannot hold");
     }
     if (bone.name.empty() ||
-        std::any_of(bone.name.begin(), bone.name.end(), [](char c) { return is_space(c) || c == '{' || c == '}'; }))
+        std::any_of(bone.name.begin(), bone.name.end(), [](char c) { return text::is_blank(c) || c == '{' || c == '}'; }))
       return fail("", 0, "bone name " + quote(bone.name) + " cannot be a BVH joint name (empty, a space or a brace)");
   }
   return {};

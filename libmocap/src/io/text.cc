@@ -202,6 +202,17 @@ std::string_view next_word(std::string_view& rest) {
   return word;
 }
 
+bool is_axis_order(std::string_view word) {
+  if (word.size() != 3) return false;
+  unsigned seen = 0;
+  for (const char c : word) {
+    const int k = (c == 'X' || c == 'x') ? 0 : (c == 'Y' || c == 'y') ? 1 : (c == 'Z' || c == 'z') ? 2 : -1;
+    if (k < 0) return false;
+    seen |= 1u << k;
+  }
+  return seen == 7u;
+}
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);

@@ -83,6 +83,14 @@ class LineReader {
   std::size_t size_hint_ = 0;
 };
 
+// A space or a tab: what separates words on a line of every format read here.
+inline bool is_blank(char c) {
+  return c == ' ' || c == '\t';
+}
+
+// An Acclaim axis order: X, Y and Z once each, in any order and case ("XYZ", "zyx").
+bool is_axis_order(std::string_view word);
+
 // Splits off the next whitespace-separated word of `rest`; empty at the end.
 std::string_view next_word(std::string_view& rest);
 // `s` without leading and trailing spaces and tabs.
