@@ -16,7 +16,7 @@ if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi
-CC=clang-16 CXX=clang++-16 cmake -S "$root" -B "$build" -DMOCAP_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+CC=clang-16 CXX=clang++-16 cmake -S "$root" -B "$build" -DMOCAP_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_UNITY_BUILD=ON \
   -DCMAKE_CXX_FLAGS="-stdlib=libc++" -DMOCAP_SANITIZE=address,undefined "${launcher[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 
