@@ -74,46 +74,137 @@ std::vector<double> least_squares(std::span<const double> x, int degree, int spa
   return rhs;
 }
 
+// A tolerance's allowance on each frame, computed once per fit_channel:
+// held() runs for every candidate spacing and grid step (most of an
+// encode's time), and the per-frame products are the same for all of them.
+struct Allowance {
+  std::vector<double> value;  // value * scale(f)
+  std::vector<double> rate;   // rate * scale(f); empty: the rate is unbounded
+};
+
+void allowance_of(const Tolerance& t, std::size_t frames, Allowance& a) {
+  a.value.resize(frames);
+  for (std::size_t f = 0; f < frames; ++f) a.value[f] = t.value * (t.scale.empty() ? 1.0 : t.scale[f]);
+  a.rate.clear();
+  if (std::isfinite(t.rate) && frames > 1) {
+    a.rate.resize(frames);
+    for (std::size_t f = 0; f < frames; ++f) a.rate[f] = t.rate * (t.scale.empty() ? 1.0 : t.scale[f]);
+  }
+}
+
+// One spacing's and degree's curve basis on every frame, computed as
+// clip_curve::uniform_at computes it (so the curve is the decoder's to the
+// bit): the grid search evaluates the same spacing's curve for each step it
+// tries, and only the points change.
+struct Basis {
+  int degree = 0, spacing = 0;
+  std::vector<int> segment;    // per frame
+  std::vector<double> weight;  // per frame: the 4 cubic weights, or u (degree 1) first
+};
+
+void basis_of(int degree, int spacing, int frames, Basis& b) {
+  if (b.degree == degree && b.spacing == spacing && static_cast<int>(b.segment.size()) == frames) return;
+  b.degree = degree, b.spacing = spacing;
+  b.segment.resize(static_cast<std::size_t>(frames));
+  b.weight.resize(static_cast<std::size_t>(frames) * 4);
+  const int segments = clip_curve::gaps(frames, spacing);
+  const double inv = 1.0 / spacing;
+  for (int f = 0; f < frames; ++f) {
+    double u = 0.0;
+    b.segment[f] = clip_curve::uniform_segment(static_cast<double>(f), inv, segments, u);
+    double* w = &b.weight[static_cast<std::size_t>(f) * 4];
+    if (degree == 1) {
+      w[0] = u;
+    } else {
+      clip_curve::cubic_basis(u, w);
+    }
+  }
+}
+
 struct Scratch {
-  std::vector<double> curve, error;
+  std::vector<double> error;
+  Basis basis;
   std::vector<std::int64_t> residuals;
   std::vector<float> points;
   std::vector<std::int32_t> codes;
+  Allowance allowance;
 };
 
-// The largest share of the tolerance that per-frame errors e use (<= 1: held).
-double excess_of(std::span<const double> e, const Tolerance& t) {
+// The largest share of the allowance that per-frame errors e use (<= 1: held).
+double excess_of(std::span<const double> e, const Allowance& t) {
   const int frames = static_cast<int>(e.size());
-  const bool rate = std::isfinite(t.rate) && frames > 1;
   double worst = 0.0;
-  for (int f = 0; f < frames; ++f) {
-    const double scale = t.scale.empty() ? 1.0 : t.scale[f];
-    worst = std::max(worst, std::abs(e[f]) / (t.value * scale));
-    if (rate) {
-      const int a = std::max(0, f - 1), c = std::min(frames - 1, f + 1);
-      worst = std::max(worst, std::abs(e[c] - e[a]) / (c - a) / (t.rate * scale));
-    }
-  }
-  return worst;
+  for (int f = 0; f < frames; ++f) worst = std::max(worst, std::abs(e[f]) / t.value[f]);
+  if (t.rate.empty()) return worst;
+  // Central differences (one-sided at the ends; halving is exact).
+  worst = std::max(worst, std::abs(e[1] - e[0]) / t.rate[0]);
+  for (int f = 1; f + 1 < frames; ++f) worst = std::max(worst, std::abs(e[f + 1] - e[f - 1]) / 2 / t.rate[f]);
+  return std::max(worst, std::abs(e[frames - 1] - e[frames - 2]) / t.rate[frames - 1]);
 }
 
-// The share of the tolerance the curve of `points` uses (keyed tracks: on their key frames, values only).
-double excess(std::span<const double> x, std::span<const float> points, int degree, int spacing,
-              std::span<const int> keys, const Tolerance& t, Scratch& s) {
-  const int frames = static_cast<int>(x.size());
-  if (!keys.empty()) {
-    double worst = 0.0;
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      const double scale = t.scale.empty() ? 1.0 : t.scale[keys[i]];
-      worst = std::max(worst, std::abs(points[i] - x[keys[i]]) / (t.value * scale));
-    }
-    return worst;
+// excess_of(e, t) <= 1, the grid search's only question, without its
+// divisions, in blocks that stop at the first one breaking the allowance.
+bool holds(std::span<const double> e, const Allowance& t) {
+  const int frames = static_cast<int>(e.size());
+  constexpr int kBlock = 64;
+  for (int begin = 0; begin < frames; begin += kBlock) {
+    const int end = std::min(frames, begin + kBlock);
+    bool broken = false;
+    for (int f = begin; f < end; ++f) broken |= std::abs(e[f]) > t.value[f];
+    if (broken) return false;
   }
-  s.curve.resize(x.size());
+  if (t.rate.empty()) return true;
+  if (std::abs(e[1] - e[0]) > t.rate[0] || std::abs(e[frames - 1] - e[frames - 2]) > t.rate[frames - 1]) return false;
+  for (int begin = 1; begin + 1 < frames; begin += kBlock) {
+    const int end = std::min(frames - 1, begin + kBlock);
+    bool broken = false;
+    for (int f = begin; f < end; ++f) broken |= std::abs(e[f + 1] - e[f - 1]) * 0.5 > t.rate[f];
+    if (broken) return false;
+  }
+  return true;
+}
+
+// Per-frame errors of the curve of `points` into s.error.
+void curve_errors(std::span<const double> x, std::span<const float> points, int degree, int spacing, Scratch& s) {
+  const int frames = static_cast<int>(x.size());
+  basis_of(degree, spacing, frames, s.basis);
   s.error.resize(x.size());
-  clip_curve::uniform_all<float>(points, degree, spacing, frames, s.curve.data(), 1);
-  for (int f = 0; f < frames; ++f) s.error[f] = s.curve[f] - x[f];
-  return excess_of(s.error, t);
+  const int* segment = s.basis.segment.data();
+  const double* w = s.basis.weight.data();
+  if (degree == 1) {
+    for (int f = 0; f < frames; ++f, w += 4) {
+      const float* q = points.data() + segment[f];
+      const double curve = static_cast<double>(q[0]) + (static_cast<double>(q[1]) - static_cast<double>(q[0])) * w[0];
+      s.error[f] = curve - x[f];
+    }
+  } else {
+    for (int f = 0; f < frames; ++f, w += 4) {
+      const float* q = points.data() + segment[f];
+      const double curve = w[0] * static_cast<double>(q[0]) + w[1] * static_cast<double>(q[1]) +
+                           w[2] * static_cast<double>(q[2]) + w[3] * static_cast<double>(q[3]);
+      s.error[f] = curve - x[f];
+    }
+  }
+}
+
+// The share of the tolerance the curve of `points` uses, s.allowance
+// holding the tolerance's.
+double excess(std::span<const double> x, std::span<const float> points, int degree, int spacing, Scratch& s) {
+  curve_errors(x, points, degree, spacing, s);
+  return excess_of(s.error, s.allowance);
+}
+
+// Whether the curve of `points` holds the tolerance (keyed tracks: on their
+// key frames, values only).
+bool held(std::span<const double> x, std::span<const float> points, int degree, int spacing,
+          std::span<const int> keys, Scratch& s) {
+  if (!keys.empty()) {
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (std::abs(points[i] - x[keys[i]]) > s.allowance.value[keys[i]]) return false;
+    return true;
+  }
+  curve_errors(x, points, degree, spacing, s);
+  return holds(s.error, s.allowance);
 }
 
 // The tightest allowance of the tolerance over frames (channel units).
@@ -171,14 +262,12 @@ Fit quantised_fit(std::span<const double> x, std::span<const double> c, const To
   if (!options.quantise) {
     s.points.assign(c.begin(), c.end());
     for (std::size_t i = 0; i < c.size(); ++i) s.points[i] = static_cast<float>(c[i]);
-    const double e = excess(x, s.points, options.degree, spacing, options.keys, tolerance, s);
-    if (e > 1.0) return fit;
+    if (!held(x, s.points, options.degree, spacing, options.keys, s)) return fit;
     t.storage = TrackStorage::kFloat;
     t.points = s.points;
     t.codes.resize(c.size());
     for (std::size_t i = 0; i < c.size(); ++i) t.codes[i] = std::bit_cast<std::int32_t>(s.points[i]);
     fit.bytes = 1 + varint_bytes(static_cast<std::uint32_t>(spacing)) + 4 * c.size();
-    fit.max_error = e;
     return fit;
   }
   t.storage = options.entropy ? TrackStorage::kRice : TrackStorage::kFixed;
@@ -188,19 +277,15 @@ Fit quantised_fit(std::span<const double> x, std::span<const double> c, const To
   const double room = (1.0 - fit_excess) * tightest(tolerance);
   if (!(room > 0.0)) return fit;
   int good = static_cast<int>(std::clamp(std::floor(8.0 * std::log2(2.0 * room)) - 1.0, -1000.0, 1000.0));
-  double good_error = 0.0;
   while (good > -1000) {
-    if (quantise(c, good, s) &&
-        (good_error = excess(x, s.points, options.degree, spacing, options.keys, tolerance, s)) <= 1.0)
-      break;
+    if (quantise(c, good, s) && held(x, s.points, options.degree, spacing, options.keys, s)) break;
     good -= 8;
   }
   int bad = std::min(good + 33, 1001);
   while (bad - good > 1) {
     const int mid = (good + bad) / 2;
-    double e = 0.0;
-    if (quantise(c, mid, s) && (e = excess(x, s.points, options.degree, spacing, options.keys, tolerance, s)) <= 1.0) {
-      good = mid, good_error = e;
+    if (quantise(c, mid, s) && held(x, s.points, options.degree, spacing, options.keys, s)) {
+      good = mid;
     } else {
       bad = mid;
     }
@@ -210,7 +295,6 @@ Fit quantised_fit(std::span<const double> x, std::span<const double> c, const To
   t.codes = s.codes;
   t.points = s.points;
   fit.bytes = coded_bytes(options, spacing, good, s, t);
-  fit.max_error = good_error;
   return fit;
 }
 
@@ -223,14 +307,12 @@ Fit fit_channel(std::span<const double> x, const Tolerance& tolerance, const Fit
   const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
   const float middle = static_cast<float>(0.5 * (*lo + *hi));
   Scratch s;
+  allowance_of(tolerance, x.size(), s.allowance);
   s.error.resize(x.size());
   for (std::size_t f = 0; f < x.size(); ++f) s.error[f] = middle - x[f];
-  const double constant_error = options.keys.empty() ? excess_of(s.error, tolerance) : [&] {
+  const double constant_error = options.keys.empty() ? excess_of(s.error, s.allowance) : [&] {
     double worst = 0.0;
-    for (const int k : options.keys) {
-      const double scale = tolerance.scale.empty() ? 1.0 : tolerance.scale[k];
-      worst = std::max(worst, std::abs(s.error[k]) / (tolerance.value * scale));
-    }
+    for (const int k : options.keys) worst = std::max(worst, std::abs(s.error[k]) / s.allowance.value[k]);
     return worst;
   }();
   if (constant_error <= 1.0) {
@@ -238,7 +320,6 @@ Fit fit_channel(std::span<const double> x, const Tolerance& tolerance, const Fit
     fit.track.storage = TrackStorage::kConstant;
     fit.track.constant = middle;
     fit.bytes = 5;
-    fit.max_error = constant_error;
     return fit;
   }
   if (!options.keys.empty()) {
@@ -246,8 +327,9 @@ Fit fit_channel(std::span<const double> x, const Tolerance& tolerance, const Fit
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = x[options.keys[i]];
     Fit fit = quantised_fit(x, c, tolerance, 0.0, options, 0, s);
     if (fit.bytes == std::numeric_limits<std::size_t>::max()) {  // below float precision: the finest grid
-      FitOptions finest = options;
-      fit = quantised_fit(x, c, Tolerance{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), {}}, 0.0, finest, 0, s);
+      const Tolerance any{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), {}};
+      allowance_of(any, x.size(), s.allowance);
+      fit = quantised_fit(x, c, any, 0.0, options, 0, s);
     }
     return fit;
   }
@@ -277,7 +359,7 @@ Fit fit_channel(std::span<const double> x, const Tolerance& tolerance, const Fit
       }
       const std::vector<double>& c = cache ? cache->points[slot] : fitted;
       s.points.assign(c.begin(), c.end());
-      const double fit_error = excess(x, s.points, degree, spacing, {}, tolerance, s);
+      const double fit_error = excess(x, s.points, degree, spacing, s);
       if (fit_error >= 1.0) {
         if (++failures >= 3 && best.bytes != std::numeric_limits<std::size_t>::max()) break;
         continue;
@@ -296,7 +378,9 @@ Fit fit_channel(std::span<const double> x, const Tolerance& tolerance, const Fit
     exact.quantise = false;
     exact.degree = options.degree == 0 ? 3 : options.degree;
     const std::vector<double> c = least_squares(x, exact.degree, 1);
-    best = quantised_fit(x, c, Tolerance{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), {}}, 0.0, exact, 1, s);
+    const Tolerance any{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), {}};
+    allowance_of(any, x.size(), s.allowance);
+    best = quantised_fit(x, c, any, 0.0, exact, 1, s);
     best.spacing_index = 0;
   }
   return best;

@@ -36,9 +36,8 @@ struct Tolerance {
 
 struct Fit {
   ClipTrack track;
-  std::size_t bytes = 0;     // the track's bytes in the file
-  double max_error = 0.0;    // largest share of the tolerance the decoded points use, over the frames measured (<= 1)
-  int spacing_index = -1;    // into kSpacings, -1 for constant or keyed tracks
+  std::size_t bytes = 0;   // the track's bytes in the file
+  int spacing_index = -1;  // into kSpacings, -1 for constant or keyed tracks
 };
 
 // Least-squares fits of one channel by spacing index, kept across calls
