@@ -15,13 +15,16 @@ from typing import Any, Dict
 
 from . import _mocap
 from ._mocap import (
+    BoundMesh,
     Clip,
     Error,
     __version__,
+    bind_mesh,
     compress,
     decompress,
     foot_contacts,
     read_clip,
+    skin,
     write_amc,
     write_asf_amc,
     write_bvh,
@@ -29,13 +32,16 @@ from ._mocap import (
 )
 
 __all__ = [
+    "BoundMesh",
     "Clip",
     "Error",
+    "bind_mesh",
     "compress",
     "decompress",
     "eval",
     "foot_contacts",
     "read_clip",
+    "skin",
     "write_amc",
     "write_asf_amc",
     "write_bvh",

@@ -1,7 +1,7 @@
 # Type stubs of the extension (python/src/module.cc), for editors and type
 # checkers. Units: lengths in metres, angles in radians, errors in cm.
 import os
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -71,6 +71,42 @@ def decompress(clip: Clip, data: Union[bytes, _Path], *, name: str = "<bytes>") 
 def eval_json(a: Clip, b: Clip, velocity_weight: float = 1.0, shell_radius_cm: float = 3.0) -> str: ...
 def foot_contacts(clip: Clip) -> Dict[str, Any]:
     """{'floor_m', 'feet': [{'foot', 'heel', 'ball', 'toe', 'floor_m', 'contacts': (n, 2) int32 frame indices}]}."""
+
+class BoundMesh:
+    """A mesh bound to a clip's skeleton, weights and all (rig/mesh_bind.h)."""
+
+    @property
+    def vertices(self) -> npt.NDArray[np.float32]:
+        """(vertices, 3) metres, the mesh as it stands; a read-only view."""
+    @property
+    def triangles(self) -> npt.NDArray[np.int32]:
+        """(triangles, 3) vertex indices."""
+    @property
+    def joint_names(self) -> List[str]: ...
+    @property
+    def scale(self) -> float: ...
+    @property
+    def automatic_weights(self) -> bool: ...
+    @property
+    def fit_note(self) -> str: ...
+
+def bind_mesh(
+    clip: Clip,
+    mesh: _Path,
+    *,
+    units: str = "m",
+    bind_pose: Optional[_Path] = None,
+    weights: Optional[_Path] = None,
+    fit: str = "embed",
+    weight_method: str = "heat",
+    yaw: float = 0.0,
+) -> BoundMesh:
+    """An OBJ (units 'm', 'dm', 'cm', 'mm', 'in', 'ft') bound to clip's skeleton; fit 'embed' | 'height'."""
+
+def skin(
+    clip: Clip, mesh: BoundMesh, *, method: str = "lbs", threads: int = 0, frames: Optional[Sequence[int]] = None
+) -> npt.NDArray[np.float32]:
+    """(frames, vertices, 3) metres: the mesh posed by each frame index (all by default); 'lbs' or 'dqs'."""
 
 def write_bvh(clip: Clip, path: _Path, *, units: str = "cm") -> None: ...
 def write_amc(clip: Clip, path: _Path) -> None: ...

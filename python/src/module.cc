@@ -17,6 +17,9 @@
 #include <mocap/io/bvh_to_asf.h>
 #include <mocap/io/clip.h>
 #include <mocap/rig/gltf.h>
+#include <mocap/rig/mesh_bind.h>
+#include <mocap/skin/skin_frames.h>
+#include <mocap/skin/skinner.h>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -217,6 +220,77 @@ void write_glb_file(const ClipFile& clip, const std::filesystem::path& path) {
 py::ssize_t frames(const ClipFile& c) { return c.motion.frame_count(); }
 py::ssize_t joints(const ClipFile& c) { return static_cast<py::ssize_t>(c.skeleton.bones.size()); }
 
+// A mesh bound to a clip's skeleton (rig/mesh_bind.h), with the skeleton's
+// joint names to refuse another's clip when skinning.
+struct BoundMeshFile {
+  BoundMesh bound;
+  std::vector<std::string> joint_names;
+  std::string mesh_path;
+};
+
+BoundMeshFile bind_mesh_file(const ClipFile& clip, const std::filesystem::path& mesh, const std::string& units,
+                             const std::optional<std::filesystem::path>& bind_pose,
+                             const std::optional<std::filesystem::path>& weights, const std::string& fit,
+                             const std::string& weight_method, double yaw_radians) {
+  if (fit != "embed" && fit != "height") throw py::value_error("fit: expected 'embed' or 'height', found '" + fit + "'");
+  if (weight_method != "heat" && weight_method != "distance")
+    throw py::value_error("weight_method: expected 'heat' or 'distance', found '" + weight_method + "'");
+  MeshBindOptions options;
+  options.mesh_path = path_text(mesh);
+  options.units = units;
+  if (bind_pose) options.bind_pose_amc = path_text(*bind_pose);
+  options.bind_pose_fps = clip.motion.fps;
+  if (weights) options.weights_path = path_text(*weights);
+  options.fit = fit == "height" ? BindFit::kHeight : BindFit::kEmbed;
+  options.weight_method = weight_method == "distance" ? WeightMethod::kDistance : WeightMethod::kHeat;
+  options.yaw_radians = yaw_radians;
+  check(options.validate());
+  Result<BoundMesh> bound = fail("", 0, "");
+  {
+    py::gil_scoped_release release;
+    bound = bind_mesh(clip.skeleton, options);
+  }
+  return {take(std::move(bound)), clip.bone_names, options.mesh_path};
+}
+
+// The mesh posed by `frames` (indices; all when none) of `clip`: skin_frames
+// through a Skinner, each frame's positions copied out. (frames, vertices, 3)
+// float32, metres.
+py::array_t<float> skin(const ClipFile& clip, const BoundMeshFile& mesh, const std::string& method, int threads,
+                        std::optional<std::vector<int>> frames) {
+  if (mesh.joint_names != clip.bone_names)
+    throw LibraryError{Error{clip.amc_path, 0, "not a motion of the skeleton " + mesh.mesh_path + " was bound to"}};
+  if (method != "lbs" && method != "dqs") throw py::value_error("method: expected 'lbs' or 'dqs', found '" + method + "'");
+  std::vector<int> picked;
+  if (frames) {
+    picked = std::move(*frames);
+    for (const int f : picked)
+      if (f < 0 || f >= clip.motion.frame_count())
+        throw py::index_error("frames: " + std::to_string(f) + " is not a frame index of " + clip.amc_path + " (0 to " +
+                              std::to_string(clip.motion.frame_count() - 1) + ")");
+  } else {
+    for (int f = 0; f < clip.motion.frame_count(); ++f) picked.push_back(f);
+  }
+  const std::size_t vertices = mesh.bound.mesh.positions.size();
+  std::vector<Eigen::Vector3f> out(picked.size() * vertices);
+  {
+    py::gil_scoped_release release;
+    Skinner skinner = take(Skinner::create(mesh.bound.mesh, mesh.bound.weights, clip.skeleton.bones.size(),
+                                           method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear,
+                                           threads));
+    std::size_t next = 0;
+    take(skin_frames(skinner, picked, pose_from_motion(clip.skeleton, clip.motion, mesh.bound.bind),
+                     [&](int, const Skinner& posed) -> Result<void> {
+                       std::copy(posed.positions().begin(), posed.positions().end(), out.begin() + next);
+                       next += vertices;
+                       return {};
+                     }));
+  }
+  static_assert(sizeof(Eigen::Vector3f) == 3 * sizeof(float));
+  return owned<Eigen::Vector3f, float>(std::move(out),
+                                       {static_cast<py::ssize_t>(picked.size()), static_cast<py::ssize_t>(vertices), 3});
+}
+
 }  // namespace
 }  // namespace mocap::python
 
@@ -344,6 +418,35 @@ PYBIND11_MODULE(_mocap, m) {
         "An ASF clip's motion as AMC, laid out as it was read (io/amc.h).");
   m.def("write_asf_amc", &write_asf_amc, py::arg("clip"), py::arg("asf"), py::arg("amc"),
         "Any clip as a new ASF skeleton and AMC motion (io/bvh_to_asf.h), both or neither.");
+  py::class_<BoundMeshFile>(m, "BoundMesh", "A mesh bound to a skeleton, weights and all (rig/mesh_bind.h).")
+      .def_property_readonly(
+          "vertices",
+          [](py::object self) {
+            const Mesh& mesh = self.cast<const BoundMeshFile&>().bound.mesh;
+            return view(mesh.positions.data()->data(), {mesh.vertex_count(), 3}, self);
+          },
+          "(vertices, 3) float32, metres: the mesh as it stands (the bind pose). A read-only view.")
+      .def_property_readonly(
+          "triangles",
+          [](const BoundMeshFile& b) {
+            std::vector<int> corners;
+            for (const MeshTriangle& t : b.bound.mesh.triangles) corners.insert(corners.end(), t.vertex.begin(), t.vertex.end());
+            return owned(std::move(corners), {static_cast<py::ssize_t>(b.bound.mesh.triangles.size()), 3});
+          },
+          "(triangles, 3) int32 vertex indices, counter-clockwise seen from outside.")
+      .def_property_readonly("joint_names", [](const BoundMeshFile& b) { return b.joint_names; })
+      .def_property_readonly("scale", [](const BoundMeshFile& b) { return b.bound.bind.placement.scale; },
+                             "The skeleton's scale onto the mesh.")
+      .def_property_readonly("automatic_weights", [](const BoundMeshFile& b) { return b.bound.automatic_weights; })
+      .def_property_readonly("fit_note", [](const BoundMeshFile& b) { return b.bound.fit_note; },
+                             "What the embedding did not fit and why; empty when all was.");
+  m.def("bind_mesh", &bind_mesh_file, py::arg("clip"), py::arg("mesh"), py::kw_only(), py::arg("units") = "m",
+        py::arg("bind_pose") = py::none(), py::arg("weights") = py::none(), py::arg("fit") = "embed",
+        py::arg("weight_method") = "heat", py::arg("yaw") = 0.0,
+        "An OBJ bound to clip's skeleton: embedded, weighted by bone heat unless a weights file is given.");
+  m.def("skin", &skin, py::arg("clip"), py::arg("mesh"), py::kw_only(), py::arg("method") = "lbs",
+        py::arg("threads") = 0, py::arg("frames") = py::none(),
+        "(frames, vertices, 3) float32 metres: the bound mesh posed by each frame (lbs or dqs).");
   m.def("write_glb", &write_glb_file, py::arg("clip"), py::arg("path"),
         "A skeleton-only glTF binary of the clip (rig/gltf.h).");
 }
