@@ -108,6 +108,19 @@ def skin(
 ) -> npt.NDArray[np.float32]:
     """(frames, vertices, 3) metres: the mesh posed by each frame index (all by default); 'lbs' or 'dqs'."""
 
+def eye_track(
+    clip: Optional[Clip] = None,
+    *,
+    rate: Optional[float] = None,
+    duration: Optional[float] = None,
+    seed: int = 1,
+    model: str = "design",
+    mode: str = "free",
+    pad: Tuple[float, float, float] = (0.0, 0.0, 0.0),
+    target: Optional[Tuple[float, float, float]] = None,
+) -> Dict[str, npt.NDArray[np.float64]]:
+    """{'time' (n,), 'left' and 'right' (n, 4): x, y, openness, pupil, 'brow' (n,)}: mocap eyes' track."""
+
 def write_bvh(clip: Clip, path: _Path, *, units: str = "cm") -> None: ...
 def write_amc(clip: Clip, path: _Path) -> None: ...
 def write_asf_amc(clip: Clip, asf: _Path, amc: _Path) -> None: ...

@@ -10,6 +10,8 @@
 #include <mocap/compress/motion_error.h>
 #include <mocap/core/fk.h>
 #include <mocap/core/foot_contacts.h>
+#include <mocap/eyes/eye_body.h>
+#include <mocap/eyes/eyes.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 #include <mocap/io/atomic_write.h>
@@ -215,6 +217,62 @@ void write_glb_file(const ClipFile& clip, const std::filesystem::path& path) {
   const GltfDocument document =
       take(gltf_from_motion(clip.skeleton, clip.motion, std::filesystem::path(clip.amc_path).stem().string()));
   check(write_glb(path_text(path), document));
+}
+
+// Procedural eyes (eyes/eye_body.h's EyeTimeline and eye_track), on a
+// clip's timeline (its head leading the eyes) or alone, as `mocap eyes -o
+// track.csv`: the rate is the clip's or 40 Hz, the length the clip's or
+// 10 s, unless given. Columns as its CSV: time; per eye x, y, openness,
+// pupil; brow.
+py::dict eye_track_arrays(const ClipFile* clip, std::optional<double> rate, std::optional<double> duration,
+                          std::uint64_t seed, const std::string& model, const std::string& mode,
+                          std::array<double, 3> pad, std::optional<std::array<double, 3>> target) {
+  if (model != "design" && model != "physio")
+    throw py::value_error("model: expected 'design' or 'physio', found '" + model + "'");
+  if (mode != "free" && mode != "listen" && mode != "speak" && mode != "think")
+    throw py::value_error("mode: expected 'free', 'listen', 'speak' or 'think', found '" + mode + "'");
+  for (const double v : pad)
+    if (!(v >= -1.0 && v <= 1.0)) throw py::value_error("pad: expected pleasure, arousal, dominance each in [-1, 1]");
+  EyeTimelineOptions options;
+  options.params.model = model == "physio" ? EyeModel::kPhysiological : EyeModel::kDesign;
+  options.params.mode = mode == "listen"  ? ConversationMode::kListening
+                        : mode == "speak" ? ConversationMode::kSpeaking
+                        : mode == "think" ? ConversationMode::kThinking
+                                          : ConversationMode::kFree;
+  options.params.emotion = {pad[0], pad[1], pad[2]};
+  options.seed = seed;
+  std::optional<HeadTrack> head;
+  if (clip) {
+    Result<HeadTrack> track = head_track(clip->skeleton, clip->motion);
+    if (!track) throw LibraryError{Error{clip->amc_path, 0, track.error().message}};
+    head = std::move(*track);
+    options.head = &*head;
+  }
+  if (target) options.world_target = Eigen::Vector3d((*target)[0], (*target)[1], (*target)[2]);
+  check(options.validate());
+  const double fps = rate.value_or(clip ? clip->motion.fps : 40.0);
+  const double seconds = duration.value_or(clip ? clip->motion.duration_seconds() : 10.0);
+  if (!(fps > 0) || !(seconds >= 0)) throw py::value_error("rate and duration: expected rate > 0 and duration >= 0");
+  std::vector<EyeFrame> frames;
+  {
+    py::gil_scoped_release release;
+    EyeTimeline timeline(options);
+    frames = eye_track(timeline, fps, seconds);
+  }
+  const auto n = static_cast<py::ssize_t>(frames.size());
+  std::vector<double> time, left, right, brow;
+  for (const EyeFrame& f : frames) {
+    time.push_back(f.time_s);
+    left.insert(left.end(), {f.left.x, f.left.y, f.left.openness, f.left.pupil});
+    right.insert(right.end(), {f.right.x, f.right.y, f.right.openness, f.right.pupil});
+    brow.push_back(f.brow);
+  }
+  py::dict track;
+  track["time"] = owned(std::move(time), {n});
+  track["left"] = owned(std::move(left), {n, 4});
+  track["right"] = owned(std::move(right), {n, 4});
+  track["brow"] = owned(std::move(brow), {n});
+  return track;
 }
 
 py::ssize_t frames(const ClipFile& c) { return c.motion.frame_count(); }
@@ -447,6 +505,11 @@ PYBIND11_MODULE(_mocap, m) {
   m.def("skin", &skin, py::arg("clip"), py::arg("mesh"), py::kw_only(), py::arg("method") = "lbs",
         py::arg("threads") = 0, py::arg("frames") = py::none(),
         "(frames, vertices, 3) float32 metres: the bound mesh posed by each frame (lbs or dqs).");
+  m.def("eye_track", &eye_track_arrays, py::arg("clip") = py::none(), py::kw_only(), py::arg("rate") = py::none(),
+        py::arg("duration") = py::none(), py::arg("seed") = 1, py::arg("model") = "design", py::arg("mode") = "free",
+        py::arg("pad") = std::array<double, 3>{0.0, 0.0, 0.0}, py::arg("target") = py::none(),
+        "Procedural eyes on clip's timeline (or alone): {'time', 'left', 'right' (n, 4: x, y, openness, pupil), "
+        "'brow'}.");
   m.def("write_glb", &write_glb_file, py::arg("clip"), py::arg("path"),
         "A skeleton-only glTF binary of the clip (rig/gltf.h).");
 }
