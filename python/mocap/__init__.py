@@ -13,6 +13,8 @@ Bad input raises mocap.Error (a ValueError) whose message is the library's
 import json as _json
 from typing import Any, Dict
 
+import numpy as _numpy  # noqa: F401  (the arrays are numpy's: without it, fail here)
+
 from . import _mocap
 from ._mocap import (
     BoundMesh,
