@@ -69,10 +69,13 @@ start = best(lambda: run("--version"), 9)
 same = best(lambda: run("fk", asf, amc, "--frames", f"{last}:{last}"), 9)
 csv = best(lambda: run("fk", asf, amc, "--format", "csv"), 3)
 print(f"{os.path.basename(amc)}: {frames} frames x {joints} joints, {megabytes:.2f} MB")
-print(f"  python  read + world_positions  {python * 1e3:8.2f} ms  ({megabytes / python:.0f} MB/s; read alone {read_only * 1e3:.2f} ms)")
-print(f"  cli     fk --frames {last}:{last}     {same * 1e3:8.2f} ms  (process start {start * 1e3:.2f} ms: {(same - start) * 1e3:.2f} ms of work)")
+print(f"  python  read + world_positions  {python * 1e3:8.2f} ms  "
+      f"({megabytes / python:.0f} MB/s; read alone {read_only * 1e3:.2f} ms)")
+print(f"  cli     fk --frames {last}:{last}     {same * 1e3:8.2f} ms  "
+      f"(process start {start * 1e3:.2f} ms: {(same - start) * 1e3:.2f} ms of work)")
 print(f"  cli     fk --format csv          {csv * 1e3:8.2f} ms  (every frame printed)")
-print(f"  ratio   python / cli work        {python / (same - start):8.2f}x  (python / cli with its start: {python / same:.2f}x)")
+print(f"  ratio   python / cli work        {python / (same - start):8.2f}x  "
+      f"(python / cli with its start: {python / same:.2f}x)")
 if amcparser:
     sys.path.insert(0, os.path.dirname(amcparser))
     import amc_parser  # CalciferZh/AMCParser, as given

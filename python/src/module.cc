@@ -290,7 +290,8 @@ BoundMeshFile bind_mesh_file(const ClipFile& clip, const std::filesystem::path& 
                              const std::optional<std::filesystem::path>& bind_pose,
                              const std::optional<std::filesystem::path>& weights, const std::string& fit,
                              const std::string& weight_method, double yaw_radians) {
-  if (fit != "embed" && fit != "height") throw py::value_error("fit: expected 'embed' or 'height', found '" + fit + "'");
+  if (fit != "embed" && fit != "height")
+    throw py::value_error("fit: expected 'embed' or 'height', found '" + fit + "'");
   if (weight_method != "heat" && weight_method != "distance")
     throw py::value_error("weight_method: expected 'heat' or 'distance', found '" + weight_method + "'");
   MeshBindOptions options;
@@ -318,7 +319,8 @@ py::array_t<float> skin(const ClipFile& clip, const BoundMeshFile& mesh, const s
                         std::optional<std::vector<int>> frames) {
   if (mesh.joint_names != clip.bone_names)
     throw LibraryError{Error{clip.amc_path, 0, "not a motion of the skeleton " + mesh.mesh_path + " was bound to"}};
-  if (method != "lbs" && method != "dqs") throw py::value_error("method: expected 'lbs' or 'dqs', found '" + method + "'");
+  if (method != "lbs" && method != "dqs")
+    throw py::value_error("method: expected 'lbs' or 'dqs', found '" + method + "'");
   std::vector<int> picked;
   if (frames) {
     picked = std::move(*frames);
@@ -345,8 +347,8 @@ py::array_t<float> skin(const ClipFile& clip, const BoundMeshFile& mesh, const s
                      }));
   }
   static_assert(sizeof(Eigen::Vector3f) == 3 * sizeof(float));
-  return owned<Eigen::Vector3f, float>(std::move(out),
-                                       {static_cast<py::ssize_t>(picked.size()), static_cast<py::ssize_t>(vertices), 3});
+  return owned<Eigen::Vector3f, float>(
+      std::move(out), {static_cast<py::ssize_t>(picked.size()), static_cast<py::ssize_t>(vertices), 3});
 }
 
 }  // namespace
@@ -488,16 +490,19 @@ PYBIND11_MODULE(_mocap, m) {
           "triangles",
           [](const BoundMeshFile& b) {
             std::vector<int> corners;
-            for (const MeshTriangle& t : b.bound.mesh.triangles) corners.insert(corners.end(), t.vertex.begin(), t.vertex.end());
+            for (const MeshTriangle& t : b.bound.mesh.triangles)
+              corners.insert(corners.end(), t.vertex.begin(), t.vertex.end());
             return owned(std::move(corners), {static_cast<py::ssize_t>(b.bound.mesh.triangles.size()), 3});
           },
           "(triangles, 3) int32 vertex indices, counter-clockwise seen from outside.")
       .def_property_readonly("joint_names", [](const BoundMeshFile& b) { return b.joint_names; })
-      .def_property_readonly("scale", [](const BoundMeshFile& b) { return b.bound.bind.placement.scale; },
-                             "The skeleton's scale onto the mesh.")
+      .def_property_readonly(
+          "scale", [](const BoundMeshFile& b) { return b.bound.bind.placement.scale; },
+          "The skeleton's scale onto the mesh.")
       .def_property_readonly("automatic_weights", [](const BoundMeshFile& b) { return b.bound.automatic_weights; })
-      .def_property_readonly("fit_note", [](const BoundMeshFile& b) { return b.bound.fit_note; },
-                             "What the embedding did not fit and why; empty when all was.");
+      .def_property_readonly(
+          "fit_note", [](const BoundMeshFile& b) { return b.bound.fit_note; },
+          "What the embedding did not fit and why; empty when all was.");
   m.def("bind_mesh", &bind_mesh_file, py::arg("clip"), py::arg("mesh"), py::kw_only(), py::arg("units") = "m",
         py::arg("bind_pose") = py::none(), py::arg("weights") = py::none(), py::arg("fit") = "embed",
         py::arg("weight_method") = "heat", py::arg("yaw") = 0.0,

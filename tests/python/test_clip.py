@@ -95,7 +95,8 @@ def test_foot_contacts_are_mocap_contacts():
     cli = cli_json("contacts", BUNDLED / "09.asf", BUNDLED / "09_06.amc", "--json")
     assert found["floor_m"] * 100 == pytest.approx(cli["floor_cm"], rel=1e-12)
     for foot, expected in zip(found["feet"], cli["feet"]):
-        assert [foot[k] for k in ("foot", "heel", "ball", "toe")] == [expected[k] for k in ("foot", "heel", "ball", "toe")]
+        keys = ("foot", "heel", "ball", "toe")
+        assert [foot[k] for k in keys] == [expected[k] for k in keys]
         numbers = clip.frame_numbers[foot["contacts"]]  # frame indices to the file's frame numbers
         assert numbers.tolist() == [[c["first"], c["last"]] for c in expected["contacts"]]
         assert len(expected["contacts"]) > 0

@@ -33,7 +33,8 @@ def test_frames_are_mocap_skins_obj_files(bound, method, tmp_path):
     assert every.shape == (141, 13380, 3) and np.array_equal(every[[0, 70, 140]], posed)
     for row, number in enumerate((1, 71, 141)):
         # The OBJ in decimetres with 6 significant digits.
-        np.testing.assert_allclose(posed[row] * 10, obj_vertices(tmp_path / f"f_{number:04d}.obj"), rtol=5e-6, atol=1e-6)
+        expected = obj_vertices(tmp_path / f"f_{number:04d}.obj")
+        np.testing.assert_allclose(posed[row] * 10, expected, rtol=5e-6, atol=1e-6)
     # The figure moves: frame 141 is not frame 1.
     assert np.abs(posed[2] - posed[0]).max() > 0.1
 
