@@ -1,0 +1,127 @@
+# Type stubs of the extension (python/src/module.cc), for editors and type
+# checkers. Units: lengths in metres, angles in radians, errors in cm.
+import os
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+_Path = Union[str, os.PathLike[str]]
+
+__version__: str
+
+class Error(ValueError):
+    """A bad input: str(e) is the library's 'file:line: what was expected'."""
+
+    file: str  # the input's path or name; "" when none applies
+    line: int  # 1-based; 0 when the error is not tied to a line
+    message: str  # what was found and what was expected
+
+class Clip:
+    """A skeleton and a motion of it, as read (io/clip.h's ClipFile)."""
+
+    @property
+    def fps(self) -> float: ...
+    @property
+    def frame_numbers(self) -> npt.NDArray[np.int32]:
+        """(frames,) the file's frame numbers; a read-only view."""
+    @property
+    def channels(self) -> npt.NDArray[np.float64]:
+        """(frames, dofs) channel values in radians and metres; a read-only view."""
+    @property
+    def joint_names(self) -> List[str]:
+        """Root first, then each bone (its end point), as `mocap fk` names them."""
+    @property
+    def parents(self) -> npt.NDArray[np.int32]:
+        """(joints,) each joint's parent; -1 for the root."""
+    @property
+    def channel_names(self) -> List[str]:
+        """'bone.dof' of each column of channels."""
+    @property
+    def asf_path(self) -> str: ...
+    @property
+    def amc_path(self) -> str: ...
+    @property
+    def is_bvh(self) -> bool: ...
+    @property
+    def duration(self) -> float:
+        """Seconds: frames / fps."""
+    def __len__(self) -> int: ...
+    def world_positions(self) -> npt.NDArray[np.float64]:
+        """(frames, joints, 3) metres: the root's position, then each bone's end point."""
+    def world_transforms(self) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """(positions (frames, joints, 3), rotations (frames, joints, 4) as x, y, z, w)."""
+
+def read_clip(path: _Path, amc: Optional[_Path] = None, *, fps: float = 120.0, units: str = "cm") -> Clip:
+    """read_clip(asf, amc, fps=120) or read_clip(bvh, units='cm' | 'm' | 'mm' | 'in' | 'ft' | metres per unit)."""
+
+def compress(
+    clip: Clip,
+    max_error: float = 1.0,
+    *,
+    max_velocity_error: float = 20.0,
+    contact_error: float = 0.3,
+    contact_speed: float = 1.5,
+) -> bytes:
+    """The .mkc bytes: every joint on every frame within max_error cm; 0 turns a jitter bound off."""
+
+def decompress(clip: Clip, data: Union[bytes, _Path], *, name: str = "<bytes>") -> Clip:
+    """A Clip of clip's skeleton decoded from a .mkc (its bytes, or its path)."""
+
+def eval_json(a: Clip, b: Clip, velocity_weight: float = 1.0, shell_radius_cm: float = 3.0) -> str: ...
+def foot_contacts(clip: Clip) -> Dict[str, Any]:
+    """{'floor_m', 'feet': [{'foot', 'heel', 'ball', 'toe', 'floor_m', 'contacts': (n, 2) int32 frame indices}]}."""
+
+class BoundMesh:
+    """A mesh bound to a clip's skeleton, weights and all (rig/mesh_bind.h)."""
+
+    @property
+    def vertices(self) -> npt.NDArray[np.float32]:
+        """(vertices, 3) metres, the mesh as it stands; a read-only view."""
+    @property
+    def triangles(self) -> npt.NDArray[np.int32]:
+        """(triangles, 3) vertex indices."""
+    @property
+    def joint_names(self) -> List[str]: ...
+    @property
+    def scale(self) -> float: ...
+    @property
+    def automatic_weights(self) -> bool: ...
+    @property
+    def fit_note(self) -> str: ...
+
+def bind_mesh(
+    clip: Clip,
+    mesh: _Path,
+    *,
+    units: str = "m",
+    bind_pose: Optional[_Path] = None,
+    weights: Optional[_Path] = None,
+    fit: str = "embed",
+    weight_method: str = "heat",
+    yaw: float = 0.0,
+) -> BoundMesh:
+    """An OBJ (units 'm', 'dm', 'cm', 'mm', 'in', 'ft') bound to clip's skeleton; fit 'embed' | 'height'."""
+
+def skin(
+    clip: Clip, mesh: BoundMesh, *, method: str = "lbs", threads: int = 0, frames: Optional[Sequence[int]] = None
+) -> npt.NDArray[np.float32]:
+    """(frames, vertices, 3) metres: the mesh posed by each frame index (all by default); 'lbs' or 'dqs'."""
+
+def eye_track(
+    clip: Optional[Clip] = None,
+    *,
+    rate: Optional[float] = None,
+    duration: Optional[float] = None,
+    seed: int = 1,
+    model: str = "design",
+    mode: str = "free",
+    pad: Tuple[float, float, float] = (0.0, 0.0, 0.0),
+    target: Optional[Tuple[float, float, float]] = None,
+) -> Dict[str, npt.NDArray[np.float64]]:
+    """{'time' (n,), 'left' and 'right' (n, 4): x, y, openness, pupil, 'brow' (n,)}: mocap eyes' track."""
+
+def write_bvh(clip: Clip, path: _Path, *, units: str = "cm") -> None: ...
+def write_amc(clip: Clip, path: _Path) -> None: ...
+def write_asf_amc(clip: Clip, asf: _Path, amc: _Path) -> None: ...
+def write_glb(clip: Clip, path: _Path) -> None: ...
