@@ -53,8 +53,10 @@ def main():
     bottom.axhline(args.max_error, color="gray", linestyle=":", label=f"bound {args.max_error:g} cm")
     bottom.set_xlabel("time (s)")
     bottom.set_ylabel("error (cm)")
-    bottom.set_title(f"worst {report['joint_err_max_cm']:.3f} cm ({report['worst_joint']} at frame "
-                     f"{report['worst_frame']}), joint velocity error p99 {report['joint_vel_err_p99_cm_s']:.1f} cm/s")
+    # worst_joint/worst_frame are the mean position error's; the worst single joint has its own keys.
+    bottom.set_title(f"worst {report['worst_joint_error_cm']:.3f} cm ({report['worst_joint_error_joint']} at frame "
+                     f"{report['worst_joint_error_frame']}), joint velocity error p99 "
+                     f"{report['joint_vel_err_p99_cm_s']:.1f} cm/s")
     bottom.legend(loc="upper right", fontsize="small")
     figure.savefig(args.output, dpi=110)
     print(f"{args.output}: {args.joint} and the error of a {len(data):,}-byte .mkc "
