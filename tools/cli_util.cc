@@ -2,8 +2,8 @@
 
 #include <mocap/core/floor_contact.h>
 #include <mocap/io/asf.h>
-#include <mocap/io/bvh.h>
 #include <mocap/io/atomic_write.h>
+#include <mocap/io/bvh.h>
 #include <mocap/io/output_format.h>
 
 #include <cmath>
@@ -40,8 +40,8 @@ std::string cmu_subject(const std::string& path, bool motion) {
 
 }  // namespace
 
-std::optional<Clip> load_clip(const std::string& asf_path, const std::string& amc_path, double fps) {
-  auto clip = read_clip(asf_path, amc_path, fps);
+std::optional<Capture> load_asf_amc(const std::string& asf_path, const std::string& amc_path, double fps) {
+  auto clip = read_capture(asf_path, amc_path, fps);
   if (!clip) {
     std::cerr << "mocap: " << clip.error().to_string() << "\n";
     return std::nullopt;
@@ -86,7 +86,7 @@ Interpolation interpolation_option(const std::string& interp) {
 
 std::optional<std::string> motion_text(std::string_view verb, const Skeleton& skeleton, const Motion& motion,
                                        const std::string& path, const std::string& bvh_units, const AmcLayout* layout) {
-  auto text = format_clip_motion(skeleton, motion, is_bvh_path(path), *parse_length_unit(bvh_units), layout);
+  auto text = format_capture_motion(skeleton, motion, is_bvh_path(path), *parse_length_unit(bvh_units), layout);
   if (!text) {
     std::cerr << "mocap " << verb << ": " << path << ": " << text.error().message << "\n";
     return std::nullopt;
@@ -109,15 +109,15 @@ void add_bvh_units_option(CLI::App& command, std::string& bvh_units) {
           "UNIT"));
 }
 
-int load_clip_or_bvh(std::string_view verb, const std::string& first, const std::string& second, double fps,
-                     const std::string& bvh_units, std::optional<Clip>& clip) {
+int load_capture(std::string_view verb, const std::string& first, const std::string& second, double fps,
+                     const std::string& bvh_units, std::optional<Capture>& clip) {
   if (!is_bvh_path(first)) {
     if (second.empty()) {
       std::cerr << "mocap " << verb << ": amc: expected an AMC motion after the ASF skeleton " << first
                 << " (or a .bvh file alone)\n";
       return kUsage;
     }
-    clip = load_clip(first, second, fps);
+    clip = load_asf_amc(first, second, fps);
     return clip ? kOk : kBadInput;
   }
   if (!second.empty()) {
@@ -131,7 +131,7 @@ int load_clip_or_bvh(std::string_view verb, const std::string& first, const std:
               << ": expected m, cm, mm, in, ft or a positive number of metres\n";
     return kUsage;
   }
-  auto bvh = read_bvh_clip(first, *units);
+  auto bvh = read_bvh_capture(first, *units);
   if (!bvh) {
     std::cerr << "mocap: " << bvh.error().to_string() << "\n";
     return kBadInput;

@@ -42,8 +42,8 @@ int run_decompress(const DecompressOptions& o) {
   if (is_clip_file_name(o.keys)) {
     std::optional<Skeleton> skeleton;
     if (bvh) {
-      std::optional<Clip> clip;
-      if (const int code = load_clip_or_bvh("decompress", o.asf, "", o.fps, o.bvh_units, clip); code) return code;
+      std::optional<Capture> clip;
+      if (const int code = load_capture("decompress", o.asf, "", o.fps, o.bvh_units, clip); code) return code;
       skeleton = std::move(clip->skeleton);
     } else if (auto asf = read_asf(o.asf)) {
       skeleton = std::move(*asf);
@@ -60,7 +60,7 @@ int run_decompress(const DecompressOptions& o) {
     if (!text) return kBadInput;
     return emit(o.output, *text);
   }
-  auto clip = load_clip(o.asf, o.keys, o.fps);
+  auto clip = load_asf_amc(o.asf, o.keys, o.fps);
   if (!clip) return kBadInput;
   auto rebuilt = rebuild_motion(clip->skeleton, clip->motion, o.keys, interpolation_option(o.interp));
   if (!rebuilt) {

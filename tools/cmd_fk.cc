@@ -33,8 +33,8 @@ int run_fk(const FkOptions& options) {
   const auto format = format_option("fk", options.output, options.format, {"csv", "json"}, "csv");
   if (!format) return kUsage;
   if (const int code = check_outputs("fk", {options.output}); code != kOk) return code;
-  std::optional<Clip> clip;
-  if (const int code = load_clip_or_bvh("fk", options.asf, options.amc, options.fps, options.bvh_units, clip); code)
+  std::optional<Capture> clip;
+  if (const int code = load_capture("fk", options.asf, options.amc, options.fps, options.bvh_units, clip); code)
     return code;
   const Skeleton& skeleton = clip->skeleton;
   const Motion& motion = clip->motion;

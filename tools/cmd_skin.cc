@@ -164,8 +164,8 @@ int run_skin(const SkinOptions& options) {
     return kUsage;
   }
 
-  std::optional<Clip> clip;
-  if (const int code = load_clip_or_bvh("skin", options.asf, options.amc, options.fps, options.bvh_units, clip);
+  std::optional<Capture> clip;
+  if (const int code = load_capture("skin", options.asf, options.amc, options.fps, options.bvh_units, clip);
       code != kOk)
     return code;
   const Skeleton& skeleton = clip->skeleton;

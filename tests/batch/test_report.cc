@@ -852,7 +852,7 @@ TEST(ReportJitter, RebuildAndFilesAreMeasureJitterOfWhatWasMeasured) {
   ASSERT_EQ(inputs.size(), 1u);
   const ClipResult c = run_clip(inputs[0], o);
   ASSERT_TRUE(c.ok) << c.error;
-  ClipFile capture;
+  Capture capture;
   capture.asf_path = (data / "09.asf").string();
   capture.amc_path = (data / "09_06.amc").string();
   auto skeleton = read_asf(capture.asf_path);

@@ -76,7 +76,7 @@ JitterResult rebuild_jitter(JitterReference& ref, const Motion& other) {
 
 // The clip stored as `request` asks (compress/compress_clip.h, as `mocap
 // compress -o x.mkc` stores it) and the decoded file's error.
-Result<ClipFileResult> encode_file(const ClipFile& capture, CompressRequest request, std::int64_t raw_bytes) {
+Result<ClipFileResult> encode_file(const Capture& capture, CompressRequest request, std::int64_t raw_bytes) {
   request.format = CompressFormat::kMkc;
   request.time_decoder = false;  // the report times the encoder only
   auto report = compress_clip(capture, request);
@@ -97,7 +97,7 @@ Result<ClipFileResult> encode_file(const ClipFile& capture, CompressRequest requ
 }
 
 // `keys` in whole-pose mode, as `mocap compress --ratio ... -o x.mkc` stores them.
-Result<ClipFileResult> encode_keys(const ClipFile& capture, std::vector<int> keys, const ReportOptions& options,
+Result<ClipFileResult> encode_keys(const Capture& capture, std::vector<int> keys, const ReportOptions& options,
                                    std::int64_t raw_bytes) {
   CompressRequest request;
   request.pose_key_error_cm = options.clip_file_error_cm;
@@ -135,7 +135,7 @@ ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
       bvh = std::move(*read);
       result.fps = bvh->motion.fps;
     }
-    ClipFile capture;
+    Capture capture;
     capture.asf_path = input.asf;
     capture.amc_path = input.path;
     auto read_skeleton = bvh ? Result<Skeleton>(std::move(bvh->skeleton)) : read_asf(input.asf);

@@ -2,7 +2,7 @@
 // keys (compress/key_pipeline.h), rebuild every frame and measure it
 // (compress/motion_error.h), and do the same for uniformly spaced keys of the
 // same count, the baseline. Then store each key set as a compressed clip
-// file (.mkc, compress/clip_file.h) in whole-pose mode, count its bytes and
+// file (.mkc, compress/compressed_clip.h) in whole-pose mode, count its bytes and
 // measure the file as decoded; and, when asked, the clip as per-track keys
 // under each bound of ReportOptions::track_bounds_cm. The rebuild and every
 // file are also measured for jitter (compress/jitter.h): the joint velocity

@@ -40,7 +40,7 @@ struct ReportOptions {
   std::vector<double> under_cm = {1.0};
   int worst_clips = 3;  // error-over-time curves kept per budget, the clips with the largest max
   int threads = 0;      // worker threads; 0 means every core
-  // Compressed clip files (.mkc, compress/clip_file.h): per clip and budget
+  // Compressed clip files (.mkc, compress/compressed_clip.h): per clip and budget
   // the selected keys and the uniform keys are each encoded in whole-pose
   // mode (encode_clip with pose_keys), their bytes counted and the decoded
   // files measured. About 0.1 s per clip and budget on a CMU clip.

@@ -1,7 +1,7 @@
-// read_clip, the output-format picker and the table of mesh units: what the
+// read_capture, the output-format picker and the table of mesh units: what the
 // CLI and the viewer share for loading and naming outputs.
 #include <gtest/gtest.h>
-#include <mocap/io/clip.h>
+#include <mocap/io/capture.h>
 #include <mocap/io/mesh.h>
 #include <mocap/io/output_format.h>
 
@@ -13,11 +13,11 @@
 namespace mocap {
 namespace {
 
-TEST(ReadClip, ReadsEveryRealClipAtTheGivenRate) {
+TEST(ReadCapture, ReadsEveryRealClipAtTheGivenRate) {
   const auto clips = test::all_real_clips();
   ASSERT_FALSE(clips.empty());
   for (const auto& files : clips) {
-    const auto clip = read_clip(files.asf.string(), files.amc.string(), 60.0);
+    const auto clip = read_capture(files.asf.string(), files.amc.string(), 60.0);
     ASSERT_TRUE(clip) << clip.error().to_string();
     EXPECT_EQ(clip->motion.fps, 60.0);
     EXPECT_GT(clip->motion.frame_count(), 0) << files.name;
@@ -28,17 +28,17 @@ TEST(ReadClip, ReadsEveryRealClipAtTheGivenRate) {
   }
 }
 
-TEST(ReadClip, ErrorsNameTheFile) {
+TEST(ReadCapture, ErrorsNameTheFile) {
   const std::string asf = (test::bundled_data_dir() / "09.asf").string();
   const std::string amc = (test::bundled_data_dir() / "09_06.amc").string();
-  const auto no_asf = read_clip("/nonexistent/x.asf", amc);
+  const auto no_asf = read_capture("/nonexistent/x.asf", amc);
   ASSERT_FALSE(no_asf);
   EXPECT_EQ(no_asf.error().file, "/nonexistent/x.asf");
-  const auto no_amc = read_clip(asf, "/nonexistent/y.amc");
+  const auto no_amc = read_capture(asf, "/nonexistent/y.amc");
   ASSERT_FALSE(no_amc);
   EXPECT_EQ(no_amc.error().file, "/nonexistent/y.amc");
   // The skeleton file given as a motion: the AMC parser's error, with a line.
-  const auto swapped = read_clip(asf, asf);
+  const auto swapped = read_capture(asf, asf);
   ASSERT_FALSE(swapped);
   EXPECT_EQ(swapped.error().file, asf);
 }

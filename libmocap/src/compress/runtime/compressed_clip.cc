@@ -1,4 +1,4 @@
-#include <mocap/compress/clip_file.h>
+#include <mocap/compress/compressed_clip.h>
 
 #include <mocap/core/crc32.h>
 #include <mocap/io/atomic_write.h>

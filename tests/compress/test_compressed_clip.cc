@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <mocap/compress/clip_decoder.h>
 #include <mocap/compress/clip_encoder.h>
-#include <mocap/compress/clip_file.h>
+#include <mocap/compress/compressed_clip.h>
 #include <mocap/io/asf.h>
 #include <mocap/io/bvh.h>
 
@@ -51,7 +51,7 @@ void expect_error(const std::vector<std::uint8_t>& bytes, const std::string& wha
   }
 }
 
-TEST(ClipFile, RoundTripIsByteIdentical) {
+TEST(CompressedClip, RoundTripIsByteIdentical) {
   const auto l = test::load_bundled("09_06");
   for (const bool entropy : {true, false}) {
     for (const bool quantise : {true, false}) {
@@ -77,7 +77,7 @@ TEST(ClipFile, RoundTripIsByteIdentical) {
   }
 }
 
-TEST(ClipFile, WholePoseAndIrregularFramesRoundTrip) {
+TEST(CompressedClip, WholePoseAndIrregularFramesRoundTrip) {
   auto l = test::load_bundled("09_06");
   l.motion.frame_numbers[5] += 0;
   for (std::size_t f = 10; f < l.motion.frame_numbers.size(); ++f) l.motion.frame_numbers[f] += 7;  // a gap
@@ -97,7 +97,7 @@ TEST(ClipFile, WholePoseAndIrregularFramesRoundTrip) {
 
 // The rebuild's interpolation is header flags bit 0 (1 cubic), on whole-pose
 // clips only; keyed tracks carry no degree bit.
-TEST(ClipFile, WholePoseInterpolationIsFlagBitZero) {
+TEST(CompressedClip, WholePoseInterpolationIsFlagBitZero) {
   ClipEncodeOptions options;
   options.pose_keys = {0, 5, 11, 23};
   for (const Interpolation interpolation : {Interpolation::kSlerp, Interpolation::kCubic}) {
@@ -154,7 +154,7 @@ TEST(ClipFile, WholePoseInterpolationIsFlagBitZero) {
   expect_error(degree, "keyed track with a degree bit", "degree bit");
 }
 
-TEST(ClipFile, WriteAndReadAFile) {
+TEST(CompressedClip, WriteAndReadAFile) {
   const auto bytes = small_file();
   auto clip = parse_compressed_clip(bytes, "x");
   ASSERT_TRUE(clip.has_value());
@@ -169,7 +169,7 @@ TEST(ClipFile, WriteAndReadAFile) {
   EXPECT_EQ(missing.error().file, path.string());
 }
 
-TEST(ClipFile, EveryTruncationIsRefused) {
+TEST(CompressedClip, EveryTruncationIsRefused) {
   const auto bytes = small_file();
   ASSERT_GT(bytes.size(), 100u);
   for (std::size_t n = 0; n < bytes.size(); ++n) {
@@ -178,7 +178,7 @@ TEST(ClipFile, EveryTruncationIsRefused) {
   }
 }
 
-TEST(ClipFile, EveryFlippedByteIsRefused) {
+TEST(CompressedClip, EveryFlippedByteIsRefused) {
   const auto bytes = small_file();
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     for (const std::uint8_t mask : {std::uint8_t{0xff}, std::uint8_t{0x01}, std::uint8_t{0x80}}) {
@@ -189,7 +189,7 @@ TEST(ClipFile, EveryFlippedByteIsRefused) {
   }
 }
 
-TEST(ClipFile, ForeignMagicVersionAndSize) {
+TEST(CompressedClip, ForeignMagicVersionAndSize) {
   const auto bytes = small_file();
   auto magic = bytes;
   magic[0] = 'X';
@@ -207,7 +207,7 @@ TEST(ClipFile, ForeignMagicVersionAndSize) {
 }
 
 // Damage under a correct checksum: the validator itself must refuse it.
-TEST(ClipFile, InconsistentContentUnderAGoodChecksum) {
+TEST(CompressedClip, InconsistentContentUnderAGoodChecksum) {
   const auto bytes = small_file();
   {
     auto d = bytes;
@@ -265,7 +265,7 @@ TEST(ClipFile, InconsistentContentUnderAGoodChecksum) {
   std::printf("resealed single-byte damage: %d refused, %d parsed (values changed, still well-formed)\n", refused, accepted);
 }
 
-TEST(ClipFile, ForeignSkeletonIsRefusedNamingTheBone) {
+TEST(CompressedClip, ForeignSkeletonIsRefusedNamingTheBone) {
   const auto l = test::load_bundled("09_06");
   auto clip = encode_clip(l.skeleton, test::first_frames(l.motion, 24), {});
   ASSERT_TRUE(clip.has_value());
@@ -306,7 +306,7 @@ TEST(ClipFile, ForeignSkeletonIsRefusedNamingTheBone) {
 // Header flags bit 1 is the skeleton's convention: a clip of a BVH skeleton
 // is refused against an Acclaim skeleton of the same bones and lengths, and
 // the reverse; the bit round-trips and leaves bit 0 alone.
-TEST(ClipFile, BvhConventionIsFlagBitOne) {
+TEST(CompressedClip, BvhConventionIsFlagBitOne) {
   const auto l = test::load_bundled("09_06");
   ClipEncodeOptions options;
   options.pose_keys = {0, 11, 23};
@@ -343,7 +343,7 @@ TEST(ClipFile, BvhConventionIsFlagBitOne) {
 // A real BVH (cgspeed's 09_06, in its ASF's units) through the file: the
 // flag set from the skeleton, byte-stable, decoded against the same BVH and
 // no other.
-TEST(ClipFile, CgspeedBvhRoundTripsWithItsConvention) {
+TEST(CompressedClip, CgspeedBvhRoundTripsWithItsConvention) {
   const auto path = test::shared_data_dir() / "cmu-bvh" / "09_06.bvh";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not present";
   auto bvh = read_bvh(path.string(), 0.0254 / 0.45);
