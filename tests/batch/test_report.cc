@@ -211,7 +211,7 @@ TEST(ReportRun, MeasuresRealClipsAgainstTheUniformBaseline) {
   EXPECT_EQ(calls, 3);
   ASSERT_EQ(report.clips.size(), 3u);
   for (const ClipResult& c : report.clips) {
-    ASSERT_TRUE(c.ok) << c.error;
+    ASSERT_TRUE(c.status) << c.error_text();
     ASSERT_EQ(c.budgets.size(), 2u);
     EXPECT_EQ(c.joints.size(), 31u);
     for (const BudgetResult& b : c.budgets) {
@@ -257,7 +257,7 @@ TEST(ReportRun, EveryBudgetKindRuns) {
     o.budgets = {budget};
     const Report r = run_report(clips, o);
     ASSERT_EQ(r.clips.size(), 1u);
-    ASSERT_TRUE(r.clips[0].ok) << r.clips[0].error;
+    ASSERT_TRUE(r.clips[0].status) << r.clips[0].error_text();
     const BudgetResult& b = r.clips[0].budgets[0];
     EXPECT_GE(b.keys, 2);
     if (kind == BudgetKind::kMaxError) {
@@ -283,14 +283,14 @@ TEST(ReportRun, AFailedClipIsListedAndTheRestStillRun) {
   EXPECT_EQ(s.failed, 2);
   for (const ClipResult& c : report.clips) {
     if (c.name == "09_99") {
-      EXPECT_FALSE(c.ok);
-      EXPECT_NE(c.error.find("09_99.amc:"), std::string::npos) << c.error;  // names the file and line
+      EXPECT_FALSE(c.status);
+      EXPECT_NE(c.error_text().find("09_99.amc:"), std::string::npos) << c.error_text();  // names the file and line
       EXPECT_TRUE(c.budgets.empty());
     } else if (c.name == "77_01") {
-      EXPECT_FALSE(c.ok);
-      EXPECT_NE(c.error.find("--asf"), std::string::npos) << c.error;
+      EXPECT_FALSE(c.status);
+      EXPECT_NE(c.error_text().find("--asf"), std::string::npos) << c.error_text();
     } else {
-      EXPECT_TRUE(c.ok) << c.error;
+      EXPECT_TRUE(c.status) << c.error_text();
     }
   }
   // Failures are in every format.
@@ -326,8 +326,8 @@ TEST(ReportRun, BvhFilesAreClipsOfTheirOwn) {
   ASSERT_EQ(report.clips.size(), 2u);
   const ClipResult& amc = report.clips[0];
   const ClipResult& bvh = report.clips[1];
-  ASSERT_TRUE(amc.ok) << amc.error;
-  ASSERT_TRUE(bvh.ok) << bvh.error;
+  ASSERT_TRUE(amc.status) << amc.error_text();
+  ASSERT_TRUE(bvh.status) << bvh.error_text();
   EXPECT_EQ(bvh.frames, 141);
   EXPECT_EQ(bvh.fps, 60.0);
   EXPECT_EQ(bvh.joints.size(), 38u);  // 31 joints and 7 End Sites
@@ -339,7 +339,7 @@ TEST(ReportRun, BvhFilesAreClipsOfTheirOwn) {
   // The wrong unit, and the error follows the lengths.
   o.bvh_metres_per_unit = 0.01;
   const Report wrong = run_report(std::vector<ClipInput>{clips[1]}, o);
-  ASSERT_TRUE(wrong.clips[0].ok) << wrong.clips[0].error;
+  ASSERT_TRUE(wrong.clips[0].status) << wrong.clips[0].error_text();
   EXPECT_GT(wrong.clips[0].budgets[0].position.max, 5.0 * bvh.budgets[0].position.max);
 }
 
@@ -463,7 +463,7 @@ void expect_files_match(const fs::path& asf_path, const fs::path& amc_path) {
   const auto inputs = find_clips(std::vector<std::string>{amc_path.string()});
   ASSERT_EQ(inputs.size(), 1u);
   const ClipResult c = run_clip(inputs[0], o);
-  ASSERT_TRUE(c.ok) << c.error;
+  ASSERT_TRUE(c.status) << c.error_text();
   auto skeleton = read_asf(asf_path.string());
   ASSERT_TRUE(skeleton);
   auto motion = read_amc(amc_path.string(), *skeleton, o.fps);
@@ -576,7 +576,7 @@ TEST(ReportClipFiles, OffMeansNoFilesAndNoBytes) {
   o.clip_files = false;
   const Report report =
       run_report(find_clips(std::vector<std::string>{(test::bundled_data_dir() / "09_06.amc").string()}), o);
-  ASSERT_TRUE(report.clips[0].ok);
+  ASSERT_TRUE(report.clips[0].status);
   for (const BudgetResult& b : report.clips[0].budgets) {
     EXPECT_EQ(b.file.bytes, 0);
     EXPECT_EQ(b.uniform_file.bytes, 0);
@@ -851,7 +851,7 @@ TEST(ReportJitter, RebuildAndFilesAreMeasureJitterOfWhatWasMeasured) {
   const auto inputs = find_clips(std::vector<std::string>{(data / "09_06.amc").string()});
   ASSERT_EQ(inputs.size(), 1u);
   const ClipResult c = run_clip(inputs[0], o);
-  ASSERT_TRUE(c.ok) << c.error;
+  ASSERT_TRUE(c.status) << c.error_text();
   Capture capture;
   capture.asf_path = (data / "09.asf").string();
   capture.amc_path = (data / "09_06.amc").string();
@@ -924,7 +924,7 @@ TEST(ReportJitter, BundledClipsAndTheSummary) {
   };
   for (const ClipResult& c : report.clips) {
     SCOPED_TRACE(c.name);
-    ASSERT_TRUE(c.ok) << c.error;
+    ASSERT_TRUE(c.status) << c.error_text();
     int planted = -1;
     double capture = 0.0;
     for (const BudgetResult& b : c.budgets) {
@@ -1069,7 +1069,7 @@ TEST(ReportJitter, AClipWithoutFeetHasNoPlantedFigures) {
   const Report report = run_report(clips, o);
   ASSERT_EQ(report.clips.size(), 1u);
   const ClipResult& c = report.clips[0];
-  ASSERT_TRUE(c.ok) << c.error;
+  ASSERT_TRUE(c.status) << c.error_text();
   for (const BudgetResult& b : c.budgets) {
     for (const JitterResult* j : {&b.jitter, &b.file.jitter}) {
       EXPECT_GT(j->velocity.p99, 0.0);

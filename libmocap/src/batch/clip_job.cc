@@ -12,7 +12,6 @@
 #include <mocap/io/bvh.h>
 
 #include <chrono>
-#include <exception>
 #include <optional>
 
 namespace mocap {
@@ -106,6 +105,94 @@ Result<ClipFileResult> encode_keys(const Capture& capture, std::vector<int> keys
   return encode_file(capture, std::move(request), raw_bytes);
 }
 
+// Fills `result` (its fps, frames, joints, budgets and track files) from the
+// clip; the first failure stops it.
+Result<void> measure_clip(const ClipInput& input, const ReportOptions& options, ClipResult& result) {
+  if (!input.error.empty()) return fail("", 0, input.error);
+  // A BVH file is a whole clip (skeleton and motion, at its own rate).
+  std::optional<BvhFile> bvh;
+  if (is_bvh_path(input.path)) {
+    auto read = read_bvh(input.path, options.bvh_metres_per_unit);
+    if (!read) return std::unexpected(read.error());
+    bvh = std::move(*read);
+    result.fps = bvh->motion.fps;
+  }
+  Capture capture;
+  capture.asf_path = input.asf;
+  capture.amc_path = input.path;
+  auto read_skeleton = bvh ? Result<Skeleton>(std::move(bvh->skeleton)) : read_asf(input.asf);
+  if (!read_skeleton) return std::unexpected(read_skeleton.error());
+  capture.skeleton = std::move(*read_skeleton);
+  auto read_motion = bvh ? Result<Motion>(std::move(bvh->motion)) : read_amc(input.path, capture.skeleton, options.fps);
+  if (!read_motion) return std::unexpected(read_motion.error());
+  capture.motion = std::move(*read_motion);
+  const Skeleton* skeleton = &capture.skeleton;
+  const Motion* motion = &capture.motion;
+  const int frames = motion->frame_count();
+  result.frames = frames;
+  if (frames == 0) return fail(input.path, 0, "no frames to compress");
+  result.raw_bytes = static_cast<std::int64_t>(motion->values.size()) * 4;
+  for (const Bone& bone : skeleton->bones) result.joints.push_back(bone.name);
+
+  KeyCompressOptions compress;
+  compress.budget = options.kind == BudgetKind::kRatio       ? KeyBudget::kRatio
+                    : options.kind == BudgetKind::kThreshold ? KeyBudget::kThreshold
+                                                             : KeyBudget::kMaxJointError;
+  compress.selection.max_passes = options.selection_passes;
+  compress.error = options.error;
+  JitterReference jitter = jitter_reference(*skeleton, *motion);
+  for (const double budget : options.budgets) {
+    BudgetResult b;
+    b.budget = budget;
+    compress.value = budget;
+    auto run = compress_keys(*skeleton, *motion, compress, input.path);
+    if (!run) return std::unexpected(run.error());
+    const MotionError& error = run->error;
+    b.select_seconds = run->select_seconds;
+    b.keys = static_cast<int>(run->keys.size());
+    b.key_ratio = static_cast<double>(b.keys) / frames;
+    b.frame_error_cm = std::move(run->position_per_frame_cm);
+    b.joint_error_cm = std::move(run->joint_mean_cm);
+    b.position = summary_of(error.position);
+    b.velocity = summary_of(error.velocity);
+    b.shell = summary_of(error.shell);
+    if (error.position.worst_joint >= 0) b.worst_joint = result.joints[error.position.worst_joint];
+    if (error.position.worst_frame >= 0) b.worst_frame = motion->frame_numbers[error.position.worst_frame];
+    b.joint = summary_of(error.joint);
+    if (error.joint.worst_frame >= 0) {
+      b.joint_max_joint = result.joints[error.joint.worst_joint];
+      b.joint_max_frame = motion->frame_numbers[error.joint.worst_frame];
+      b.shell_max_joint = result.joints[error.shell.worst_joint];
+      b.shell_max_frame = motion->frame_numbers[error.shell.worst_frame];
+    }
+    if (run->rebuilt.frame_numbers != motion->frame_numbers) return fail(input.path, 0, "the rebuild has other frames");
+    b.jitter = rebuild_jitter(jitter, run->rebuilt);
+    b.uniform_frame_error_cm = std::move(run->uniform_position_per_frame_cm);
+    b.uniform_position = summary_of(run->uniform_error.position);
+    b.uniform_shell = summary_of(run->uniform_error.shell);
+    b.uniform_joint = summary_of(run->uniform_error.joint);
+    if (options.clip_files) {
+      std::vector<int> uniform = uniform_keys(frames, b.keys);
+      auto file = encode_keys(capture, std::move(run->keys), options, result.raw_bytes);
+      if (!file) return std::unexpected(file.error());
+      b.file = std::move(*file);
+      auto uniform_file = encode_keys(capture, std::move(uniform), options, result.raw_bytes);
+      if (!uniform_file) return std::unexpected(uniform_file.error());
+      b.uniform_file = std::move(*uniform_file);
+    }
+    result.budgets.push_back(std::move(b));
+  }
+  for (const double bound : options.track_bounds_cm) {
+    CompressRequest request;  // per-track keys under the bound
+    request.budget = KeyBudget::kMaxJointError;
+    request.value = bound;
+    auto file = encode_file(capture, std::move(request), result.raw_bytes);
+    if (!file) return std::unexpected(file.error());
+    result.track_files.push_back(std::move(*file));
+  }
+  return {};
+}
+
 }  // namespace
 
 ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
@@ -115,105 +202,13 @@ ClipResult run_clip(const ClipInput& input, const ReportOptions& options) {
   result.asf = input.asf;
   result.name = input.name;
   result.fps = options.fps;
-  auto finish = [&](std::string error) {
-    result.ok = error.empty();
-    result.error = std::move(error);
-    if (!result.ok) {
-      result.budgets.clear();
-      result.track_files.clear();
-    }
-    result.seconds = seconds_since(start);
-    return std::move(result);
-  };
-  if (!input.error.empty()) return finish(input.error);
-  try {
-    // A BVH file is a whole clip (skeleton and motion, at its own rate).
-    std::optional<BvhFile> bvh;
-    if (is_bvh_path(input.path)) {
-      auto read = read_bvh(input.path, options.bvh_metres_per_unit);
-      if (!read) return finish(read.error().to_string());
-      bvh = std::move(*read);
-      result.fps = bvh->motion.fps;
-    }
-    Capture capture;
-    capture.asf_path = input.asf;
-    capture.amc_path = input.path;
-    auto read_skeleton = bvh ? Result<Skeleton>(std::move(bvh->skeleton)) : read_asf(input.asf);
-    if (!read_skeleton) return finish(read_skeleton.error().to_string());
-    capture.skeleton = std::move(*read_skeleton);
-    auto read_motion =
-        bvh ? Result<Motion>(std::move(bvh->motion)) : read_amc(input.path, capture.skeleton, options.fps);
-    if (!read_motion) return finish(read_motion.error().to_string());
-    capture.motion = std::move(*read_motion);
-    const Skeleton* skeleton = &capture.skeleton;
-    const Motion* motion = &capture.motion;
-    const int frames = motion->frame_count();
-    result.frames = frames;
-    if (frames == 0) return finish(input.path + ": no frames to compress");
-    result.raw_bytes = static_cast<std::int64_t>(motion->values.size()) * 4;
-    for (const Bone& bone : skeleton->bones) result.joints.push_back(bone.name);
-
-    KeyCompressOptions compress;
-    compress.budget = options.kind == BudgetKind::kRatio       ? KeyBudget::kRatio
-                      : options.kind == BudgetKind::kThreshold ? KeyBudget::kThreshold
-                                                               : KeyBudget::kMaxJointError;
-    compress.selection.max_passes = options.selection_passes;
-    compress.error = options.error;
-    JitterReference jitter = jitter_reference(*skeleton, *motion);
-    for (const double budget : options.budgets) {
-      BudgetResult b;
-      b.budget = budget;
-      compress.value = budget;
-      auto run = compress_keys(*skeleton, *motion, compress, input.path);
-      if (!run) return finish(run.error().to_string());
-      const MotionError& error = run->error;
-      b.select_seconds = run->select_seconds;
-      b.keys = static_cast<int>(run->keys.size());
-      b.key_ratio = static_cast<double>(b.keys) / frames;
-      b.frame_error_cm = std::move(run->position_per_frame_cm);
-      b.joint_error_cm = std::move(run->joint_mean_cm);
-      b.position = summary_of(error.position);
-      b.velocity = summary_of(error.velocity);
-      b.shell = summary_of(error.shell);
-      if (error.position.worst_joint >= 0) b.worst_joint = result.joints[error.position.worst_joint];
-      if (error.position.worst_frame >= 0) b.worst_frame = motion->frame_numbers[error.position.worst_frame];
-      b.joint = summary_of(error.joint);
-      if (error.joint.worst_frame >= 0) {
-        b.joint_max_joint = result.joints[error.joint.worst_joint];
-        b.joint_max_frame = motion->frame_numbers[error.joint.worst_frame];
-        b.shell_max_joint = result.joints[error.shell.worst_joint];
-        b.shell_max_frame = motion->frame_numbers[error.shell.worst_frame];
-      }
-      if (run->rebuilt.frame_numbers != motion->frame_numbers)
-        return finish(input.path + ": the rebuild has other frames");
-      b.jitter = rebuild_jitter(jitter, run->rebuilt);
-      b.uniform_frame_error_cm = std::move(run->uniform_position_per_frame_cm);
-      b.uniform_position = summary_of(run->uniform_error.position);
-      b.uniform_shell = summary_of(run->uniform_error.shell);
-      b.uniform_joint = summary_of(run->uniform_error.joint);
-      if (options.clip_files) {
-        std::vector<int> uniform = uniform_keys(frames, b.keys);
-        auto file = encode_keys(capture, std::move(run->keys), options, result.raw_bytes);
-        if (!file) return finish(file.error().to_string());
-        b.file = std::move(*file);
-        auto uniform_file = encode_keys(capture, std::move(uniform), options, result.raw_bytes);
-        if (!uniform_file) return finish(uniform_file.error().to_string());
-        b.uniform_file = std::move(*uniform_file);
-      }
-      result.budgets.push_back(std::move(b));
-    }
-    for (const double bound : options.track_bounds_cm) {
-      CompressRequest request;  // per-track keys under the bound
-      request.budget = KeyBudget::kMaxJointError;
-      request.value = bound;
-      auto file = encode_file(capture, std::move(request), result.raw_bytes);
-      if (!file) return finish(file.error().to_string());
-      result.track_files.push_back(std::move(*file));
-    }
-  } catch (const std::exception& e) {
-    return finish(input.path + ": " + e.what());
+  result.status = measure_clip(input, options, result);
+  if (!result.status) {
+    result.budgets.clear();
+    result.track_files.clear();
   }
-  return finish("");
+  result.seconds = seconds_since(start);
+  return result;
 }
 
 }  // namespace mocap

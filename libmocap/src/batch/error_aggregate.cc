@@ -76,7 +76,7 @@ std::vector<BudgetAggregate> empty_aggregate(const ReportOptions& options) {
 }
 
 void fold_clip(ClipResult& clip, const ReportOptions& options, std::vector<BudgetAggregate>& aggregate) {
-  if (!clip.ok) return;
+  if (!clip.status) return;
   for (std::size_t i = 0; i < clip.budgets.size() && i < aggregate.size(); ++i) {
     BudgetResult& b = clip.budgets[i];
     BudgetAggregate& a = aggregate[i];

@@ -58,7 +58,7 @@ Report run_report(std::span<const ClipInput> clips, const ReportOptions& options
       if (it == index.end() || done[it->second]) continue;
       done[it->second] = true;
       ++state.done;
-      state.failed += c.ok ? 0 : 1;
+      state.failed += c.status ? 0 : 1;
       results[it->second] = std::move(c);
     }
     if (!resume.done_aggregate.empty()) {
@@ -114,7 +114,7 @@ Report run_report(std::span<const ClipInput> clips, const ReportOptions& options
     for (std::size_t b = 0; b < share.size(); ++b) add_aggregate(report.aggregate[b], share[b], options.worst_clips);
     if (resume.finished && !resume.finished(clip, share)) stop = true;  // the running clips finish, unread
     ++state.done;
-    state.failed += clip.ok ? 0 : 1;
+    state.failed += clip.status ? 0 : 1;
     state.frames += clip.frames;
     state.bytes_done += clips[item.first].bytes;
     state.elapsed_seconds = seconds_since(start);

@@ -91,10 +91,10 @@ std::string format_csv(const Report& report) {
   const auto empty_columns = static_cast<std::size_t>(std::count(columns.begin(), columns.end(), ','));
   for (const ClipResult& c : report.clips) {
     const std::string head = csv_field(c.path) + "," + csv_field(c.name) + "," + csv_field(c.asf) + "," +
-                             (c.ok ? "ok" : "failed") + "," + csv_field(c.error) + "," + std::to_string(c.frames) +
-                             "," + number(c.fps) + "," + number(c.duration_seconds()) + "," +
+                             (c.status ? "ok" : "failed") + "," + csv_field(c.error_text()) + "," +
+                             std::to_string(c.frames) + "," + number(c.fps) + "," + number(c.duration_seconds()) + "," +
                              std::to_string(c.raw_bytes) + "," + kind + ",";
-    if (!c.ok) {
+    if (!c.status) {
       out += head + std::string(empty_columns, ',') + number(c.seconds) + std::string(empty_jitter, ',') + "\n";
       continue;
     }

@@ -348,9 +348,9 @@ std::string format_html(const Report& report) {
          ")</h2><div class=\"wrap\"><table class=\"sortable\"><thead><tr><th class=\"t\">clip</th>"
          "<th class=\"t\">skeleton</th><th class=\"t\">error</th></tr></thead><tbody>";
     for (const ClipResult& c : report.clips) {
-      if (c.ok) continue;
+      if (c.status) continue;
       h += "<tr class=\"fail\"><td class=\"t\">" + escape(c.path) + "</td><td class=\"t\">" + escape(c.asf) +
-           "</td><td class=\"t\">" + escape(c.error) + "</td></tr>";
+           "</td><td class=\"t\">" + escape(c.error_text()) + "</td></tr>";
     }
     h += "</tbody></table></div>\n";
   }
@@ -372,7 +372,7 @@ std::string format_html(const Report& report) {
   for (std::size_t i = 0; i < o.track_bounds_cm.size(); ++i) h += "<th>B/s</th><th>worst joint</th>";
   h += "<th>time (s)</th></tr></thead><tbody>";
   for (const ClipResult& c : report.clips) {
-    if (!c.ok) continue;
+    if (!c.status) continue;
     h += "<tr><td class=\"t\" title=\"" + escape(c.path) + "\">" + escape(c.name) + "</td><td>" +
          std::to_string(c.frames) + "</td>" + cell(c.duration_seconds());
     for (const BudgetResult& b : c.budgets) {
@@ -418,7 +418,7 @@ std::string format_html(const Report& report) {
   for (std::size_t i = 0; i < o.track_bounds_cm.size(); ++i) h += "<th>p99</th><th>feet</th>";
   h += "</tr></thead><tbody>";
   for (const ClipResult& c : report.clips) {
-    if (!c.ok) continue;
+    if (!c.status) continue;
     h += "<tr><td class=\"t\" title=\"" + escape(c.path) + "\">" + escape(c.name) + "</td>";
     for (const BudgetResult& b : c.budgets) {
       h += jitter_cells(b.jitter, "sel");

@@ -290,7 +290,7 @@ std::string plot_ratio_scatter(const Report& report) {
   std::vector<std::tuple<std::string, const char*, bool>> legend;
   for (std::size_t i = 0; o.clip_files && i < o.budgets.size(); ++i) {
     for (const ClipResult& c : report.clips) {
-      if (!c.ok || i >= c.budgets.size()) continue;
+      if (!c.status || i >= c.budgets.size()) continue;
       const ClipFileResult& file = c.budgets[i].file;
       f.dot(file.ratio, file.joint_max_cm, 3.5, palette(i), 0.75,
             c.name + ", " + budget_label(report.options.kind, report.options.budgets[i]) + ": " + fmt(file.ratio) +
@@ -304,7 +304,7 @@ std::string plot_ratio_scatter(const Report& report) {
   for (std::size_t i = 0; i < o.track_bounds_cm.size(); ++i) {
     const char* colour = palette(o.budgets.size() + i);
     for (const ClipResult& c : report.clips) {
-      if (!c.ok || i >= c.track_files.size()) continue;
+      if (!c.status || i >= c.track_files.size()) continue;
       const ClipFileResult& t = c.track_files[i];
       const double x = f.x(t.ratio), y = f.y(t.joint_max_cm);
       f.svg += "<rect class=\"track-point\" x=\"" + px(x - 3.5) + "\" y=\"" + px(y - 3.5) +

@@ -10,10 +10,9 @@
 
 #include <concepts>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <stdexcept>
-#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -63,9 +62,10 @@ void fields(auto& io, Is<BudgetResult> auto& b) {
   io("jitter", b.jitter);
 }
 
+// `error` is the status's text ("file:line: message", or "" when measured);
 // `status` ("ok" / "failed") and `duration_s` are written beside these.
 void fields(auto& io, Is<ClipResult> auto& c) {
-  io("path", c.path, "name", c.name, "asf", c.asf, "error", c.error);
+  io("path", c.path, "name", c.name, "asf", c.asf, "error", c.status);
   io("frames", c.frames, "fps", c.fps, "raw_bytes", c.raw_bytes, "seconds", c.seconds);
   io("joints", c.joints, "budgets", c.budgets, "track_mkc", c.track_files);
 }
@@ -167,6 +167,8 @@ Json write_value(const T& v) {
     return a;
   } else if constexpr (std::is_same_v<T, BudgetKind>) {
     return std::string(budget_kind_name(v));
+  } else if constexpr (std::is_same_v<T, Result<void>>) {  // a clip's status: its error's text, or ""
+    return v ? std::string() : v.error().to_string();
   } else {
     return Json(v);
   }
@@ -176,7 +178,7 @@ Json write_value(const T& v) {
 // with a plain cast, undefined beyond T's range (a fuzz finding: 8.7e29 into
 // a size_t), so a float, or a number T cannot hold, is refused.
 template <class T>
-T whole(const Json& j) {
+Result<T> whole(const Json& j) {
   if (j.is_number_unsigned()) {
     const auto u = j.get<std::uint64_t>();
     if (u <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return static_cast<T>(u);
@@ -185,40 +187,55 @@ T whole(const Json& j) {
     if (std::cmp_greater_equal(i, std::numeric_limits<T>::min()) && std::cmp_less_equal(i, std::numeric_limits<T>::max()))
       return static_cast<T>(i);
   }
-  throw std::runtime_error("expected a whole number, found " + j.dump());
+  return fail("", 0, "expected a whole number, found " + j.dump());
 }
 
 template <class T>
-void read_value(const Json& j, T& v);
+Result<void> read_value(const Json& j, T& v);
 
+// Reads a record's fields in turn; the first error stops it and stays in
+// `status`.
 struct Reader {
   const Json& j;
+  Result<void> status;
   void operator()() {}
   template <class T, class... Rest>
   void operator()(const char* key, T& v, Rest&&... rest) {
-    read_value(j.at(key), v);
+    if (!status) return;
+    status = read_value(j.at(key), v);
     (*this)(rest...);
   }
 };
 
-// Throws (nlohmann's exceptions or std::runtime_error) naming what is wrong.
+// The error names what is wrong: a number that is not whole or too big, an
+// unknown budget kind. nlohmann's at() and get() throw on a missing key or
+// a value of another type (parse_report_json catches them).
 template <class T>
-void read_value(const Json& j, T& v) {
+Result<void> read_value(const Json& j, T& v) {
   if constexpr (Record<T>) {
-    Reader r{j};
+    Reader r{j, {}};
     fields(r, v);
+    return r.status;
   } else if constexpr (RecordVector<T>) {
     v.clear();
-    for (const Json& x : j) read_value(x, v.emplace_back());
+    for (const Json& x : j) {
+      if (auto read = read_value(x, v.emplace_back()); !read) return read;
+    }
   } else if constexpr (std::is_same_v<T, BudgetKind>) {
     const auto kind = parse_budget_kind(j.get<std::string>());
-    if (!kind) throw std::runtime_error("unknown budget kind " + j.dump());
+    if (!kind) return fail("", 0, "unknown budget kind " + j.dump());
     v = *kind;
+  } else if constexpr (std::is_same_v<T, Result<void>>) {  // a clip's status from its error's text
+    const std::string text = j.get<std::string>();
+    v = text.empty() ? Result<void>() : std::unexpected(Error{"", 0, text});
   } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    v = whole<T>(j);
+    auto n = whole<T>(j);
+    if (!n) return std::unexpected(n.error());
+    v = *n;
   } else {
     v = j.get<T>();
   }
+  return {};
 }
 
 // Non-zero bins as [bin, count] pairs.
@@ -230,12 +247,16 @@ Json sparse(const ErrorHistogram& h) {
   return bins;
 }
 
-void read_sparse(const Json& j, ErrorHistogram& h) {
+Result<void> read_sparse(const Json& j, ErrorHistogram& h) {
   for (const Json& pair : j) {
     const auto bin = whole<std::size_t>(pair.at(0));
-    if (bin >= h.counts.size()) throw std::out_of_range("histogram bin " + std::to_string(bin) + " out of range");
-    h.counts[bin] += whole<std::int64_t>(pair.at(1));
+    if (!bin) return std::unexpected(bin.error());
+    if (*bin >= h.counts.size()) return fail("", 0, "histogram bin " + std::to_string(*bin) + " out of range");
+    const auto count = whole<std::int64_t>(pair.at(1));
+    if (!count) return std::unexpected(count.error());
+    h.counts[*bin] += *count;
   }
+  return {};
 }
 
 Json summary_json(const Report& report) {
@@ -270,7 +291,7 @@ std::string format_json(const Report& report) {
   Json clips = Json::array();
   for (const ClipResult& c : report.clips) {
     Json x = write_value(c);
-    x["status"] = c.ok ? "ok" : "failed";
+    x["status"] = c.status ? "ok" : "failed";
     x["duration_s"] = c.duration_seconds();
     clips.push_back(std::move(x));
   }
@@ -306,49 +327,59 @@ Result<Report> parse_report_json(std::string_view text, const std::string& name)
                   "not a mocap report (expected \"format\": \"mocap-report\", written by mocap report -o "
                   "part.json)");
     }
-    if (whole<int>(j.at("version")) != kFormatVersion) {
+    // A failure of our own reading (not nlohmann's, which throws).
+    auto malformed = [&](const Error& e) { return fail(name, 0, "malformed report: " + e.message); };
+    const auto version = whole<int>(j.at("version"));
+    if (!version) return malformed(version.error());
+    if (*version != kFormatVersion) {
       return fail(name, 0,
                   "report format version " + j.at("version").dump() + ", expected " + std::to_string(kFormatVersion) +
                       " (run the shards again with this mocap)");
     }
     Report r;
-    read_value(j.at("run"), r.run);
-    read_value(j.at("options"), r.options);
-    r.shard_index = whole<int>(j.at("shard").at("index"));
-    r.shard_count = whole<int>(j.at("shard").at("count"));
-    r.threads = whole<int>(j.at("threads"));
+    if (auto read = read_value(j.at("run"), r.run); !read) return malformed(read.error());
+    if (auto read = read_value(j.at("options"), r.options); !read) return malformed(read.error());
+    if (auto read = read_value(j.at("shard").at("index"), r.shard_index); !read) return malformed(read.error());
+    if (auto read = read_value(j.at("shard").at("count"), r.shard_count); !read) return malformed(read.error());
+    if (auto read = read_value(j.at("threads"), r.threads); !read) return malformed(read.error());
     r.wall_seconds = j.at("wall_seconds").get<double>();
     for (const Json& x : j.at("clips")) {
       ClipResult& c = r.clips.emplace_back();
-      read_value(x, c);
-      c.ok = x.at("status").get<std::string>() == "ok";
+      if (auto read = read_value(x, c); !read) return malformed(read.error());
+      if (x.at("status").get<std::string>() == "ok") {
+        c.status = {};
+      } else if (c.status) {  // failed without a message
+        c.status = std::unexpected(Error{});
+      }
     }
     for (const Json& x : j.at("aggregate")) {
-      if (whole<int>(x.at("bins_per_decade")) != ErrorHistogram::kBinsPerDecade ||
+      const auto bins_per_decade = whole<int>(x.at("bins_per_decade"));
+      if (!bins_per_decade) return malformed(bins_per_decade.error());
+      if (*bins_per_decade != ErrorHistogram::kBinsPerDecade ||
           x.at("lowest_cm").get<double>() != ErrorHistogram::kLowestCm) {
         return fail(name, 0, "histogram bins differ from this version's");
       }
       BudgetAggregate& a = r.aggregate.emplace_back();
-      read_sparse(x.at("histogram"), a.selection);
-      read_sparse(x.at("uniform_histogram"), a.uniform);
-      read_value(x.at("under"), a.under);
-      read_value(x.at("uniform_under"), a.uniform_under);
-      read_value(x.at("worst"), a.worst);
+      if (auto read = read_sparse(x.at("histogram"), a.selection); !read) return malformed(read.error());
+      if (auto read = read_sparse(x.at("uniform_histogram"), a.uniform); !read) return malformed(read.error());
+      if (auto read = read_value(x.at("under"), a.under); !read) return malformed(read.error());
+      if (auto read = read_value(x.at("uniform_under"), a.uniform_under); !read) return malformed(read.error());
+      if (auto read = read_value(x.at("worst"), a.worst); !read) return malformed(read.error());
     }
     if (auto valid = validate(r.options); !valid) return fail(name, 0, "options: " + valid.error().message);
     if (r.aggregate.size() != r.options.budgets.size()) {
       return fail(name, 0, "expected one aggregate per budget");
     }
     for (const ClipResult& c : r.clips) {
-      if (c.ok && c.budgets.size() != r.options.budgets.size()) {
+      if (c.status && c.budgets.size() != r.options.budgets.size()) {
         return fail(name, 0, c.path + ": expected one result per budget");
       }
-      if (c.ok && c.track_files.size() != r.options.track_bounds_cm.size()) {
+      if (c.status && c.track_files.size() != r.options.track_bounds_cm.size()) {
         return fail(name, 0, c.path + ": expected one per-track file per bound");
       }
     }
     return r;
-  } catch (const std::exception& e) {
+  } catch (const Json::exception& e) {  // a missing key, a value of another type
     return fail(name, 0, std::string("malformed report: ") + e.what());
   }
 }

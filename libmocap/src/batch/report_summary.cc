@@ -77,7 +77,7 @@ ReportSummary summarise(const Report& report) {
   s.clips = static_cast<int>(report.clips.size());
   for (const ClipResult& c : report.clips) {
     s.clip_seconds += c.seconds;
-    if (!c.ok) {
+    if (!c.status) {
       ++s.failed;
       continue;
     }
@@ -98,7 +98,7 @@ ReportSummary summarise(const Report& report) {
     std::vector<std::int64_t> joint_frames;
     double samples = 0.0, file_samples = 0.0, uniform_samples = 0.0;  // joint-frames, for the velocity means
     for (const ClipResult& c : report.clips) {
-      if (!c.ok || i >= c.budgets.size()) continue;
+      if (!c.status || i >= c.budgets.size()) continue;
       const BudgetResult& r = c.budgets[i];
       b.keys += r.keys;
       sum += r.position.mean * c.frames;
@@ -167,7 +167,7 @@ ReportSummary summarise(const Report& report) {
   s.track_files.resize(o.track_bounds_cm.size());
   std::vector<double> track_samples(s.track_files.size(), 0.0);
   for (const ClipResult& c : report.clips) {
-    if (!c.ok) continue;
+    if (!c.status) continue;
     for (std::size_t i = 0; i < s.track_files.size() && i < c.track_files.size(); ++i) {
       add_file(s.track_files[i], c.track_files[i], c, track_samples[i]);
     }

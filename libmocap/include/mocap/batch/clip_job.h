@@ -14,6 +14,7 @@
 
 #include <mocap/batch/clip_inputs.h>
 #include <mocap/batch/report_options.h>
+#include <mocap/core/error.h>
 
 #include <cstdint>
 #include <string>
@@ -101,8 +102,9 @@ struct BudgetResult {
 
 struct ClipResult {
   std::string path, asf, name;  // as in ClipInput
-  bool ok = false;
-  std::string error;  // "file:line: message" when !ok
+  // Measured, or the error that stopped it (read back from a report's JSON,
+  // an Error holding its text, "file:line: message", alone).
+  Result<void> status;
   int frames = 0;
   double fps = 120.0;
   std::int64_t raw_bytes = 0;               // frames * channels * 4: every AMC value as a float32
@@ -112,10 +114,12 @@ struct ClipResult {
   std::vector<ClipFileResult> track_files;  // one per ReportOptions::track_bounds_cm when ok
 
   double duration_seconds() const { return fps > 0.0 ? frames / fps : 0.0; }
+  // "file:line: message" of a failed clip, "" of a measured one.
+  std::string error_text() const { return status ? std::string() : status.error().to_string(); }
 };
 
-// The job for one clip. Never throws: every failure (no ASF, a parse error,
-// frames that cannot be rebuilt or encoded) is the result's `error`.
+// The job for one clip: every failure (no ASF, a parse error, frames that
+// cannot be rebuilt or encoded) is the result's `status`.
 // `options` must pass validate(). Every number but the times depends only on
 // the clip and the options.
 ClipResult run_clip(const ClipInput& input, const ReportOptions& options);
