@@ -11,6 +11,7 @@
 #include <mocap/io/capture.h>
 
 #include <CLI/CLI.hpp>
+#include <expected>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -28,10 +29,12 @@ enum ExitCode : int {
   kOutputError = 4,  // an output file or device could not be written
 };
 
-// Reads a skeleton; prints the error on stderr and returns nullopt on failure.
-std::optional<Skeleton> load_skeleton(const std::string& asf_path);
-// read_capture (io/capture.h), the error printed on stderr.
-std::optional<Capture> load_asf_amc(const std::string& asf_path, const std::string& amc_path, double fps);
+// A value, or the exit code of a failure whose reason is already on stderr.
+template <class T>
+using Outcome = std::expected<T, ExitCode>;
+
+// read_capture (io/capture.h); kBadInput after printing its error on stderr.
+Outcome<Capture> load_asf_amc(const std::string& asf_path, const std::string& amc_path, double fps);
 
 // Warnings on stderr for a motion that parses but is likely not
 // `skeleton`'s: a CMU file name of another subject, or a figure that never
@@ -103,11 +106,11 @@ std::optional<std::string> motion_text(std::string_view verb, const Skeleton& sk
 
 // BVH input for every verb that reads a clip (cmd_convert.cc): --bvh-units,
 // and the clip of `first` `second`: a .bvh alone (lengths in `bvh_units`, its
-// own rate) or ASF + AMC (load_asf_amc). kOk with `clip` set, kUsage (a .bvh
+// own rate) or ASF + AMC (load_asf_amc). The capture, or kUsage (a .bvh
 // with a second file, an ASF without one, a bad unit) or kBadInput, the
 // reason on stderr.
 void add_bvh_units_option(CLI::App& command, std::string& bvh_units);
-int load_capture(std::string_view verb, const std::string& first, const std::string& second, double fps,
-                     const std::string& bvh_units, std::optional<Capture>& clip);
+Outcome<Capture> load_capture(std::string_view verb, const std::string& first, const std::string& second, double fps,
+                              const std::string& bvh_units);
 
 }  // namespace mocap::cli

@@ -71,8 +71,8 @@ int run_eval(EvalOptions o, bool gate) {
     std::cerr << "mocap eval: other: expected the motion to measure after the ASF and the original AMC\n";
     return kUsage;
   }
-  std::optional<Capture> clip;
-  if (const int code = load_capture("eval", o.asf, o.original, o.fps, o.bvh_units, clip); code) return code;
+  auto clip = load_capture("eval", o.asf, o.original, o.fps, o.bvh_units);
+  if (!clip) return clip.error();
   const std::optional<Motion> other = read_other(o, *clip, bvh);
   if (!other) return kBadInput;
   auto error = measure_error(clip->skeleton, clip->motion, *other, o.error.options());

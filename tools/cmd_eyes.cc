@@ -300,7 +300,9 @@ int run_eyes(EyesOptions o) {
   std::optional<HeadTrack> head;
   if (!o.asf.empty() || !o.bvh.empty()) {
     const std::string& first = o.bvh.empty() ? o.asf : o.bvh;
-    if (const int code = load_capture("eyes", first, o.amc, o.fps, o.bvh_units, clip); code != kOk) return code;
+    auto loaded = load_capture("eyes", first, o.amc, o.fps, o.bvh_units);
+    if (!loaded) return loaded.error();
+    clip = std::move(*loaded);
     auto track = head_track(clip->skeleton, clip->motion);
     if (!track) {
       std::cerr << "mocap eyes: " << first << ": " << track.error().message << "\n";

@@ -142,9 +142,8 @@ int run_clip_file_info(const InfoOptions& options) {
 
 // `mocap info run.bvh`: the BVH's skeleton and motion (io/bvh.h).
 int run_bvh_info(const InfoOptions& options) {
-  std::optional<Capture> clip;
-  if (const int code = load_capture("info", options.asf, options.amc, options.fps, options.bvh_units, clip); code)
-    return code;
+  auto clip = load_capture("info", options.asf, options.amc, options.fps, options.bvh_units);
+  if (!clip) return clip.error();
   const Skeleton& skeleton = clip->skeleton;
   const Motion& motion = clip->motion;
   int with_dofs = 0;
