@@ -2,9 +2,9 @@
 // measured in one command, or shard reports merged. The work is
 // libmocap's report.h; this file parses flags, shows progress and maps
 // outcomes to exit codes.
-#include <mocap/batch/report_format.h>
-#include <mocap/batch/report_journal.h>
-#include <mocap/batch/report_summary.h>
+#include <mocap/report/report_format.h>
+#include <mocap/report/report_journal.h>
+#include <mocap/report/report_summary.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -13,8 +13,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "cli_util.h"

@@ -1,6 +1,6 @@
 // Histograms, frames under thresholds and the worst clips' curves: what a
 // report keeps of per-frame errors.
-#include <mocap/batch/error_aggregate.h>
+#include <mocap/report/error_aggregate.h>
 
 #include <algorithm>
 #include <cmath>

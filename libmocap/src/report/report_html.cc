@@ -1,16 +1,16 @@
 // Reports as one self-contained HTML page: styles, plots (inline SVG drawn
 // by report_html_plots.cc with report_svg.h's kit) and the table sorter are
 // all in the file, so it opens offline and can be mailed or archived as is.
-#include <mocap/batch/report_format.h>
-#include <mocap/batch/report_summary.h>
+#include <mocap/report/report_format.h>
+#include <mocap/report/report_summary.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "batch/report_html_plots.h"
-#include "batch/report_svg.h"
+#include "report/report_html_plots.h"
+#include "report/report_svg.h"
 
 namespace mocap {
 namespace {

@@ -1,6 +1,6 @@
 // The summary: sums over clips in path order, so that it does not depend on
 // threads or shards.
-#include <mocap/batch/report_summary.h>
+#include <mocap/report/report_summary.h>
 
 #include <algorithm>
 #include <map>

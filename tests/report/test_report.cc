@@ -1,6 +1,4 @@
 #include <gtest/gtest.h>
-#include <mocap/batch/report_format.h>
-#include <mocap/batch/report_summary.h>
 #include <mocap/compress/clip_decoder.h>
 #include <mocap/compress/clip_encoder.h>
 #include <mocap/compress/compress_clip.h>
@@ -11,6 +9,8 @@
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 #include <mocap/io/bvh.h>
+#include <mocap/report/report_format.h>
+#include <mocap/report/report_summary.h>
 
 #include <cstdlib>
 #include <fstream>

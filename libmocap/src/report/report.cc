@@ -1,5 +1,5 @@
 // The pool that runs the clip job over a database, and the merge of shards.
-#include <mocap/batch/report.h>
+#include <mocap/report/report.h>
 
 #include <algorithm>
 #include <atomic>

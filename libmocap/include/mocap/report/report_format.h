@@ -2,8 +2,8 @@
 // tools and for merging shards, HTML for people.
 #pragma once
 
-#include <mocap/batch/report.h>
 #include <mocap/core/error.h>
+#include <mocap/report/report.h>
 
 #include <string>
 #include <string_view>

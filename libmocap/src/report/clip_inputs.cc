@@ -1,5 +1,5 @@
 // Finding clips: CMU pairing of AMC and ASF, folder walks, shards.
-#include <mocap/batch/clip_inputs.h>
+#include <mocap/report/clip_inputs.h>
 
 #include <algorithm>
 #include <cctype>

@@ -1,5 +1,5 @@
 // The HTML report's plots (report_html_plots.h), drawn with report_svg.h.
-#include "batch/report_html_plots.h"
+#include "report/report_html_plots.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "batch/report_svg.h"
+#include "report/report_svg.h"
 
 namespace mocap::html {
 namespace {

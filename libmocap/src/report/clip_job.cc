@@ -1,6 +1,5 @@
 // The job for one clip: keys per budget, the rebuild measured, the uniform
 // baseline, and both key sets as .mkc files.
-#include <mocap/batch/clip_job.h>
 #include <mocap/compress/compress_clip.h>
 #include <mocap/compress/extract.h>
 #include <mocap/compress/jitter.h>
@@ -10,6 +9,7 @@
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 #include <mocap/io/bvh.h>
+#include <mocap/report/clip_job.h>
 
 #include <chrono>
 #include <optional>

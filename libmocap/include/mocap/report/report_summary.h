@@ -5,7 +5,7 @@
 // the rebuilds and files.
 #pragma once
 
-#include <mocap/batch/report.h>
+#include <mocap/report/report.h>
 
 #include <cstdint>
 #include <string>

@@ -1,8 +1,8 @@
 // The journal of a report run: its lines, its checks and its durability.
 // Entries are one-clip reports in the JSON that shards use (report_format.h),
 // so what a journal keeps is exactly what a merge would read back.
-#include <mocap/batch/report_format.h>
-#include <mocap/batch/report_journal.h>
+#include <mocap/report/report_format.h>
+#include <mocap/report/report_journal.h>
 
 #include <fcntl.h>
 #include <sys/file.h>

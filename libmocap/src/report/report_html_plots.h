@@ -1,9 +1,9 @@
-// Internal to the batch tier: the HTML report's plots, each one inline SVG
+// Internal to the report tier: the HTML report's plots, each one inline SVG
 // (report_svg.h's chart kit) drawn from a report and its summary.
 #pragma once
 
-#include <mocap/batch/report.h>
-#include <mocap/batch/report_summary.h>
+#include <mocap/report/report.h>
+#include <mocap/report/report_summary.h>
 
 #include <string>
 

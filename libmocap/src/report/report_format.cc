@@ -1,6 +1,6 @@
 // Writing a report in the format its file name asks for.
-#include <mocap/batch/report_format.h>
 #include <mocap/io/atomic_write.h>
+#include <mocap/report/report_format.h>
 
 #include <cctype>
 #include <filesystem>

@@ -18,9 +18,9 @@
 // refused. The journal is locked (flock) while a run holds it.
 #pragma once
 
-#include <mocap/batch/clip_inputs.h>
-#include <mocap/batch/report.h>
 #include <mocap/core/error.h>
+#include <mocap/report/clip_inputs.h>
+#include <mocap/report/report.h>
 
 #include <span>
 #include <string>

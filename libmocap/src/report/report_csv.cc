@@ -1,5 +1,5 @@
 // Reports as CSV: one row per clip and budget.
-#include <mocap/batch/report_format.h>
+#include <mocap/report/report_format.h>
 
 #include <algorithm>
 #include <charconv>

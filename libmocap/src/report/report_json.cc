@@ -5,8 +5,8 @@
 // Each struct's fields are listed once, as (key, member) pairs in one
 // `fields` table; writing and reading both walk that table, so that a field
 // added to one direction cannot be missed by the other.
-#include <mocap/batch/report_format.h>
-#include <mocap/batch/report_summary.h>
+#include <mocap/report/report_format.h>
+#include <mocap/report/report_summary.h>
 
 #include <concepts>
 #include <fstream>

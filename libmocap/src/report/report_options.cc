@@ -1,5 +1,5 @@
 // Report settings: names of budget kinds and the checks run before any work.
-#include <mocap/batch/report_options.h>
+#include <mocap/report/report_options.h>
 
 #include <cmath>
 #include <cstdio>

@@ -12,9 +12,9 @@
 // numbers where named (worst_frame, *_max_frame).
 #pragma once
 
-#include <mocap/batch/clip_inputs.h>
-#include <mocap/batch/report_options.h>
 #include <mocap/core/error.h>
+#include <mocap/report/clip_inputs.h>
+#include <mocap/report/report_options.h>
 
 #include <cstdint>
 #include <string>

@@ -19,11 +19,11 @@
 // cm, times in seconds.
 #pragma once
 
-#include <mocap/batch/clip_inputs.h>
-#include <mocap/batch/clip_job.h>
-#include <mocap/batch/error_aggregate.h>
-#include <mocap/batch/report_options.h>
 #include <mocap/core/error.h>
+#include <mocap/report/clip_inputs.h>
+#include <mocap/report/clip_job.h>
+#include <mocap/report/error_aggregate.h>
+#include <mocap/report/report_options.h>
 
 #include <cstdint>
 #include <functional>

@@ -4,8 +4,8 @@
 // clips can be folded in any order and shards merged exactly.
 #pragma once
 
-#include <mocap/batch/clip_job.h>
-#include <mocap/batch/report_options.h>
+#include <mocap/report/clip_job.h>
+#include <mocap/report/report_options.h>
 
 #include <cstdint>
 #include <string>

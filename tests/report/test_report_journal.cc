@@ -2,8 +2,8 @@
 // continued gives the numbers of one uninterrupted run; a torn last line is
 // ignored; a journal of another run, a damaged one or one in use is refused.
 #include <gtest/gtest.h>
-#include <mocap/batch/report_format.h>
-#include <mocap/batch/report_journal.h>
+#include <mocap/report/report_format.h>
+#include <mocap/report/report_journal.h>
 
 #include <algorithm>
 #include <filesystem>

@@ -1,4 +1,4 @@
-// Internal to the batch tier: the SVG chart kit of the HTML report (axes,
+// Internal to the report tier: the SVG chart kit of the HTML report (axes,
 // ticks, lines, dots, legends drawn as inline SVG text) and the number and
 // text formatting the report's plots and page share.
 #pragma once

@@ -1,6 +1,6 @@
 // The SVG chart kit of the HTML report and its text formatting
 // (report_svg.h).
-#include "batch/report_svg.h"
+#include "report/report_svg.h"
 
 #include <cstdio>
 #include <limits>
