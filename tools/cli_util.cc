@@ -1,9 +1,8 @@
 #include "cli_util.h"
 
 #include <mocap/core/floor_contact.h>
-#include <mocap/io/asf.h>
-#include <mocap/io/bvh.h>
 #include <mocap/io/atomic_write.h>
+#include <mocap/io/bvh.h>
 #include <mocap/io/output_format.h>
 
 #include <cmath>
@@ -12,15 +11,6 @@
 #include <iostream>
 
 namespace mocap::cli {
-
-std::optional<Skeleton> load_skeleton(const std::string& asf_path) {
-  auto skeleton = read_asf(asf_path);
-  if (!skeleton) {
-    std::cerr << "mocap: " << skeleton.error().to_string() << "\n";
-    return std::nullopt;
-  }
-  return std::move(*skeleton);
-}
 
 namespace {
 
@@ -40,11 +30,11 @@ std::string cmu_subject(const std::string& path, bool motion) {
 
 }  // namespace
 
-std::optional<Clip> load_clip(const std::string& asf_path, const std::string& amc_path, double fps) {
-  auto clip = read_clip(asf_path, amc_path, fps);
+Outcome<Capture> load_asf_amc(const std::string& asf_path, const std::string& amc_path, double fps) {
+  auto clip = read_capture(asf_path, amc_path, fps);
   if (!clip) {
     std::cerr << "mocap: " << clip.error().to_string() << "\n";
-    return std::nullopt;
+    return std::unexpected(kBadInput);
   }
   warn_if_implausible(clip->skeleton, clip->motion, asf_path, amc_path);
   return std::move(*clip);
@@ -86,7 +76,7 @@ Interpolation interpolation_option(const std::string& interp) {
 
 std::optional<std::string> motion_text(std::string_view verb, const Skeleton& skeleton, const Motion& motion,
                                        const std::string& path, const std::string& bvh_units, const AmcLayout* layout) {
-  auto text = format_clip_motion(skeleton, motion, is_bvh_path(path), *parse_length_unit(bvh_units), layout);
+  auto text = format_capture_motion(skeleton, motion, is_bvh_path(path), *parse_length_unit(bvh_units), layout);
   if (!text) {
     std::cerr << "mocap " << verb << ": " << path << ": " << text.error().message << "\n";
     return std::nullopt;
@@ -109,36 +99,34 @@ void add_bvh_units_option(CLI::App& command, std::string& bvh_units) {
           "UNIT"));
 }
 
-int load_clip_or_bvh(std::string_view verb, const std::string& first, const std::string& second, double fps,
-                     const std::string& bvh_units, std::optional<Clip>& clip) {
+Outcome<Capture> load_capture(std::string_view verb, const std::string& first, const std::string& second, double fps,
+                              const std::string& bvh_units) {
   if (!is_bvh_path(first)) {
     if (second.empty()) {
       std::cerr << "mocap " << verb << ": amc: expected an AMC motion after the ASF skeleton " << first
                 << " (or a .bvh file alone)\n";
-      return kUsage;
+      return std::unexpected(kUsage);
     }
-    clip = load_clip(first, second, fps);
-    return clip ? kOk : kBadInput;
+    return load_asf_amc(first, second, fps);
   }
   if (!second.empty()) {
     std::cerr << "mocap " << verb << ": " << first
               << " is a whole clip (skeleton and motion): expected it alone, found " << second << " too\n";
-    return kUsage;
+    return std::unexpected(kUsage);
   }
   const auto units = parse_length_unit(bvh_units);
   if (!units) {
     std::cerr << "mocap " << verb << ": --bvh-units " << bvh_units
               << ": expected m, cm, mm, in, ft or a positive number of metres\n";
-    return kUsage;
+    return std::unexpected(kUsage);
   }
-  auto bvh = read_bvh_clip(first, *units);
+  auto bvh = read_bvh_capture(first, *units);
   if (!bvh) {
     std::cerr << "mocap: " << bvh.error().to_string() << "\n";
-    return kBadInput;
+    return std::unexpected(kBadInput);
   }
   warn_if_implausible(bvh->skeleton, bvh->motion, first, first);
-  clip = std::move(*bvh);
-  return kOk;
+  return std::move(*bvh);
 }
 
 int emit(const std::string& path, const std::string& content) {

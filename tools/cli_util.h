@@ -8,9 +8,10 @@
 #include <mocap/core/motion.h>
 #include <mocap/core/skeleton.h>
 #include <mocap/io/atomic_write.h>
-#include <mocap/io/clip.h>
+#include <mocap/io/capture.h>
 
 #include <CLI/CLI.hpp>
+#include <expected>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -28,17 +29,17 @@ enum ExitCode : int {
   kOutputError = 4,  // an output file or device could not be written
 };
 
-using Clip = ClipFile;
+// A value, or the exit code of a failure whose reason is already on stderr.
+template <class T>
+using Outcome = std::expected<T, ExitCode>;
 
-// Reads a skeleton; prints the error on stderr and returns nullopt on failure.
-std::optional<Skeleton> load_skeleton(const std::string& asf_path);
-// read_clip (io/clip.h), the error printed on stderr.
-std::optional<Clip> load_clip(const std::string& asf_path, const std::string& amc_path, double fps);
+// read_capture (io/capture.h); kBadInput after printing its error on stderr.
+Outcome<Capture> load_asf_amc(const std::string& asf_path, const std::string& amc_path, double fps);
 
 // Warnings on stderr for a motion that parses but is likely not
 // `skeleton`'s: a CMU file name of another subject, or a figure that never
-// meets the floor or is implausibly tall (core/floor_contact.h). load_clip
-// and load_clip_or_bvh call it; results never change.
+// meets the floor or is implausibly tall (core/floor_contact.h). load_asf_amc
+// and load_capture call it; results never change.
 void warn_if_implausible(const Skeleton& skeleton, const Motion& motion, const std::string& asf_path,
                          const std::string& motion_path);
 
@@ -95,7 +96,7 @@ void add_error_flags(CLI::App& command, ErrorSettings& settings);
 void add_interp_option(CLI::App& command, std::string& interp);
 Interpolation interpolation_option(const std::string& interp);  // of a value --interp accepted
 
-// `motion` as text for the output `path` (format_clip_motion: BVH for a BVH
+// `motion` as text for the output `path` (format_capture_motion: BVH for a BVH
 // skeleton or a .bvh path, else AMC, in `layout` when given) with lengths in
 // --bvh-units `bvh_units` (already checked). Nullopt after saying on stderr
 // why.
@@ -105,11 +106,11 @@ std::optional<std::string> motion_text(std::string_view verb, const Skeleton& sk
 
 // BVH input for every verb that reads a clip (cmd_convert.cc): --bvh-units,
 // and the clip of `first` `second`: a .bvh alone (lengths in `bvh_units`, its
-// own rate) or ASF + AMC (load_clip). kOk with `clip` set, kUsage (a .bvh
+// own rate) or ASF + AMC (load_asf_amc). The capture, or kUsage (a .bvh
 // with a second file, an ASF without one, a bad unit) or kBadInput, the
 // reason on stderr.
 void add_bvh_units_option(CLI::App& command, std::string& bvh_units);
-int load_clip_or_bvh(std::string_view verb, const std::string& first, const std::string& second, double fps,
-                     const std::string& bvh_units, std::optional<Clip>& clip);
+Outcome<Capture> load_capture(std::string_view verb, const std::string& first, const std::string& second, double fps,
+                              const std::string& bvh_units);
 
 }  // namespace mocap::cli

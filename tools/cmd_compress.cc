@@ -47,8 +47,8 @@ int run_compress(const CompressOptions& o) {
   if (!o.rebuilt.empty() && !format_option("compress", o.rebuilt, "", {bvh ? "bvh" : "amc"}, bvh ? "bvh" : "amc"))
     return kUsage;
   if (const int code = check_outputs("compress", {o.output, o.rebuilt}); code != kOk) return code;
-  std::optional<Clip> clip;
-  if (const int code = load_clip_or_bvh("compress", o.asf, o.amc, o.fps, o.bvh_units, clip); code) return code;
+  auto clip = load_capture("compress", o.asf, o.amc, o.fps, o.bvh_units);
+  if (!clip) return clip.error();
 
   CompressRequest request;
   request.format = *format == "mkc" ? CompressFormat::kMkc : CompressFormat::kAmc;

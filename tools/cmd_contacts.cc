@@ -27,10 +27,8 @@ std::string fixed(double v, int digits) {
 }
 
 int run_contacts(const ContactsOptions& options) {
-  std::optional<Clip> clip;
-  if (const int code = load_clip_or_bvh("contacts", options.asf, options.amc, options.fps, options.bvh_units, clip);
-      code)
-    return code;
+  auto clip = load_capture("contacts", options.asf, options.amc, options.fps, options.bvh_units);
+  if (!clip) return clip.error();
   const Skeleton& skeleton = clip->skeleton;
   const Motion& motion = clip->motion;
   const auto found = clip_foot_contacts(skeleton, motion, options.asf);

@@ -53,11 +53,8 @@ int run_convert(const ConvertOptions& o) {
   const double units = *parse_length_unit(o.bvh_units);                // checked by --bvh-units
   const BvhJointNames names = *parse_bvh_joint_names(o.joint_names);  // checked by --joint-names
   if (const int code = check_outputs("convert", {output, acclaim ? o.outputs[1] : ""}); code != kOk) return code;
-  std::optional<Clip> clip;
-  if (const int code =
-          load_clip_or_bvh("convert", o.inputs[0], o.inputs.size() > 1 ? o.inputs[1] : "", o.fps, o.bvh_units, clip);
-      code != kOk)
-    return code;
+  auto clip = load_capture("convert", o.inputs[0], o.inputs.size() > 1 ? o.inputs[1] : "", o.fps, o.bvh_units);
+  if (!clip) return clip.error();
   if (auto renamed = rename_joints(clip->skeleton, names); !renamed) {
     std::cerr << "mocap convert: " << clip->amc_path << ": " << renamed.error().message << "\n";
     return kBadInput;

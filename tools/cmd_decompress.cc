@@ -42,8 +42,8 @@ int run_decompress(const DecompressOptions& o) {
   if (is_clip_file_name(o.keys)) {
     std::optional<Skeleton> skeleton;
     if (bvh) {
-      std::optional<Clip> clip;
-      if (const int code = load_clip_or_bvh("decompress", o.asf, "", o.fps, o.bvh_units, clip); code) return code;
+      auto clip = load_capture("decompress", o.asf, "", o.fps, o.bvh_units);
+      if (!clip) return clip.error();
       skeleton = std::move(clip->skeleton);
     } else if (auto asf = read_asf(o.asf)) {
       skeleton = std::move(*asf);
@@ -60,8 +60,8 @@ int run_decompress(const DecompressOptions& o) {
     if (!text) return kBadInput;
     return emit(o.output, *text);
   }
-  auto clip = load_clip(o.asf, o.keys, o.fps);
-  if (!clip) return kBadInput;
+  auto clip = load_asf_amc(o.asf, o.keys, o.fps);
+  if (!clip) return clip.error();
   auto rebuilt = rebuild_motion(clip->skeleton, clip->motion, o.keys, interpolation_option(o.interp));
   if (!rebuilt) {
     std::cerr << "mocap decompress: " << rebuilt.error().to_string() << "\n";

@@ -26,11 +26,11 @@ struct EvalOptions {
 
 // The motion to measure: another BVH of the original's joints (after a
 // .bvh), a compressed clip, or an AMC. Nullopt after saying why on stderr.
-std::optional<Motion> read_other(const EvalOptions& o, const Clip& clip, bool bvh) {
+std::optional<Motion> read_other(const EvalOptions& o, const Capture& clip, bool bvh) {
   Result<Motion> other = fail("", 0, "");
   if (bvh && !is_clip_file_name(o.other)) {
     // Another BVH of the same joints (a rebuilt or decompressed one).
-    auto read = read_bvh_clip(o.other, *parse_length_unit(o.bvh_units) /* checked by --bvh-units */);
+    auto read = read_bvh_capture(o.other, *parse_length_unit(o.bvh_units) /* checked by --bvh-units */);
     if (!read) {
       other = std::unexpected(read.error());
     } else if (read->skeleton.channel_count != clip.skeleton.channel_count ||
@@ -71,8 +71,8 @@ int run_eval(EvalOptions o, bool gate) {
     std::cerr << "mocap eval: other: expected the motion to measure after the ASF and the original AMC\n";
     return kUsage;
   }
-  std::optional<Clip> clip;
-  if (const int code = load_clip_or_bvh("eval", o.asf, o.original, o.fps, o.bvh_units, clip); code) return code;
+  auto clip = load_capture("eval", o.asf, o.original, o.fps, o.bvh_units);
+  if (!clip) return clip.error();
   const std::optional<Motion> other = read_other(o, *clip, bvh);
   if (!other) return kBadInput;
   auto error = measure_error(clip->skeleton, clip->motion, *other, o.error.options());

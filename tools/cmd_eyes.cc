@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -296,11 +296,13 @@ int run_eyes(EyesOptions o) {
                                       : ConversationMode::kFree;
   o.params.model = o.model == "physio" ? EyeModel::kPhysiological : EyeModel::kDesign;
 
-  std::optional<Clip> clip;
+  std::optional<Capture> clip;
   std::optional<HeadTrack> head;
   if (!o.asf.empty() || !o.bvh.empty()) {
     const std::string& first = o.bvh.empty() ? o.asf : o.bvh;
-    if (const int code = load_clip_or_bvh("eyes", first, o.amc, o.fps, o.bvh_units, clip); code != kOk) return code;
+    auto loaded = load_capture("eyes", first, o.amc, o.fps, o.bvh_units);
+    if (!loaded) return loaded.error();
+    clip = std::move(*loaded);
     auto track = head_track(clip->skeleton, clip->motion);
     if (!track) {
       std::cerr << "mocap eyes: " << first << ": " << track.error().message << "\n";

@@ -33,9 +33,8 @@ int run_fk(const FkOptions& options) {
   const auto format = format_option("fk", options.output, options.format, {"csv", "json"}, "csv");
   if (!format) return kUsage;
   if (const int code = check_outputs("fk", {options.output}); code != kOk) return code;
-  std::optional<Clip> clip;
-  if (const int code = load_clip_or_bvh("fk", options.asf, options.amc, options.fps, options.bvh_units, clip); code)
-    return code;
+  auto clip = load_capture("fk", options.asf, options.amc, options.fps, options.bvh_units);
+  if (!clip) return clip.error();
   const Skeleton& skeleton = clip->skeleton;
   const Motion& motion = clip->motion;
   const std::size_t bones = skeleton.bones.size();

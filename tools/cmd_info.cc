@@ -1,5 +1,5 @@
 // mocap info <asf> [<amc>]: what a skeleton and a motion hold.
-#include <mocap/compress/clip_file.h>
+#include <mocap/compress/compressed_clip.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 #include <mocap/io/bvh.h>
@@ -142,9 +142,8 @@ int run_clip_file_info(const InfoOptions& options) {
 
 // `mocap info run.bvh`: the BVH's skeleton and motion (io/bvh.h).
 int run_bvh_info(const InfoOptions& options) {
-  std::optional<Clip> clip;
-  if (const int code = load_clip_or_bvh("info", options.asf, options.amc, options.fps, options.bvh_units, clip); code)
-    return code;
+  auto clip = load_capture("info", options.asf, options.amc, options.fps, options.bvh_units);
+  if (!clip) return clip.error();
   const Skeleton& skeleton = clip->skeleton;
   const Motion& motion = clip->motion;
   int with_dofs = 0;

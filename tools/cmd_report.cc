@@ -2,9 +2,9 @@
 // measured in one command, or shard reports merged. The work is
 // libmocap's report.h; this file parses flags, shows progress and maps
 // outcomes to exit codes.
-#include <mocap/batch/report_format.h>
-#include <mocap/batch/report_journal.h>
-#include <mocap/batch/report_summary.h>
+#include <mocap/report/report_format.h>
+#include <mocap/report/report_journal.h>
+#include <mocap/report/report_summary.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -13,8 +13,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "cli_util.h"
@@ -105,9 +105,9 @@ class ProgressDisplay {
                                               static_cast<double>(p.bytes_done)
                                         : 0.0;
     const double fps = p.elapsed_seconds > 0 ? static_cast<double>(p.frames) / p.elapsed_seconds : 0.0;
-    if (p.last && !p.last->ok && mode_ != ProgressMode::kMachine) {
+    if (p.last && !p.last->status && mode_ != ProgressMode::kMachine) {
       clear();
-      std::cerr << "mocap report: " << p.last->error << "\n";
+      std::cerr << "mocap report: " << p.last->error_text() << "\n";
     }
     if (mode_ == ProgressMode::kMachine) {
       nlohmann::ordered_json j{{"event", "clip"},     {"done", p.done},     {"total", p.total},
@@ -115,8 +115,8 @@ class ProgressDisplay {
                                {"frames_per_s", fps}, {"eta_s", eta}};
       if (p.last) {
         j["path"] = p.last->path;
-        j["status"] = p.last->ok ? "ok" : "failed";
-        if (!p.last->ok) j["error"] = p.last->error;
+        j["status"] = p.last->status ? "ok" : "failed";
+        if (!p.last->status) j["error"] = p.last->error_text();
       }
       std::cerr << j.dump() << "\n";
       return;

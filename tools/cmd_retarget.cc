@@ -27,11 +27,9 @@ int run_retarget(const RetargetCliOptions& o) {
   const auto format = format_option("retarget", o.output, "", {"glb"}, "");
   if (!format) return kUsage;
   if (const int code = check_outputs("retarget", {o.output}); code != kOk) return code;
-  std::optional<Clip> clip;
   const std::string second = o.inputs.size() > 1 ? o.inputs[1] : "";
-  if (const int code = load_clip_or_bvh("retarget", o.inputs[0], second, o.fps, o.bvh_units, clip); code != kOk) {
-    return code;
-  }
+  auto clip = load_capture("retarget", o.inputs[0], second, o.fps, o.bvh_units);
+  if (!clip) return clip.error();
   const std::string motion_path = second.empty() ? o.inputs[0] : second;
   RetargetOptions options;
   options.map_path = o.map;

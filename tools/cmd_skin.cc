@@ -164,10 +164,8 @@ int run_skin(const SkinOptions& options) {
     return kUsage;
   }
 
-  std::optional<Clip> clip;
-  if (const int code = load_clip_or_bvh("skin", options.asf, options.amc, options.fps, options.bvh_units, clip);
-      code != kOk)
-    return code;
+  auto clip = load_capture("skin", options.asf, options.amc, options.fps, options.bvh_units);
+  if (!clip) return clip.error();
   const Skeleton& skeleton = clip->skeleton;
   const Motion& motion = clip->motion;
   const auto bound = bind_mesh(skeleton, bind_options);

@@ -52,7 +52,7 @@ void App::start(const Options& options) {
 
 void App::add_compare(const std::string& first, const std::string& second) {
   if (!clip_) return set_status("open a clip before comparing motions", true);
-  Result<Clip> other = load_other(first, second, clip_->asf_path, bvh_metres_);
+  Result<PosedCapture> other = load_other(first, second, clip_->capture.asf_path, bvh_metres_);
   if (!other) {
     std::cerr << "mocap-viewer: " << other.error().to_string() << "\n";
     return set_status(other.error().to_string(), true);
@@ -77,7 +77,7 @@ void App::set_camera_flags(const CameraFlags& flags) {
   if (flags.fov_deg) view_.camera.fov_y = *flags.fov_deg * std::numbers::pi / 180.0;
 }
 
-void App::adopt(Result<Clip> clip, const std::string& asf, const std::string& amc) {
+void App::adopt(Result<PosedCapture> clip, const std::string& asf, const std::string& amc) {
   form_.asf = asf, form_.amc = amc;
   if (!clip) {
     status_ = {clip.error().to_string(), true};
@@ -90,7 +90,7 @@ void App::adopt(Result<Clip> clip, const std::string& asf, const std::string& am
   compare_.motions.clear();
   for (CompareMotion& m : kept) add_motion(compare_, std::move(m.clip), *clip_);
   set_main(compare_, *clip_);
-  playback_.load(clip_->motion.frame_numbers, clip_->motion.fps);
+  playback_.load(clip_->capture.motion.frame_numbers, clip_->capture.motion.fps);
   export_ = ExportState{export_.screenshot_path, export_.sequence_prefix};
   export_.last = clip_->frame_count() - 1;
   view_.selected = -1;
@@ -105,7 +105,7 @@ void App::adopt(Result<Clip> clip, const std::string& asf, const std::string& am
   view_.followed_root = clip_->positions[0];
   needs_framing_ = 2;  // again once the panels' sizes are known
   status_ = {"loaded " + asf + (amc.empty() ? "" : " + " + amc) + " (" + std::to_string(clip_->frame_count()) +
-                 " frames, " + std::to_string(clip_->skeleton.bones.size()) + " bones)",
+                 " frames, " + std::to_string(clip_->capture.skeleton.bones.size()) + " bones)",
              false};
 }
 
@@ -172,7 +172,7 @@ void App::take_drops() {
                        glfwGetKey(window_, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
   if (replace) {
     if (!bvhs.empty()) return load(bvhs.front(), "");
-    if (!amcs.empty() && asf.empty() && clip_) asf = clip_->asf_path;  // another motion of the same subject
+    if (!amcs.empty() && asf.empty() && clip_) asf = clip_->capture.asf_path;  // another motion of the same subject
     if (!asf.empty() && !amcs.empty()) return load(asf, amcs.front());
     if (!asf.empty()) status_ = {asf + ": dropped without an AMC; drop an ASF and an AMC together", true};
     if (!amcs.empty()) status_ = {amcs.front() + ": dropped without an ASF; drop an ASF and an AMC together", true};
@@ -274,7 +274,7 @@ void App::frame(double dt) {
     view_.camera.orbit(camera_flags_.turntable_deg_per_s * std::numbers::pi / 180.0 * dt * playback_.speed, 0.0);
   }
   if (clip_) {
-    pose_clip(*clip_, playback_.frame());
+    pose_frame(*clip_, playback_.frame());
     pose_motions(compare_, *clip_);
     update_skin(skin_, *clip_);
     place_model(model_, compare_, *clip_);
@@ -359,12 +359,12 @@ void App::export_pictures(int w, int h) {
   }
   if (export_.sequence_running && clip_) {
     const int shown = clip_->frame;
-    pose_clip(*clip_, export_.next);
+    pose_frame(*clip_, export_.next);
     update_skin(skin_, *clip_);
     update_model(model_, *clip_);
     const std::string path = frame_file(export_.sequence_prefix, playback_.number_of(export_.next));
     const auto e = save_png(renderer_, offscreen_, &*clip_, view_, path, extras());
-    pose_clip(*clip_, shown);
+    pose_frame(*clip_, shown);
     update_skin(skin_, *clip_);
     update_model(model_, *clip_);
     if (e) {
@@ -384,7 +384,7 @@ void App::export_movie(int w, int h) {
   if (!clip_) return;
   // H.264 wants an even size: the window's, less its odd last column or row.
   const int mw = w & ~1, mh = h & ~1;
-  const double rate = export_.movie_fps > 0.0f ? export_.movie_fps : clip_->motion.fps;
+  const double rate = export_.movie_fps > 0.0f ? export_.movie_fps : clip_->capture.motion.fps;
   if (export_.movie_requested) {
     export_.movie_requested = false;
     if (auto ok = movie_.open(export_.movie_path, mw, mh, rate, RowOrder::kBottomFirst); !ok) {
@@ -395,7 +395,7 @@ void App::export_movie(int w, int h) {
     export_.movie_frame = 0;
   }
   if (!movie_.is_open()) return;
-  const int count = movie_length(export_.first, export_.last, clip_->motion.fps, rate);
+  const int count = movie_length(export_.first, export_.last, clip_->capture.motion.fps, rate);
   if (export_.movie_running && export_.movie_frame < count) {
     if (auto e = offscreen_.resize(mw, mh)) {
       movie_.close();
@@ -403,7 +403,8 @@ void App::export_movie(int w, int h) {
       return set_status(*e, true);
     }
     const int shown = clip_->frame;
-    pose_clip(*clip_, std::min(movie_frame(export_.first, export_.movie_frame, clip_->motion.fps, rate), export_.last));
+    pose_frame(*clip_, std::min(movie_frame(export_.first, export_.movie_frame, clip_->capture.motion.fps, rate),
+                                export_.last));
     pose_motions(compare_, *clip_);
     update_skin(skin_, *clip_);
     update_model(model_, *clip_);
@@ -411,7 +412,7 @@ void App::export_movie(int w, int h) {
     draw_scene(renderer_, &*clip_, view_, mw, mh, extras());
     const std::vector<std::uint8_t> rgb = offscreen_.read_rgb(false);
     Offscreen::bind_default();
-    pose_clip(*clip_, shown);
+    pose_frame(*clip_, shown);
     pose_motions(compare_, *clip_);
     update_skin(skin_, *clip_);
     update_model(model_, *clip_);

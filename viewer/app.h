@@ -7,7 +7,6 @@
 #pragma once
 
 #include "camera_flags.h"
-#include "clip.h"
 #include "compare.h"
 #include "compare_panel.h"
 #include "eyes_panel.h"
@@ -16,6 +15,7 @@
 #include "options.h"
 #include "panels.h"
 #include "playback.h"
+#include "posed_capture.h"
 #include "render.h"
 #include "scene.h"
 #include "skin_panel.h"
@@ -58,9 +58,9 @@ class App {
  private:
   // Loads a pair (or a BVH alone, amc empty); on failure keeps what is loaded
   // and shows the parser's message.
-  void load(const std::string& asf, const std::string& amc) { adopt(load_clip(asf, amc, bvh_metres_), asf, amc); }
+  void load(const std::string& asf, const std::string& amc) { adopt(load_capture(asf, amc, bvh_metres_), asf, amc); }
   void set_bvh_metres(double metres_per_unit) { bvh_metres_ = metres_per_unit; }
-  void adopt(Result<Clip> clip, const std::string& asf, const std::string& amc);
+  void adopt(Result<PosedCapture> clip, const std::string& asf, const std::string& amc);
 
   // Adds a motion beside the main clip; the message says what happened.
   void add_compare(const std::string& first, const std::string& second);
@@ -105,7 +105,7 @@ class App {
   GLFWwindow* window_;
   Renderer renderer_;
   Offscreen offscreen_;
-  std::optional<Clip> clip_;
+  std::optional<PosedCapture> clip_;
   Playback playback_;
   ViewState view_;
   OpenForm form_;

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "camera.h"
-#include "clip.h"
+#include "posed_capture.h"
 
 #include <Eigen/Core>
 #include <optional>

@@ -13,8 +13,8 @@
 #pragma once
 
 #include "camera.h"
-#include "clip.h"
 #include "colors.h"
+#include "posed_capture.h"
 
 #include <mocap/compress/jitter.h>
 #include <mocap/compress/motion_error.h>
@@ -55,10 +55,10 @@ struct ContactBars {
   std::vector<unsigned char> left;  // per frame: 1 while the left foot is in contact
   std::vector<unsigned char> right;
 };
-ContactBars contact_bars(const Clip& main);
+ContactBars contact_bars(const PosedCapture& main);
 
 struct CompareMotion {
-  Clip clip;
+  PosedCapture clip;
   std::string name;  // the motion file's name, as the legend shows it
   colors::Rgb color{};
   bool visible = true;
@@ -79,38 +79,38 @@ struct CompareState {
 };
 
 // The main clip is `main` (loaded or replaced): its foot contacts.
-void set_main(CompareState& state, const Clip& main);
+void set_main(CompareState& state, const PosedCapture& main);
 
-// Loads `first` (+ `second`) as read_clip does: an ASF and an AMC, a BVH
+// Loads `first` (+ `second`) as read_capture does: an ASF and an AMC, a BVH
 // alone (lengths times `bvh_metres_per_unit`), or an AMC alone of the main
 // clip's skeleton (`main_asf`).
-Result<Clip> load_other(const std::string& first, const std::string& second, const std::string& main_asf,
-                        double bvh_metres_per_unit = 0.01);
+Result<PosedCapture> load_other(const std::string& first, const std::string& second, const std::string& main_asf,
+                                double bvh_metres_per_unit = 0.01);
 
 // Adds a loaded motion: its colour, name, offset by the layout, its error
 // against `main` when it is a motion of the same skeleton.
-void add_motion(CompareState& state, Clip clip, const Clip& main);
+void add_motion(CompareState& state, PosedCapture clip, const PosedCapture& main);
 
 // Offsets every motion: side by side, each one's first root over the ground
 // moved to the main clip's, then stepped across the main clip's direction of
 // travel; overlaid, the same first root and no step.
-void lay_out(CompareState& state, const Clip& main);
+void lay_out(CompareState& state, const PosedCapture& main);
 
 // The step across the main clip's direction of travel that puts something
 // in place `slot` beside it (slot 1: the first motion's), zero when the
 // motions are overlaid: lay_out's, for what is placed beside the motions
 // (a retargeted model, model_panel.h).
-Eigen::Vector3d beside_offset(const CompareState& state, const Clip& main, int slot);
+Eigen::Vector3d beside_offset(const CompareState& state, const PosedCapture& main, int slot);
 
 // The frame of `other` shown when the main clip shows frame `frame`.
-int matching_frame(const Clip& main, int frame, const Clip& other);
+int matching_frame(const PosedCapture& main, int frame, const PosedCapture& other);
 
 // Poses every motion at the main clip's frame and places its joints.
-void pose_motions(CompareState& state, const Clip& main);
+void pose_motions(CompareState& state, const PosedCapture& main);
 
 // The main clip's and every visible motion's placed joints of the current
 // frame, for framing.
-std::vector<Eigen::Vector3d> scene_points(const CompareState& state, const Clip& main);
+std::vector<Eigen::Vector3d> scene_points(const CompareState& state, const PosedCapture& main);
 
 // Per-joint colours of motion `m` at its frame by its error (green 0, yellow,
 // red at red_at_cm), into `out`; empty when it has none or colouring is off.
@@ -118,11 +118,11 @@ std::span<const colors::Rgb> error_colors(const CompareState& state, int m, std:
 
 // True when both clips have the same bones of the same lengths (the error
 // between them is then mocap eval's).
-bool same_skeleton_as(const Clip& a, const Clip& b);
+bool same_skeleton_as(const PosedCapture& a, const PosedCapture& b);
 
 // What the camera follows over the ground: the mean of the main clip's root
 // and the visible motions' placed roots.
-Eigen::Vector3d followed_point(const CompareState& state, const Clip& main);
+Eigen::Vector3d followed_point(const CompareState& state, const PosedCapture& main);
 
 // The green-yellow-red scale for t in [0, 1].
 colors::Rgb error_scale(float t);

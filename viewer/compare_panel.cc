@@ -79,7 +79,7 @@ void add_contact_marks(const CompareState& state, TimelineMarks& marks) {
   marks.contact_right = state.contacts.right;
 }
 
-CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip* main) {
+CompareRequest compare_panel(CompareForm& form, CompareState& state, const PosedCapture* main) {
   CompareRequest request;
   if (!main) {
     ImGui::TextDisabled("open a clip first");
@@ -123,20 +123,21 @@ CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip*
                        static_cast<float>(m.offset.z())};
     if (ImGui::DragFloat3("offset m", offset, 0.01f)) m.offset = Eigen::Vector3d(offset[0], offset[1], offset[2]);
     ImGui::TextDisabled("%s, %d frames @ %g Hz", same_skeleton_as(*main, m.clip) ? "same skeleton" : "another skeleton",
-                        m.clip.frame_count(), m.clip.motion.fps);
+                        m.clip.frame_count(), m.clip.capture.motion.fps);
     if (m.error.valid) {
       const MotionError& e = m.error.summary;
-      const Skeleton& s = main->skeleton;
-      ImGui::Text(
-          "worst joint %.2f cm: %s at frame %d", e.joint.max,
-          e.joint.worst_joint >= 0 ? s.bones[static_cast<std::size_t>(e.joint.worst_joint)].name.c_str() : "-",
-          e.joint.worst_frame >= 0 ? main->motion.frame_numbers[static_cast<std::size_t>(e.joint.worst_frame)] : 0);
+      const Skeleton& s = main->capture.skeleton;
+      ImGui::Text("worst joint %.2f cm: %s at frame %d", e.joint.max,
+                  e.joint.worst_joint >= 0 ? s.bones[static_cast<std::size_t>(e.joint.worst_joint)].name.c_str() : "-",
+                  e.joint.worst_frame >= 0
+                      ? main->capture.motion.frame_numbers[static_cast<std::size_t>(e.joint.worst_frame)]
+                      : 0);
       ImGui::Text("mean over joints, cm: mean %.2f, max %.2f", e.position.mean, e.position.max);
       const JointVelocityError& v = m.error.velocity;
       ImGui::Text("velocity error, cm/s: mean %.2f, p99 %.2f", v.mean_cm_s, v.p99_cm_s);
       ImGui::Text("  max %.2f: %s at frame %d", v.max_cm_s,
                   v.worst_joint >= 0 ? s.bones[static_cast<std::size_t>(v.worst_joint)].name.c_str() : "-",
-                  v.worst_frame >= 0 ? main->motion.frame_numbers[static_cast<std::size_t>(v.worst_frame)] : 0);
+                  v.worst_frame >= 0 ? main->capture.motion.frame_numbers[static_cast<std::size_t>(v.worst_frame)] : 0);
       const PlantedFeetSpeed& p = m.error.planted;
       if (p.feet) {
         ImGui::Text("planted feet, %d frames: ball speed", p.frames);
@@ -155,7 +156,8 @@ CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip*
   return request;
 }
 
-ImVec2 legend_window(const CompareState& state, const Clip* main, const LegendExtras& extras, float right_edge) {
+ImVec2 legend_window(const CompareState& state, const PosedCapture* main, const LegendExtras& extras,
+                     float right_edge) {
   if (!main) return ImVec2(0, 0);
   const bool has_error = error_motion(state) >= 0 && state.color_by_error;
   if (state.motions.empty() && !extras.ghost && extras.key_red_at_cm <= 0.0f && !extras.marks) return ImVec2(0, 0);
@@ -164,7 +166,7 @@ ImVec2 legend_window(const CompareState& state, const Clip* main, const LegendEx
   ImGui::Begin("Legend", nullptr,
                ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse);
-  const std::string main_name = std::filesystem::path(main->amc_path).filename().string();
+  const std::string main_name = std::filesystem::path(main->capture.amc_path).filename().string();
   swatch(colors::kBone, main_name.c_str());
   for (const CompareMotion& m : state.motions) swatch(m.color, m.name.c_str(), !m.visible);
   if (extras.ghost) swatch(colors::kGhost, "rebuilt from keys (thin)");

@@ -27,7 +27,7 @@ struct CompareRequest {
   bool relayout = false;  // offsets by the layout again
 };
 
-CompareRequest compare_panel(CompareForm& form, CompareState& state, const Clip* main);
+CompareRequest compare_panel(CompareForm& form, CompareState& state, const PosedCapture* main);
 
 // The motion whose error the timeline and the joints show: the first with
 // one, or -1.
@@ -50,6 +50,6 @@ struct LegendExtras {
 
 // The legend at the top right of the free part of the window; returns its
 // size (0 when there is none, or it has no size yet).
-ImVec2 legend_window(const CompareState& state, const Clip* main, const LegendExtras& extras, float right_edge);
+ImVec2 legend_window(const CompareState& state, const PosedCapture* main, const LegendExtras& extras, float right_edge);
 
 }  // namespace mocap::viewer

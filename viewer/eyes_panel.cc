@@ -9,7 +9,7 @@
 
 namespace mocap::viewer {
 
-void eyes_panel(EyesState& state, const Clip* clip) {
+void eyes_panel(EyesState& state, const PosedCapture* clip) {
   if (!clip) {
     ImGui::TextDisabled("no clip loaded");
     return;

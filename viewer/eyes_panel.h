@@ -9,7 +9,7 @@
 // the window are ImGui (eyes_panel.cc).
 #pragma once
 
-#include "clip.h"
+#include "posed_capture.h"
 
 #include <mocap/eyes/eye_body.h>
 #include <mocap/eyes/eye_display.h>
@@ -30,7 +30,7 @@ struct EyesState {
   bool use_head = true;   // the capture's head drives leads and blinks
   bool show_gaze = true;  // gaze lines from the eyes in the scene
   bool dirty = true;      // a control changed: regenerate
-  const Clip* clip = nullptr;
+  const PosedCapture* clip = nullptr;
   std::optional<HeadTrack> head;
   std::vector<EyeFrame> track;  // one per clip frame
   std::string message;          // why there is no head, if so
@@ -40,10 +40,10 @@ struct EyesState {
 };
 
 // Regenerates the track when a control changed or the clip is another.
-void update_eyes(EyesState& state, const Clip& clip);
+void update_eyes(EyesState& state, const PosedCapture& clip);
 
 // The controls (in the current window); regenerates the track on a change.
-void eyes_panel(EyesState& state, const Clip* clip);
+void eyes_panel(EyesState& state, const PosedCapture* clip);
 
 // A window with the two displays at `frame` (a frame index), as a person
 // facing the character sees them, drawn 1:1 in the displays' pixels.

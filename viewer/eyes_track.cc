@@ -11,12 +11,12 @@ constexpr double kGazeLength_m = 0.4;
 
 }  // namespace
 
-void update_eyes(EyesState& state, const Clip& clip) {
+void update_eyes(EyesState& state, const PosedCapture& clip) {
   if (!state.dirty && state.clip == &clip) return;
   if (state.clip != &clip) {
     state.head.reset();
     state.message.clear();
-    Result<HeadTrack> head = head_track(clip.skeleton, clip.motion);
+    Result<HeadTrack> head = head_track(clip.capture.skeleton, clip.capture.motion);
     if (head) {
       state.head = std::move(*head);
     } else {
@@ -29,7 +29,7 @@ void update_eyes(EyesState& state, const Clip& clip) {
   options.seed = static_cast<std::uint64_t>(state.seed);
   options.head = state.use_head && state.head ? &*state.head : nullptr;
   EyeTimeline timeline(options);
-  state.track = eye_track(timeline, clip.motion.fps, clip.motion.duration_seconds());
+  state.track = eye_track(timeline, clip.capture.motion.fps, clip.capture.motion.duration_seconds());
   state.dirty = false;
 }
 

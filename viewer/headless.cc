@@ -1,13 +1,13 @@
 #include "headless.h"
 
 #include "camera_flags.h"
-#include "clip.h"
 #include "compare.h"
 #include "eyes_panel.h"
 #include "keyframes_panel.h"
 #include "model_panel.h"
 #include "outputs.h"
 #include "panels.h"
+#include "posed_capture.h"
 #include "render.h"
 #include "scene.h"
 #include "skin_panel.h"
@@ -34,15 +34,15 @@ int run_headless(const Options& options) {
     std::cerr << "mocap-viewer: --size " << options.size << ": expected WxH, e.g. 1280x720\n";
     return kUsage;
   }
-  Result<Clip> clip = load_initial(options);
+  Result<PosedCapture> clip = load_initial(options);
   if (!clip) {
     std::cerr << "mocap-viewer: " << clip.error().to_string() << "\n";
     return kInput;
   }
   // --frame, --last and --step by the file's frame numbers (core/frame_range.h).
-  const std::vector<int>& numbers = clip->motion.frame_numbers;
+  const std::vector<int>& numbers = clip->capture.motion.frame_numbers;
   if (numbers.empty()) {
-    std::cerr << "mocap-viewer: " << clip->amc_path << ": no frame to render\n";
+    std::cerr << "mocap-viewer: " << clip->capture.amc_path << ": no frame to render\n";
     return kInput;
   }
   FrameRange range;
@@ -56,17 +56,17 @@ int run_headless(const Options& options) {
     return kUsage;
   }
   const bool movie = !options.record.empty();
-  const double movie_fps = options.record_fps > 0.0 ? options.record_fps : clip->motion.fps;
+  const double movie_fps = options.record_fps > 0.0 ? options.record_fps : clip->capture.motion.fps;
   // Every output is checked before anything is rendered.
   if (movie) {
     if (auto ok = check_movie(options.record, width, height, movie_fps); !ok) {
       std::cerr << "mocap-viewer: --record " << ok.error().to_string() << "\n";
       return kOutput;
     }
-    const int count = movie_length(frames.front(), frames.back(), clip->motion.fps, movie_fps);
+    const int count = movie_length(frames.front(), frames.back(), clip->capture.motion.fps, movie_fps);
     std::vector<int> shown;
     for (int i = 0; i < count; ++i) {
-      shown.push_back(std::min(movie_frame(frames.front(), i, clip->motion.fps, movie_fps), frames.back()));
+      shown.push_back(std::min(movie_frame(frames.front(), i, clip->capture.motion.fps, movie_fps), frames.back()));
     }
     frames = std::move(shown);
   } else {
@@ -77,7 +77,7 @@ int run_headless(const Options& options) {
       return kOutput;
     }
   }
-  Result<CameraTarget> target = parse_target(options.camera.target, clip->skeleton);
+  Result<CameraTarget> target = parse_target(options.camera.target, clip->capture.skeleton);
   if (!target) {
     std::cerr << "mocap-viewer: " << target.error().to_string() << "\n";
     return kUsage;
@@ -111,7 +111,7 @@ int run_headless(const Options& options) {
       std::cerr << "mocap-viewer: " << *error << "\n";
       code = kNoGl;
     } else {
-      pose_clip(*clip, frames.front());
+      pose_frame(*clip, frames.front());
       pose_motions(compare, *clip);
       update_model(model, *clip);
       ViewState view;
@@ -151,7 +151,7 @@ int run_headless(const Options& options) {
       for (std::size_t i = 0; i < frames.size(); ++i) {
         if (code != kOk) break;
         const int frame = frames[i];
-        pose_clip(*clip, frame);
+        pose_frame(*clip, frame);
         pose_motions(compare, *clip);
         update_skin(skin, *clip);
         update_model(model, *clip);
@@ -161,7 +161,7 @@ int run_headless(const Options& options) {
           view.camera.target.z() += followed.z() - view.followed_root.z();
         }
         view.followed_root = followed;
-        const double seconds = movie ? i / movie_fps : (frame - frames.front()) / clip->motion.fps;
+        const double seconds = movie ? i / movie_fps : (frame - frames.front()) / clip->capture.motion.fps;
         advance_camera(view.camera, first, options.camera, *target, clip->positions, seconds);
         const std::vector<Eigen::Vector3d> gaze = gaze_segments(eyes, frame);
         const SceneExtras extras{

@@ -11,9 +11,9 @@
 
 namespace mocap::viewer {
 
-void run_keyframes(KeyframeState& state, const Clip& clip) {
-  const Skeleton& skeleton = clip.skeleton;
-  const Motion& motion = clip.motion;
+void run_keyframes(KeyframeState& state, const PosedCapture& clip) {
+  const Skeleton& skeleton = clip.capture.skeleton;
+  const Motion& motion = clip.capture.motion;
   const int frames = motion.frame_count();
   const int bones = static_cast<int>(skeleton.bones.size());
   state.message.clear();
@@ -44,7 +44,7 @@ void run_keyframes(KeyframeState& state, const Clip& clip) {
       options.value = state.threshold;
       break;
   }
-  auto result = compress_keys(skeleton, motion, options, clip.amc_path);
+  auto result = compress_keys(skeleton, motion, options, clip.capture.amc_path);
   if (!result) {
     state.message = result.error().to_string();
     state.keys.clear();
@@ -61,7 +61,7 @@ void run_keyframes(KeyframeState& state, const Clip& clip) {
   world_transforms(skeleton, result->rebuilt, state.rebuilt_positions, state.rebuilt_rotations);
 }
 
-int keyframes_panel(KeyframeState& state, const Clip* clip, const Playback& playback) {
+int keyframes_panel(KeyframeState& state, const PosedCapture* clip, const Playback& playback) {
   int jump = -1;
   if (!clip) {
     ImGui::TextDisabled("no clip loaded");
@@ -73,7 +73,7 @@ int keyframes_panel(KeyframeState& state, const Clip* clip, const Playback& play
   state.mode = static_cast<KeyframeState::Mode>(mode);
   switch (state.mode) {
     case KeyframeState::Mode::kCount:
-      changed |= ImGui::SliderInt("Keys", &state.key_count, 2, std::max(2, clip->motion.frame_count()), "%d",
+      changed |= ImGui::SliderInt("Keys", &state.key_count, 2, std::max(2, clip->capture.motion.frame_count()), "%d",
                                   ImGuiSliderFlags_Logarithmic);
       break;
     case KeyframeState::Mode::kRatio:
@@ -102,15 +102,16 @@ int keyframes_panel(KeyframeState& state, const Clip* clip, const Playback& play
   // the AMC's own number as the CLI prints it.
   const ErrorStats& worst = state.error.joint;
   if (worst.worst_frame >= 0 && worst.worst_joint >= 0) {
-    const int number = clip->motion.frame_numbers[worst.worst_frame];
-    ImGui::Text("worst joint %.2f cm: %s", worst.max, clip->skeleton.bones[worst.worst_joint].name.c_str());
+    const int number = clip->capture.motion.frame_numbers[worst.worst_frame];
+    ImGui::Text("worst joint %.2f cm: %s", worst.max, clip->capture.skeleton.bones[worst.worst_joint].name.c_str());
     ImGui::SameLine();
     char label[48];
     std::snprintf(label, sizeof label, "frame %d##jump", number);
     if (ImGui::SmallButton(label)) jump = worst.worst_frame;
     const ErrorStats& shell = state.error.shell;
     ImGui::Text("worst shell point %.2f cm: %s at frame %d", shell.max,
-                clip->skeleton.bones[shell.worst_joint].name.c_str(), clip->motion.frame_numbers[shell.worst_frame]);
+                clip->capture.skeleton.bones[shell.worst_joint].name.c_str(),
+                clip->capture.motion.frame_numbers[shell.worst_frame]);
   }
   ImGui::Checkbox("Ghost", &state.show_ghost);
   ImGui::SameLine();
@@ -121,7 +122,7 @@ int keyframes_panel(KeyframeState& state, const Clip* clip, const Playback& play
   const int frame = playback.frame();
   if (frame < static_cast<int>(state.error_per_frame.size())) {
     double worst = 0.0;
-    const std::size_t bones = clip->skeleton.bones.size();
+    const std::size_t bones = clip->capture.skeleton.bones.size();
     for (std::size_t j = 0; j < bones && state.rebuilt_positions.size() >= static_cast<std::size_t>(frame + 1) * bones;
          ++j) {
       const std::size_t i = frame * bones + j;
@@ -137,7 +138,7 @@ std::span<const Eigen::Vector3d> ghost_positions(const KeyframeState& state, int
       state.rebuilt_positions.empty()) {
     return {};
   }
-  const std::size_t bones = state.clip->skeleton.bones.size();
+  const std::size_t bones = state.clip->capture.skeleton.bones.size();
   return {state.rebuilt_positions.data() + frame * bones, bones};
 }
 
@@ -146,7 +147,7 @@ std::span<const colors::Rgb> error_colors(KeyframeState& state, int frame) {
       state.rebuilt_positions.empty()) {
     return {};
   }
-  const std::size_t bones = state.clip->skeleton.bones.size();
+  const std::size_t bones = state.clip->capture.skeleton.bones.size();
   state.joint_colors.resize(bones);
   for (std::size_t j = 0; j < bones; ++j) {
     const std::size_t i = frame * bones + j;

@@ -5,10 +5,10 @@
 // as ticks on the timeline and the error over time under it.
 #pragma once
 
-#include "clip.h"
 #include "colors.h"
 #include "panels.h"
 #include "playback.h"
+#include "posed_capture.h"
 
 #include <mocap/compress/key_pipeline.h>
 #include <mocap/compress/motion_error.h>
@@ -35,7 +35,7 @@ struct KeyframeState {
 
   // Results for the clip they were computed for (`frames` == 0: none).
   int frames = 0;
-  const Clip* clip = nullptr;
+  const PosedCapture* clip = nullptr;
   std::vector<int> keys;
   MotionError error;
   std::vector<float> error_per_frame;  // position error, cm (the graph)
@@ -47,10 +47,10 @@ struct KeyframeState {
 };
 
 // Recomputes keys, rebuild and error for `clip` by state.mode.
-void run_keyframes(KeyframeState& state, const Clip& clip);
+void run_keyframes(KeyframeState& state, const PosedCapture& clip);
 
 // The panel; returns a frame to jump to (the worst frame), or -1.
-int keyframes_panel(KeyframeState& state, const Clip* clip, const Playback& playback);
+int keyframes_panel(KeyframeState& state, const PosedCapture* clip, const Playback& playback);
 
 // The rebuilt pose of `frame` (state.frames bones long), empty when there is none.
 std::span<const Eigen::Vector3d> ghost_positions(const KeyframeState& state, int frame);

@@ -9,14 +9,14 @@
 
 namespace mocap::viewer {
 
-std::optional<std::string> load_model(ModelState& state, const ModelForm& form, const Clip& clip) {
+std::optional<std::string> load_model(ModelState& state, const ModelForm& form, const PosedCapture& clip) {
   state.loaded = false;
   state.skinner.reset();
   RetargetOptions options;
   options.map_path = form.map;
   // The animation's name as mocap retarget gives it: the motion file's stem.
-  const std::string motion = clip.amc_path.empty() ? clip.asf_path : clip.amc_path;
-  auto result = retarget_model_file(clip.skeleton, clip.motion, clip.asf_path, form.path,
+  const std::string motion = clip.capture.amc_path.empty() ? clip.capture.asf_path : clip.capture.amc_path;
+  auto result = retarget_model_file(clip.capture.skeleton, clip.capture.motion, clip.capture.asf_path, form.path,
                                     std::filesystem::path(motion).stem().string(), options);
   if (!result) return result.error().to_string();
   state.retarget = std::make_unique<RetargetFileResult>(std::move(*result));
@@ -43,7 +43,7 @@ std::optional<std::string> load_model(ModelState& state, const ModelForm& form, 
   return std::nullopt;
 }
 
-void place_model(ModelState& state, const CompareState& compare, const Clip& clip) {
+void place_model(ModelState& state, const CompareState& compare, const PosedCapture& clip) {
   if (!state.loaded) return;
   const RetargetRig& rig = state.retarget->rig;
   // Over the ground the rig's hips = s * A * root + root_offset, undone;
@@ -60,7 +60,7 @@ void place_model(ModelState& state, const CompareState& compare, const Clip& cli
   state.posed_frame = -1;  // the hips' position moves with it
 }
 
-void update_model(ModelState& state, const Clip& clip) {
+void update_model(ModelState& state, const PosedCapture& clip) {
   if (!state.loaded || state.clip != &clip || clip.frame < 0) return;
   if (state.posed_frame == clip.frame) return;
   const RetargetedClip& retargeted = state.retarget->clip;

@@ -19,8 +19,8 @@
 // motion (compare.h beside_offset).
 #pragma once
 
-#include "clip.h"
 #include "compare.h"
+#include "posed_capture.h"
 #include "render.h"
 
 #include <mocap/retarget/gltf_splice.h>
@@ -45,8 +45,8 @@ struct ModelForm {
 struct ModelState {
   bool loaded = false;
   bool visible = true;
-  std::string name;            // the model file's name, as the panel shows it
-  const Clip* clip = nullptr;  // the clip it was retargeted from
+  std::string name;                    // the model file's name, as the panel shows it
+  const PosedCapture* clip = nullptr;  // the clip it was retargeted from
   // On the heap: the skinner keeps a pointer to the model's mesh.
   std::unique_ptr<RetargetFileResult> retarget;
   int mapped_roles = 0;                // humanoid roles found on the model (of kRoleCount)
@@ -63,13 +63,13 @@ struct ModelState {
 // Retargets `clip` onto `form.path` and prepares the skinning; the error is
 // the library's, naming the file (a model with no skin, a missing chain, a
 // bad --map line).
-std::optional<std::string> load_model(ModelState& state, const ModelForm& form, const Clip& clip);
+std::optional<std::string> load_model(ModelState& state, const ModelForm& form, const PosedCapture& clip);
 
 // Places the model beside the capture as `compare` lays its motions out.
-void place_model(ModelState& state, const CompareState& compare, const Clip& clip);
+void place_model(ModelState& state, const CompareState& compare, const PosedCapture& clip);
 
 // Poses and skins the model at the clip's current frame (when it changed).
-void update_model(ModelState& state, const Clip& clip);
+void update_model(ModelState& state, const PosedCapture& clip);
 
 // The posed vertices in the viewer's world, for framing: every one up to
 // 4096, else an even sample of about that many (a low-poly head has few).

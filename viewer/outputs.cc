@@ -17,8 +17,8 @@ std::string frame_file(const std::string& prefix, int number) {
   return prefix + digits + ".png";
 }
 
-std::optional<std::string> save_png(Renderer& renderer, Offscreen& offscreen, const Clip* clip, const ViewState& view,
-                                    const std::string& path, const SceneExtras& extras) {
+std::optional<std::string> save_png(Renderer& renderer, Offscreen& offscreen, const PosedCapture* clip,
+                                    const ViewState& view, const std::string& path, const SceneExtras& extras) {
   if (auto ok = check_output_path(path); !ok) return ok.error().to_string();
   offscreen.bind();
   draw_scene(renderer, clip, view, offscreen.width(), offscreen.height(), extras);

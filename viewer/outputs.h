@@ -3,8 +3,8 @@
 // shows. The headless run and the Export panel write through the same calls.
 #pragma once
 
-#include "clip.h"
 #include "panels.h"
+#include "posed_capture.h"
 #include "render.h"
 #include "scene.h"
 
@@ -18,8 +18,8 @@ std::string frame_file(const std::string& prefix, int number);
 
 // Renders `clip` into `offscreen` at its size and writes the PNG. The folder
 // must exist, as the CLI's outputs (io/atomic_write.h check_output_path).
-std::optional<std::string> save_png(Renderer& renderer, Offscreen& offscreen, const Clip* clip, const ViewState& view,
-                                    const std::string& path, const SceneExtras& extras = {});
+std::optional<std::string> save_png(Renderer& renderer, Offscreen& offscreen, const PosedCapture* clip,
+                                    const ViewState& view, const std::string& path, const SceneExtras& extras = {});
 
 // One output frame of a movie of frames [first, last] at `movie_fps`: the
 // clip frame shown `i` frames in (frame f covers [f / fps, (f + 1) / fps)).

@@ -178,7 +178,7 @@ bool timeline_panel(Playback& playback, const TimelineMarks& marks) {
   return scrubbing;
 }
 
-ViewRequest scene_panel(ViewState& view, const Clip* clip) {
+ViewRequest scene_panel(ViewState& view, const PosedCapture* clip) {
   ViewRequest request = ViewRequest::kNone;
   SceneOptions& o = view.options;
   ImGui::Checkbox("Skeleton", &o.show_skeleton);
@@ -211,7 +211,7 @@ ViewRequest scene_panel(ViewState& view, const Clip* clip) {
 
   if (clip) {
     ImGui::Separator();
-    const auto& bones = clip->skeleton.bones;
+    const auto& bones = clip->capture.skeleton.bones;
     const char* current = view.selected >= 0 ? bones[view.selected].name.c_str() : "(none)";
     if (ImGui::BeginCombo("Joint", current)) {
       if (ImGui::Selectable("(none)", view.selected < 0)) view.selected = -1;
@@ -302,13 +302,13 @@ void export_panel(ExportState& state, const Playback& playback) {
   }
 }
 
-void joint_label(const ViewState& view, const Clip& clip) {
+void joint_label(const ViewState& view, const PosedCapture& clip) {
   if (view.selected < 0 || view.selected >= static_cast<int>(clip.positions.size())) return;
   const ImGuiIO& io = ImGui::GetIO();
   const auto at = project(view.camera, clip.positions[view.selected], static_cast<int>(io.DisplaySize.x),
                           static_cast<int>(io.DisplaySize.y));
   if (!at) return;
-  const char* name = clip.skeleton.bones[view.selected].name.c_str();
+  const char* name = clip.capture.skeleton.bones[view.selected].name.c_str();
   const ImVec2 text_at(static_cast<float>(at->x()) + 12.0f, static_cast<float>(at->y()) - 20.0f);
   const ImVec2 size = ImGui::CalcTextSize(name);
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
@@ -332,7 +332,7 @@ int pick_joint(const Camera& camera, std::span<const Eigen::Vector3d> positions,
   return best;
 }
 
-ViewRequest handle_input(Playback& playback, ViewState& view, const Clip* clip) {
+ViewRequest handle_input(Playback& playback, ViewState& view, const PosedCapture* clip) {
   ViewRequest request = ViewRequest::kNone;
   const ImGuiIO& io = ImGui::GetIO();
   Camera& camera = view.camera;

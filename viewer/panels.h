@@ -3,8 +3,8 @@
 #pragma once
 
 #include "camera.h"
-#include "clip.h"
 #include "playback.h"
+#include "posed_capture.h"
 #include "render.h"
 
 #include <Eigen/Core>
@@ -88,7 +88,7 @@ float timeline_height(const TimelineMarks& marks);
 bool timeline_panel(Playback& playback, const TimelineMarks& marks = {});
 
 // Scene toggles, camera presets and joint selection.
-ViewRequest scene_panel(ViewState& view, const Clip* clip);
+ViewRequest scene_panel(ViewState& view, const PosedCapture* clip);
 
 // A path field that, while not edited, shows the end of a long path (the
 // file's name) rather than its start; the whole path in a tooltip.
@@ -101,7 +101,7 @@ bool open_panel(OpenForm& form, const Status& status);
 void export_panel(ExportState& state, const Playback& playback);
 
 // The selected joint's name beside it in the scene (drawn over the scene).
-void joint_label(const ViewState& view, const Clip& clip);
+void joint_label(const ViewState& view, const PosedCapture& clip);
 
 // The bone whose joint is nearest to the screen point (x, y) within
 // `radius_px`, or -1.
@@ -110,6 +110,6 @@ int pick_joint(const Camera& camera, std::span<const Eigen::Vector3d> positions,
 
 // Keyboard (timeline keys and camera keys) and mouse (orbit, pan, zoom, pick),
 // each only when ImGui does not want it.
-ViewRequest handle_input(Playback& playback, ViewState& view, const Clip* clip);
+ViewRequest handle_input(Playback& playback, ViewState& view, const PosedCapture* clip);
 
 }  // namespace mocap::viewer

@@ -16,7 +16,7 @@ void root_shadow(Renderer& renderer, const Eigen::Vector3d& root) {
 
 }  // namespace
 
-void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int width, int height,
+void draw_scene(Renderer& renderer, const PosedCapture* clip, const ViewState& view, int width, int height,
                 const SceneExtras& extras) {
   renderer.begin(view.camera, width, height);
   if (view.options.show_grid) renderer.grid(view.camera.target);
@@ -45,7 +45,7 @@ void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int
   SkeletonStyle style;
   style.selected = view.selected;
   style.joint_colors = extras.joint_colors;
-  renderer.skeleton(clip->skeleton, drawn_positions(extras.skin, *clip), view.options, style);
+  renderer.skeleton(clip->capture.skeleton, drawn_positions(extras.skin, *clip), view.options, style);
   if (extras.compare) {
     std::vector<colors::Rgb> by_error;
     const CompareState& compare = *extras.compare;
@@ -58,7 +58,7 @@ void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int
       other.joint_colors = error_colors(compare, static_cast<int>(i), by_error);
       // Overlaid, thinner, so that the main clip shows through.
       other.radius_scale = compare.side_by_side ? 1.0f : 0.7f;
-      renderer.skeleton(m.clip.skeleton, m.placed, view.options, other);
+      renderer.skeleton(m.clip.capture.skeleton, m.placed, view.options, other);
     }
   }
   if (!extras.ghost.empty()) {
@@ -66,7 +66,7 @@ void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int
     SkeletonStyle ghost;
     ghost.bone = ghost.joint = colors::kGhost;
     ghost.radius_scale = 0.6f;
-    renderer.skeleton(clip->skeleton, extras.ghost, view.options, ghost);
+    renderer.skeleton(clip->capture.skeleton, extras.ghost, view.options, ghost);
   }
   if (!extras.gaze.empty()) renderer.segments(extras.gaze, colors::kSelected, true);
 }

@@ -5,11 +5,11 @@
 // a screenshot is what the window shows.
 #pragma once
 
-#include "clip.h"
 #include "colors.h"
 #include "compare.h"
 #include "model_panel.h"
 #include "panels.h"
+#include "posed_capture.h"
 #include "render.h"
 #include "skin_panel.h"
 
@@ -29,7 +29,7 @@ struct SceneExtras {
 };
 
 // The scene for the current pose of `clip` (none: grid and axes only).
-void draw_scene(Renderer& renderer, const Clip* clip, const ViewState& view, int width, int height,
+void draw_scene(Renderer& renderer, const PosedCapture* clip, const ViewState& view, int width, int height,
                 const SceneExtras& extras = {});
 
 }  // namespace mocap::viewer

@@ -8,7 +8,7 @@
 
 namespace mocap::viewer {
 
-std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, const Clip& clip) {
+std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, const PosedCapture& clip) {
   state.loaded = false;
   MeshBindOptions options;
   options.mesh_path = form.obj;
@@ -16,15 +16,15 @@ std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, con
   std::istringstream words(form.groups);
   for (std::string g; words >> g;) options.groups.push_back(g);
   options.bind_pose_amc = form.bind_pose;
-  options.bind_pose_fps = clip.motion.fps;
+  options.bind_pose_fps = clip.capture.motion.fps;
   options.weights_path = form.weights;
-  Result<BoundMesh> bound = bind_mesh(clip.skeleton, options);
+  Result<BoundMesh> bound = bind_mesh(clip.capture.skeleton, options);
   if (!bound) return bound.error().to_string();
   state.skinner.reset();
   state.bound = std::make_unique<BoundMesh>(std::move(*bound));
   const SkinMethod method = state.dual_quaternion ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
   Result<Skinner> skinner =
-      Skinner::create(state.bound->mesh, state.bound->weights, clip.skeleton.bones.size(), method);
+      Skinner::create(state.bound->mesh, state.bound->weights, clip.capture.skeleton.bones.size(), method);
   if (!skinner) return form.weights + ": " + skinner.error().message;
   state.skinner.emplace(std::move(*skinner));
   state.indices.clear();
@@ -32,7 +32,7 @@ std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, con
     for (int v : t.vertex) state.indices.push_back(static_cast<std::uint32_t>(v));
   }
   state.world_from_mesh = state.bound->bind.placement.matrix().inverse().cast<float>();
-  const std::size_t bones = state.bound->bind.bone_scale.empty() ? 0 : clip.skeleton.bones.size();
+  const std::size_t bones = state.bound->bind.bone_scale.empty() ? 0 : clip.capture.skeleton.bones.size();
   state.fitted_positions.assign(bones, Eigen::Vector3d::Zero());
   state.fitted_rotations.assign(bones, Eigen::Quaterniond::Identity());
   state.fitted_frames.assign(bones, Eigen::Affine3d::Identity());
@@ -42,20 +42,20 @@ std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, con
   return std::nullopt;
 }
 
-void update_skin(SkinState& state, const Clip& clip) {
+void update_skin(SkinState& state, const PosedCapture& clip) {
   if (!state.loaded || state.clip != &clip) return;
   const SkinMethod method = state.dual_quaternion ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
   if (state.skinned_frame == clip.frame && state.skinner->method() == method) return;
   state.skinner->set_method(method);
-  state.skinner->skin(clip.skeleton, clip.pose, state.bound->bind);
+  state.skinner->skin(clip.capture.skeleton, clip.pose, state.bound->bind);
   if (!state.fitted_positions.empty()) {
-    bone_frames(clip.skeleton, clip.pose, state.bound->bind.placement, state.fitted_positions, state.fitted_rotations,
-                state.fitted_frames, state.bound->bind.bone_scale);
+    bone_frames(clip.capture.skeleton, clip.pose, state.bound->bind.placement, state.fitted_positions,
+                state.fitted_rotations, state.fitted_frames, state.bound->bind.bone_scale);
   }
   state.skinned_frame = clip.frame;
 }
 
-std::span<const Eigen::Vector3d> drawn_positions(const SkinState* state, const Clip& clip) {
+std::span<const Eigen::Vector3d> drawn_positions(const SkinState* state, const PosedCapture& clip) {
   if (state && state->loaded && state->clip == &clip && !state->fitted_positions.empty() &&
       state->skinned_frame == clip.frame) {
     return state->fitted_positions;

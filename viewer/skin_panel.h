@@ -6,7 +6,7 @@
 // it covers the bones.
 #pragma once
 
-#include "clip.h"
+#include "posed_capture.h"
 #include "render.h"
 
 #include <mocap/rig/mesh_bind.h>
@@ -34,9 +34,9 @@ struct SkinForm {
 
 struct SkinState {
   bool loaded = false;
-  bool dual_quaternion = false;      // else linear blend
-  const Clip* clip = nullptr;        // the clip the mesh is bound to
-  std::unique_ptr<BoundMesh> bound;  // on the heap: the skinner keeps a pointer to its mesh
+  bool dual_quaternion = false;        // else linear blend
+  const PosedCapture* clip = nullptr;  // the clip the mesh is bound to
+  std::unique_ptr<BoundMesh> bound;    // on the heap: the skinner keeps a pointer to its mesh
   std::optional<Skinner> skinner;
   std::vector<std::uint32_t> indices;
   Eigen::Affine3f world_from_mesh = Eigen::Affine3f::Identity();
@@ -52,13 +52,13 @@ struct SkinState {
 
 // The bone end points to draw for `clip`: the fitted skeleton's when a mesh
 // bound with bone factors is shown, else the clip's own.
-std::span<const Eigen::Vector3d> drawn_positions(const SkinState* state, const Clip& clip);
+std::span<const Eigen::Vector3d> drawn_positions(const SkinState* state, const PosedCapture& clip);
 
 // Reads, binds and weights the mesh for `clip`. The error names the file.
-std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, const Clip& clip);
+std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, const PosedCapture& clip);
 
 // Deforms the mesh to the clip's current pose (when it changed).
-void update_skin(SkinState& state, const Clip& clip);
+void update_skin(SkinState& state, const PosedCapture& clip);
 
 // The panel; returns true when Load was pressed. Its Skin and Skeleton boxes
 // toggle the mesh against bones and joints.

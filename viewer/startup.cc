@@ -21,21 +21,21 @@ std::vector<std::pair<std::string, std::string>> compare_inputs(const Options& o
 
 }  // namespace
 
-Result<Clip> load_initial(const Options& options) {
-  if (options.main_is_bvh()) return load_clip(options.files[0], "", options.bvh_metres());
-  if (options.files.size() >= 2) return load_clip(options.files[0], options.files[1]);
+Result<PosedCapture> load_initial(const Options& options) {
+  if (options.main_is_bvh()) return load_capture(options.files[0], "", options.bvh_metres());
+  if (options.files.size() >= 2) return load_capture(options.files[0], options.files[1]);
   const std::string asf = default_asf(), amc = default_amc();
   if (!std::filesystem::exists(asf) || !std::filesystem::exists(amc)) {
     return fail(bundled_data_dir(), 0,
                 "bundled clip 09.asf + 09_06.amc not found (the viewer looks in the source tree's data/ "
                 "directory); give an ASF and an AMC on the command line or open them in the window");
   }
-  return load_clip(asf, amc);
+  return load_capture(asf, amc);
 }
 
-std::optional<std::string> load_compare(CompareState& state, const Options& options, const Clip& main) {
+std::optional<std::string> load_compare(CompareState& state, const Options& options, const PosedCapture& main) {
   for (const auto& [first, second] : compare_inputs(options)) {
-    Result<Clip> other = load_other(first, second, main.asf_path, options.bvh_metres());
+    Result<PosedCapture> other = load_other(first, second, main.capture.asf_path, options.bvh_metres());
     if (!other) return "--compare: " + other.error().to_string();
     add_motion(state, std::move(*other), main);
   }

@@ -4,10 +4,10 @@
 // same calls, so that a picture and the window show the same scene.
 #pragma once
 
-#include "clip.h"
 #include "compare.h"
 #include "keyframes_panel.h"
 #include "options.h"
+#include "posed_capture.h"
 #include "skin_panel.h"
 
 #include <optional>
@@ -16,10 +16,10 @@
 namespace mocap::viewer {
 
 // The clip the files on the command line name, or the bundled one.
-Result<Clip> load_initial(const Options& options);
+Result<PosedCapture> load_initial(const Options& options);
 
 // The --compare motions, added beside `main`; the error names the file.
-std::optional<std::string> load_compare(CompareState& state, const Options& options, const Clip& main);
+std::optional<std::string> load_compare(CompareState& state, const Options& options, const PosedCapture& main);
 
 // The mesh the command line names, if any (after the clip's files).
 std::optional<SkinForm> skin_form(const Options& options);

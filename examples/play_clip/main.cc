@@ -5,7 +5,7 @@
 // "<frames> frames, <bones> bones at <fps> fps: ..." and exits 0 when the
 // two agree within 1e-4 (quaternion components, root translation in metres).
 #include <mocap/compress/clip_decoder.h>
-#include <mocap/compress/clip_file.h>
+#include <mocap/compress/compressed_clip.h>
 
 #include <algorithm>
 #include <cmath>

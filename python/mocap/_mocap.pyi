@@ -18,7 +18,7 @@ class Error(ValueError):
     message: str  # what was found and what was expected
 
 class Clip:
-    """A skeleton and a motion of it, as read (io/clip.h's ClipFile)."""
+    """A skeleton and a motion of it, as read (io/capture.h's Capture)."""
 
     @property
     def fps(self) -> float: ...

@@ -3,7 +3,7 @@
 // raised as mocap.Error. Every step is one library call, the ones the CLI's
 // verbs make (tools/cmd_*.cc); the GIL is released while the library works.
 #include <mocap/compress/clip_decoder.h>
-#include <mocap/compress/clip_file.h>
+#include <mocap/compress/compressed_clip.h>
 #include <mocap/compress/compress_clip.h>
 #include <mocap/compress/compress_report.h>
 #include <mocap/compress/jitter.h>
@@ -17,7 +17,7 @@
 #include <mocap/io/atomic_write.h>
 #include <mocap/io/bvh.h>
 #include <mocap/io/bvh_to_asf.h>
-#include <mocap/io/clip.h>
+#include <mocap/io/capture.h>
 #include <mocap/rig/gltf.h>
 #include <mocap/rig/mesh_bind.h>
 #include <mocap/skin/skin_frames.h>
@@ -84,23 +84,23 @@ double length_unit(const std::string& units) {
 
 std::string path_text(const std::filesystem::path& path) { return path.string(); }
 
-ClipFile read_clip_file(const std::filesystem::path& first, const std::optional<std::filesystem::path>& amc, double fps,
+Capture read_clip_file(const std::filesystem::path& first, const std::optional<std::filesystem::path>& amc, double fps,
                         const std::string& units) {
   const std::string path = path_text(first);
   if (!amc && !is_bvh_path(path))
     throw py::value_error(path + ": expected an AMC motion after the ASF skeleton (or a .bvh file alone)");
   const double metres = length_unit(units);
-  Result<ClipFile> clip = fail("", 0, "");
+  Result<Capture> clip = fail("", 0, "");
   {
     py::gil_scoped_release release;
-    clip = amc ? read_clip(path, path_text(*amc), fps) : read_bvh_clip(path, metres);
+    clip = amc ? read_capture(path, path_text(*amc), fps) : read_bvh_capture(path, metres);
   }
   return take(std::move(clip));
 }
 
 // `other` must hold channels of `clip`'s skeleton before the library reads
 // them as such (as `mocap eval` checks a second BVH).
-void check_same_joints(const ClipFile& clip, const ClipFile& other) {
+void check_same_joints(const Capture& clip, const Capture& other) {
   if (other.motion.channel_count == clip.skeleton.channel_count && other.bone_names == clip.bone_names) return;
   throw LibraryError{Error{other.amc_path, 0,
                            "not a motion of " + clip.asf_path + "'s joints (" +
@@ -110,7 +110,7 @@ void check_same_joints(const ClipFile& clip, const ClipFile& other) {
                                std::to_string(clip.skeleton.channel_count) + ")"}};
 }
 
-py::bytes compress(const ClipFile& clip, double max_error, double max_velocity_error, double contact_error,
+py::bytes compress(const Capture& clip, double max_error, double max_velocity_error, double contact_error,
                    double contact_speed) {
   CompressRequest request;
   request.format = CompressFormat::kMkc;
@@ -129,8 +129,8 @@ py::bytes compress(const ClipFile& clip, double max_error, double max_velocity_e
 }
 
 // The clip's skeleton with `motion` decoded from a .mkc (bytes or a path).
-ClipFile decompress(const ClipFile& clip, const py::object& data, const std::string& name) {
-  ClipFile decoded{clip.asf_path, name, clip.skeleton, {}, clip.layout, clip.bone_names};
+Capture decompress(const Capture& clip, const py::object& data, const std::string& name) {
+  Capture decoded{clip.asf_path, name, clip.skeleton, {}, clip.layout, clip.bone_names};
   Result<Motion> motion = fail("", 0, "");
   if (py::isinstance<py::bytes>(data)) {
     const std::string bytes = data.cast<std::string>();
@@ -148,7 +148,7 @@ ClipFile decompress(const ClipFile& clip, const py::object& data, const std::str
 }
 
 // `mocap eval --json`'s object (compress_report.h's eval_report_json).
-std::string eval_json(const ClipFile& a, const ClipFile& b, double velocity_weight, double shell_radius_cm) {
+std::string eval_json(const Capture& a, const Capture& b, double velocity_weight, double shell_radius_cm) {
   check_same_joints(a, b);
   const ErrorSettings settings{velocity_weight, shell_radius_cm};
   Result<MotionError> error = fail("", 0, "");
@@ -165,7 +165,7 @@ std::string eval_json(const ClipFile& a, const ClipFile& b, double velocity_weig
   return eval_report_json(report);
 }
 
-py::dict foot_contacts(const ClipFile& clip) {
+py::dict foot_contacts(const Capture& clip) {
   Result<ClipFootContacts> found = fail("", 0, "");
   {
     py::gil_scoped_release release;
@@ -193,7 +193,7 @@ py::dict foot_contacts(const ClipFile& clip) {
   return result;
 }
 
-void write_amc_file(const ClipFile& clip, const std::filesystem::path& path) {
+void write_amc_file(const Capture& clip, const std::filesystem::path& path) {
   if (clip.skeleton.offsets_in_parent_frame)
     throw LibraryError{Error{clip.amc_path, 0,
                              "a BVH skeleton's motion is written as BVH (write_bvh) or as a new ASF and AMC "
@@ -203,7 +203,7 @@ void write_amc_file(const ClipFile& clip, const std::filesystem::path& path) {
 }
 
 // As `mocap convert -o x.asf x.amc` (io/bvh_to_asf.h): both files or neither.
-void write_asf_amc(const ClipFile& clip, const std::filesystem::path& asf, const std::filesystem::path& amc) {
+void write_asf_amc(const Capture& clip, const std::filesystem::path& asf, const std::filesystem::path& amc) {
   py::gil_scoped_release release;
   AsfFromBvh converted = take(bvh_to_asf(clip.skeleton, clip.motion));
   converted.asf.name = std::filesystem::path(clip.amc_path).stem().string();
@@ -212,7 +212,7 @@ void write_asf_amc(const ClipFile& clip, const std::filesystem::path& asf, const
   check(write_files_atomically(files));
 }
 
-void write_glb_file(const ClipFile& clip, const std::filesystem::path& path) {
+void write_glb_file(const Capture& clip, const std::filesystem::path& path) {
   py::gil_scoped_release release;
   const GltfDocument document =
       take(gltf_from_motion(clip.skeleton, clip.motion, std::filesystem::path(clip.amc_path).stem().string()));
@@ -224,7 +224,7 @@ void write_glb_file(const ClipFile& clip, const std::filesystem::path& path) {
 // track.csv`: the rate is the clip's or 40 Hz, the length the clip's or
 // 10 s, unless given. Columns as its CSV: time; per eye x, y, openness,
 // pupil; brow.
-py::dict eye_track_arrays(const ClipFile* clip, std::optional<double> rate, std::optional<double> duration,
+py::dict eye_track_arrays(const Capture* clip, std::optional<double> rate, std::optional<double> duration,
                           std::uint64_t seed, const std::string& model, const std::string& mode,
                           std::array<double, 3> pad, std::optional<std::array<double, 3>> target) {
   if (model != "design" && model != "physio")
@@ -275,8 +275,8 @@ py::dict eye_track_arrays(const ClipFile* clip, std::optional<double> rate, std:
   return track;
 }
 
-py::ssize_t frames(const ClipFile& c) { return c.motion.frame_count(); }
-py::ssize_t joints(const ClipFile& c) { return static_cast<py::ssize_t>(c.skeleton.bones.size()); }
+py::ssize_t frames(const Capture& c) { return c.motion.frame_count(); }
+py::ssize_t joints(const Capture& c) { return static_cast<py::ssize_t>(c.skeleton.bones.size()); }
 
 // A mesh bound to a clip's skeleton (rig/mesh_bind.h), with the skeleton's
 // joint names to refuse another's clip when skinning.
@@ -286,7 +286,7 @@ struct BoundMeshFile {
   std::string mesh_path;
 };
 
-BoundMeshFile bind_mesh_file(const ClipFile& clip, const std::filesystem::path& mesh, const std::string& units,
+BoundMeshFile bind_mesh_file(const Capture& clip, const std::filesystem::path& mesh, const std::string& units,
                              const std::optional<std::filesystem::path>& bind_pose,
                              const std::optional<std::filesystem::path>& weights, const std::string& fit,
                              const std::string& weight_method, double yaw_radians) {
@@ -315,7 +315,7 @@ BoundMeshFile bind_mesh_file(const ClipFile& clip, const std::filesystem::path& 
 // The mesh posed by `frames` (indices; all when none) of `clip`: skin_frames
 // through a Skinner, each frame's positions copied out. (frames, vertices, 3)
 // float32, metres.
-py::array_t<float> skin(const ClipFile& clip, const BoundMeshFile& mesh, const std::string& method, int threads,
+py::array_t<float> skin(const Capture& clip, const BoundMeshFile& mesh, const std::string& method, int threads,
                         std::optional<std::vector<int>> frames) {
   if (mesh.joint_names != clip.bone_names)
     throw LibraryError{Error{clip.amc_path, 0, "not a motion of the skeleton " + mesh.mesh_path + " was bound to"}};
@@ -376,28 +376,28 @@ PYBIND11_MODULE(_mocap, m) {
     }
   });
 
-  py::class_<ClipFile>(m, "Clip", "A skeleton and a motion of it, as read (io/clip.h's ClipFile).")
-      .def_property_readonly("fps", [](const ClipFile& c) { return c.motion.fps; }, "Frames per second.")
+  py::class_<Capture>(m, "Clip", "A skeleton and a motion of it, as read (io/capture.h's Capture).")
+      .def_property_readonly("fps", [](const Capture& c) { return c.motion.fps; }, "Frames per second.")
       .def_property_readonly(
           "frame_numbers",
           [](py::object self) {
-            const ClipFile& c = self.cast<const ClipFile&>();
+            const Capture& c = self.cast<const Capture&>();
             return view(c.motion.frame_numbers.data(), {frames(c)}, self);
           },
           "The file's frame numbers (int32, one per frame; CMU clips start at 1). A read-only view.")
       .def_property_readonly(
           "channels",
           [](py::object self) {
-            const ClipFile& c = self.cast<const ClipFile&>();
+            const Capture& c = self.cast<const Capture&>();
             return view(c.motion.values.data(), {frames(c), c.motion.channel_count}, self);
           },
           "(frames, dofs) float64: each frame's channel values, bone after bone in dof-line order, radians and "
           "metres (channel_names). A read-only view.")
-      .def_property_readonly("joint_names", [](const ClipFile& c) { return c.bone_names; },
+      .def_property_readonly("joint_names", [](const Capture& c) { return c.bone_names; },
                              "Root first, then each bone (its end point), as `mocap fk` names them.")
       .def_property_readonly(
           "parents",
-          [](const ClipFile& c) {
+          [](const Capture& c) {
             std::vector<int> parents;
             for (const Bone& bone : c.skeleton.bones) parents.push_back(bone.parent);
             return owned(std::move(parents), {joints(c)});
@@ -405,7 +405,7 @@ PYBIND11_MODULE(_mocap, m) {
           "Each joint's parent joint (int32; -1 for the root).")
       .def_property_readonly(
           "channel_names",
-          [](const ClipFile& c) {
+          [](const Capture& c) {
             std::vector<std::string> names;
             for (std::size_t b = 0; b < c.skeleton.bones.size(); ++b)
               for (const Channel dof : c.skeleton.bones[b].dofs)
@@ -413,17 +413,17 @@ PYBIND11_MODULE(_mocap, m) {
             return names;
           },
           "'bone.dof' of each column of channels ('root.TX', 'lfemur.rx', ...).")
-      .def_property_readonly("asf_path", [](const ClipFile& c) { return c.asf_path; }, "The skeleton's file.")
-      .def_property_readonly("amc_path", [](const ClipFile& c) { return c.amc_path; },
+      .def_property_readonly("asf_path", [](const Capture& c) { return c.asf_path; }, "The skeleton's file.")
+      .def_property_readonly("amc_path", [](const Capture& c) { return c.amc_path; },
                              "The motion's file (the .bvh for a BVH clip, the .mkc for a decompressed one).")
-      .def_property_readonly("is_bvh", [](const ClipFile& c) { return c.skeleton.offsets_in_parent_frame; },
+      .def_property_readonly("is_bvh", [](const Capture& c) { return c.skeleton.offsets_in_parent_frame; },
                              "True for a BVH skeleton (joints at their offsets), False for an ASF one.")
-      .def_property_readonly("duration", [](const ClipFile& c) { return c.motion.duration_seconds(); },
+      .def_property_readonly("duration", [](const Capture& c) { return c.motion.duration_seconds(); },
                              "Seconds: frames / fps.")
-      .def("__len__", [](const ClipFile& c) { return frames(c); })
+      .def("__len__", [](const Capture& c) { return frames(c); })
       .def(
           "world_positions",
-          [](const ClipFile& c) {
+          [](const Capture& c) {
             std::vector<Eigen::Vector3d> positions;
             {
               py::gil_scoped_release release;
@@ -434,7 +434,7 @@ PYBIND11_MODULE(_mocap, m) {
           "(frames, joints, 3) float64, metres: the root's position, then each bone's end point (core/fk.h).")
       .def(
           "world_transforms",
-          [](const ClipFile& c) {
+          [](const Capture& c) {
             const auto count = static_cast<std::size_t>(frames(c) * joints(c));
             std::vector<Eigen::Vector3d> positions(count);
             std::vector<Eigen::Quaterniond> rotations(count);
@@ -447,7 +447,7 @@ PYBIND11_MODULE(_mocap, m) {
           },
           "(positions, rotations): world_positions and each joint's world rotation as a unit quaternion "
           "(frames, joints, 4) in x, y, z, w order.")
-      .def("__repr__", [](const ClipFile& c) {
+      .def("__repr__", [](const Capture& c) {
         return "<mocap.Clip " + std::filesystem::path(c.amc_path).filename().string() + ": " +
                std::to_string(frames(c)) + " frames at " + py::str(py::float_(c.motion.fps)).cast<std::string>() +
                " fps, " + std::to_string(joints(c)) + " joints>";
@@ -455,7 +455,7 @@ PYBIND11_MODULE(_mocap, m) {
 
   m.def("read_clip", &read_clip_file, py::arg("path"), py::arg("amc") = py::none(), py::kw_only(),
         py::arg("fps") = 120.0, py::arg("units") = "cm",
-        "read_clip(asf, amc, fps=120) or read_clip(bvh, units='cm'): a Clip (io/clip.h).");
+        "read_clip(asf, amc, fps=120) or read_clip(bvh, units='cm'): a Clip (io/capture.h).");
   m.def("compress", &compress, py::arg("clip"), py::arg("max_error") = 1.0, py::kw_only(),
         py::arg("max_velocity_error") = ClipEncodeOptions{}.max_velocity_error_cm_s,
         py::arg("contact_error") = ClipEncodeOptions{}.max_contact_error_cm,
@@ -468,7 +468,7 @@ PYBIND11_MODULE(_mocap, m) {
   m.def("foot_contacts", &foot_contacts, py::arg("clip"), "Each foot's contacts (core/foot_contacts.h).");
   m.def(
       "write_bvh",
-      [](const ClipFile& clip, const std::filesystem::path& path, const std::string& units) {
+      [](const Capture& clip, const std::filesystem::path& path, const std::string& units) {
         const double metres = length_unit(units);
         py::gil_scoped_release release;
         check(write_bvh(clip.skeleton, clip.motion, path_text(path), metres));

@@ -5,7 +5,7 @@
 // passes) in frames per second. CMU 49_02 (2085 frames) from
 // ../shared/data, else the bundled 16_05.
 #include <benchmark/benchmark.h>
-#include <mocap/io/clip.h>
+#include <mocap/io/capture.h>
 #include <mocap/retarget/retarget.h>
 
 #include <filesystem>
@@ -15,13 +15,13 @@ namespace {
 
 using namespace mocap;
 
-ClipFile load_clip() {
+Capture load_capture() {
   const std::filesystem::path shared = MOCAP_BENCH_SHARED_DATA_DIR "/cmu";
   if (std::filesystem::exists(shared / "49_02.amc")) {
-    return *read_clip((shared / "49.asf").string(), (shared / "49_02.amc").string());
+    return *read_capture((shared / "49.asf").string(), (shared / "49_02.amc").string());
   }
   const std::filesystem::path bundled = MOCAP_BENCH_BUNDLED_DATA_DIR;
-  return *read_clip((bundled / "16.asf").string(), (bundled / "16_05.amc").string());
+  return *read_capture((bundled / "16.asf").string(), (bundled / "16_05.amc").string());
 }
 
 // A T-posed character facing +Z, Y up, metres: Mixamo names, 65 joints.
@@ -74,7 +74,7 @@ RiggedModel mixamo_65() {
 }
 
 void run_job(benchmark::State& state, const RiggedModel& model) {
-  const ClipFile clip = load_clip();
+  const Capture clip = load_capture();
   auto rig = build_retarget_rig(clip.skeleton, "capture", model);
   if (!rig) {
     state.SkipWithError(rig.error().to_string().c_str());
@@ -123,7 +123,7 @@ void BM_RetargetJobMixamo65(benchmark::State& state) {
 BENCHMARK(BM_RetargetJobMixamo65);
 
 void BM_RetargetClipMixamo65(benchmark::State& state) {
-  const ClipFile clip = load_clip();
+  const Capture clip = load_capture();
   const RiggedModel model = mixamo_65();
   auto rig = build_retarget_rig(clip.skeleton, "capture", model);
   if (!rig) {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <mocap/compress/clip_decoder.h>
 #include <mocap/compress/clip_encoder.h>
-#include <mocap/compress/clip_file.h>
+#include <mocap/compress/compressed_clip.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 

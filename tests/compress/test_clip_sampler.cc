@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <mocap/compress/clip_decoder.h>
 #include <mocap/compress/clip_encoder.h>
-#include <mocap/compress/clip_file.h>
+#include <mocap/compress/compressed_clip.h>
 #include <mocap/core/fk.h>
 
 #include <cmath>

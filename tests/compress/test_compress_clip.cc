@@ -5,12 +5,12 @@
 #include <gtest/gtest.h>
 #include <mocap/compress/clip_decoder.h>
 #include <mocap/compress/clip_encoder.h>
-#include <mocap/compress/clip_file.h>
 #include <mocap/compress/compress_clip.h>
 #include <mocap/compress/compress_report.h>
+#include <mocap/compress/compressed_clip.h>
 #include <mocap/compress/key_pipeline.h>
 #include <mocap/io/amc.h>
-#include <mocap/io/clip.h>
+#include <mocap/io/capture.h>
 
 #include <cmath>
 #include <span>
@@ -22,10 +22,10 @@
 namespace mocap {
 namespace {
 
-ClipFile capture_of(const test::ClipFiles& files) {
-  auto clip = read_clip(files.asf.string(), files.amc.string());
+Capture capture_of(const test::ClipFiles& files) {
+  auto clip = read_capture(files.asf.string(), files.amc.string());
   EXPECT_TRUE(clip) << (clip ? "" : clip.error().to_string());
-  return clip ? std::move(*clip) : ClipFile{};
+  return clip ? std::move(*clip) : Capture{};
 }
 
 std::string bytes_of(const CompressedClip& clip) {
@@ -34,7 +34,7 @@ std::string bytes_of(const CompressedClip& clip) {
 }
 
 TEST(CompressClipValidity, RefusesBadRequests) {
-  const ClipFile capture = capture_of(test::bundled_clips().front());
+  const Capture capture = capture_of(test::bundled_clips().front());
   CompressRequest amc_with_keys;
   amc_with_keys.pose_keys = {0, 10};
   EXPECT_FALSE(compress_clip(capture, amc_with_keys));
@@ -50,7 +50,7 @@ TEST(CompressClipValidity, RefusesBadRequests) {
   CompressRequest bad_shell;
   bad_shell.error.shell_radius_cm = -1.0;
   EXPECT_FALSE(compress_clip(capture, bad_shell));
-  ClipFile empty = capture;
+  Capture empty = capture;
   empty.motion.values.clear();
   empty.motion.frame_numbers.clear();
   auto no_frames = compress_clip(empty, CompressRequest{});
@@ -61,7 +61,7 @@ TEST(CompressClipValidity, RefusesBadRequests) {
 TEST(CompressClip, MkcByDefaultIsPerTrackWithinOneCentimetre) {
   for (const test::ClipFiles& files : test::bundled_clips()) {
     SCOPED_TRACE(files.name);
-    const ClipFile capture = capture_of(files);
+    const Capture capture = capture_of(files);
     CompressRequest request;
     request.format = CompressFormat::kMkc;
     request.rebuilt = true;
@@ -87,7 +87,7 @@ TEST(CompressClip, MkcByDefaultIsPerTrackWithinOneCentimetre) {
 TEST(CompressClip, AmcKeysAreCompressKeysInTheCapturesLayout) {
   for (const test::ClipFiles& files : test::bundled_clips()) {
     SCOPED_TRACE(files.name);
-    const ClipFile capture = capture_of(files);
+    const Capture capture = capture_of(files);
     if (capture.motion.frame_count() < 10) continue;  // a one-frame pose has nothing to select
     CompressRequest request;                          // AMC, ratio 0.1
     auto report = compress_clip(capture, request);
@@ -124,7 +124,7 @@ TEST(CompressClip, AmcKeysAreCompressKeysInTheCapturesLayout) {
 }
 
 TEST(CompressClip, ShellBoundHoldsOnTheDecodedFile) {
-  const ClipFile capture = capture_of(test::bundled_clips().front());
+  const Capture capture = capture_of(test::bundled_clips().front());
   CompressRequest request;
   request.format = CompressFormat::kMkc;
   request.budget = KeyBudget::kMaxShellError;
@@ -138,7 +138,7 @@ TEST(CompressClip, ShellBoundHoldsOnTheDecodedFile) {
 }
 
 TEST(EvalReport, GateAndKeys) {
-  const ClipFile capture = capture_of(test::bundled_clips().front());
+  const Capture capture = capture_of(test::bundled_clips().front());
   auto keys = compress_keys(capture.skeleton, capture.motion, KeyCompressOptions{}, capture.amc_path);
   ASSERT_TRUE(keys);
   EvalReport report{keys->error, {}, report_names(capture.skeleton, capture.motion), true, 0.0};

@@ -9,7 +9,7 @@
 #include <mocap/compress/jitter.h>
 #include <mocap/compress/motion_error.h>
 #include <mocap/core/fk.h>
-#include <mocap/io/clip.h>
+#include <mocap/io/capture.h>
 
 #include <algorithm>
 #include <cmath>
@@ -25,7 +25,7 @@ namespace {
 TEST(Jitter, ZeroAgainstItselfAndPositiveForTheDefaultMkc) {
   for (const test::ClipFiles& files : test::bundled_clips()) {
     SCOPED_TRACE(files.name);
-    auto capture = read_clip(files.asf.string(), files.amc.string());
+    auto capture = read_capture(files.asf.string(), files.amc.string());
     ASSERT_TRUE(capture) << capture.error().to_string();
     const auto self = measure_jitter(capture->skeleton, capture->motion, capture->motion);
     ASSERT_TRUE(self);
@@ -75,7 +75,7 @@ TEST(Jitter, ZeroAgainstItselfAndPositiveForTheDefaultMkc) {
 
 TEST(Jitter, DifferentFramesRefused) {
   for (const test::ClipFiles& files : test::bundled_clips()) {
-    auto capture = read_clip(files.asf.string(), files.amc.string());
+    auto capture = read_capture(files.asf.string(), files.amc.string());
     ASSERT_TRUE(capture);
     Motion shorter = capture->motion;
     shorter.frame_numbers.pop_back();

@@ -2,7 +2,7 @@
 // on real captures and on the mistakes it is there for.
 #include <mocap/core/floor_contact.h>
 #include <mocap/io/bvh.h>
-#include <mocap/io/clip.h>
+#include <mocap/io/capture.h>
 
 #include <gtest/gtest.h>
 
@@ -57,10 +57,10 @@ TEST(FloorContact, LiftedMotionIsNamed) {
 TEST(FloorContact, WrongBvhUnitIsNamed) {
   const auto bvh = test::shared_data_dir() / "cmu-bvh" / "09_06.bvh";
   if (!std::filesystem::exists(bvh)) GTEST_SKIP() << bvh << " is absent (../shared/data)";
-  auto right = read_bvh_clip(bvh.string(), 0.0564444);
+  auto right = read_bvh_capture(bvh.string(), 0.0564444);
   ASSERT_TRUE(right) << right.error().to_string();
   EXPECT_EQ(implausible_floor_contact(right->skeleton, floor_contact(right->skeleton, right->motion)), "");
-  auto wrong = read_bvh_clip(bvh.string(), 1.0);
+  auto wrong = read_bvh_capture(bvh.string(), 1.0);
   ASSERT_TRUE(wrong) << wrong.error().to_string();
   const std::string why = implausible_floor_contact(wrong->skeleton, floor_contact(wrong->skeleton, wrong->motion));
   EXPECT_NE(why.find("length unit"), std::string::npos) << why;

@@ -1,5 +1,5 @@
 // libFuzzer target: the resume journal of `mocap report --resume`
-// (batch/report_journal.h), the one file a report run reads back that it did
+// (report/report_journal.h), the one file a report run reads back that it did
 // not just write in one piece: a crash, a full disk or another program may
 // have left anything in it.
 //
@@ -15,10 +15,10 @@
 //
 // Seeds: the journal lines of a real run of this build (two bundled clips),
 // written at start into the corpus directory when they are not there yet.
-#include <mocap/batch/clip_inputs.h>
-#include <mocap/batch/report.h>
-#include <mocap/batch/report_journal.h>
 #include <mocap/core/crc32.h>
+#include <mocap/report/clip_inputs.h>
+#include <mocap/report/report.h>
+#include <mocap/report/report_journal.h>
 
 #include <unistd.h>
 

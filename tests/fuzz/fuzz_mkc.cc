@@ -2,7 +2,7 @@
 // crash; a clip formats back to the same bytes, samples anywhere without a
 // crash, and decodes against the CMU skeleton when its fingerprint fits.
 #include <mocap/compress/clip_decoder.h>
-#include <mocap/compress/clip_file.h>
+#include <mocap/compress/compressed_clip.h>
 
 #include <cstdint>
 #include <cstdlib>

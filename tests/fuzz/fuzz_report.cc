@@ -1,11 +1,11 @@
-// libFuzzer target: report shards (batch/report_format.h parse_report_json),
+// libFuzzer target: report shards (report/report_format.h parse_report_json),
 // what `mocap report --merge` reads from other machines. Any bytes give a
 // report or an error naming what is wrong, never a crash. A report that
 // parses formats back to JSON that parses to the same JSON again, merges as
 // a single part, and summarises and renders to HTML and CSV.
-#include <mocap/batch/report.h>
-#include <mocap/batch/report_format.h>
-#include <mocap/batch/report_summary.h>
+#include <mocap/report/report.h>
+#include <mocap/report/report_format.h>
+#include <mocap/report/report_summary.h>
 
 #include <cstdint>
 #include <cstdio>

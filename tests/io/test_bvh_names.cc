@@ -1,7 +1,7 @@
 // CMU <-> MotionBuilder joint names for BVH output (io/bvh_names.h).
 #include <mocap/io/bvh.h>
 #include <mocap/io/bvh_names.h>
-#include <mocap/io/clip.h>
+#include <mocap/io/capture.h>
 
 #include <gtest/gtest.h>
 
@@ -33,10 +33,10 @@ std::vector<std::string> names_of(const Skeleton& skeleton) {
 TEST(BvhJointNames, MotionBuilderNamesAreCgspeeds) {
   const auto cgspeed = test::shared_data_dir() / "cmu-bvh" / "09_06.bvh";
   if (!std::filesystem::exists(cgspeed)) GTEST_SKIP() << cgspeed << " is absent (../shared/data)";
-  auto theirs = read_bvh_clip(cgspeed.string());
+  auto theirs = read_bvh_capture(cgspeed.string());
   ASSERT_TRUE(theirs) << theirs.error().to_string();
   const auto files = test::bundled_clips().front();  // 09_06
-  auto ours = read_clip(files.asf.string(), files.amc.string());
+  auto ours = read_capture(files.asf.string(), files.amc.string());
   ASSERT_TRUE(ours) << ours.error().to_string();
   ASSERT_TRUE(rename_joints(ours->skeleton, BvhJointNames::kMotionBuilder));
   auto text = format_bvh(ours->skeleton, ours->motion);

@@ -7,7 +7,7 @@
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 
 #include <mocap/core/fk.h>
-#include <mocap/io/clip.h>
+#include <mocap/io/capture.h>
 #include <mocap/io/mesh.h>
 #include <mocap/io/skin_weights.h>
 #include <mocap/retarget/bone_map.h>
@@ -192,8 +192,8 @@ TEST(BoneMap, MissingChainIsNamed) {
   EXPECT_NE(map.error().to_string().find("thigh"), std::string::npos) << map.error().to_string();
 }
 
-Result<ClipFile> read_cmu(const std::string& subject, const std::string& clip) {
-  return read_clip(cmu(subject + ".asf").string(), cmu(clip + ".amc").string(), 120.0);
+Result<Capture> read_cmu(const std::string& subject, const std::string& clip) {
+  return read_capture(cmu(subject + ".asf").string(), cmu(clip + ".amc").string(), 120.0);
 }
 
 TEST(BoneMap, CaptureAndKhronosModels) {
@@ -228,7 +228,7 @@ TEST(BoneMap, CaptureAndKhronosModels) {
                 format_bone_map(rig->capture_joints, rig->capture_map, rig->target_joints, rig->target_map).c_str());
   }
   // cgspeed's BVH names.
-  auto bvh = read_bvh_clip((test::shared_data_dir() / "cmu-bvh" / "09_06.bvh").string());
+  auto bvh = read_bvh_capture((test::shared_data_dir() / "cmu-bvh" / "09_06.bvh").string());
   ASSERT_TRUE(bvh) << bvh.error().to_string();
   JointHierarchy h;
   for (const Bone& b : bvh->skeleton.bones) {

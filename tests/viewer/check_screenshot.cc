@@ -23,10 +23,10 @@
 // Exit 0 when it passes, 1 when it does not, 2 when an input cannot be read.
 #include "camera.h"
 #include "camera_flags.h"
-#include "clip.h"
 #include "colors.h"
 #include "compare.h"
 #include "eyes_panel.h"
+#include "posed_capture.h"
 
 #include <stb_image.h>
 
@@ -181,7 +181,7 @@ int find_eye_pair(const char* shot, const char* asf, const char* amc, int number
   using namespace mocap::viewer;
   Picture p;
   if (!read_picture(shot, p)) return 2;
-  auto clip = load_clip(asf, amc);
+  auto clip = load_capture(asf, amc);
   if (!clip) return std::fprintf(stderr, "mocap-viewer-check: %s\n", clip.error().to_string().c_str()), 2;
   const int frame = frame_index(*clip, number);
   if (frame < 0) return std::fprintf(stderr, "mocap-viewer-check: %s: no frame numbered %d\n", amc, number), 2;
@@ -244,7 +244,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "mocap-viewer-check: %s: cannot read the PNG (%s)\n", argv[1], stbi_failure_reason());
     return 2;
   }
-  auto clip = load_clip(argv[2], argv[3]);
+  auto clip = load_capture(argv[2], argv[3]);
   if (!clip) {
     std::fprintf(stderr, "mocap-viewer-check: %s\n", clip.error().to_string().c_str());
     return 2;
@@ -255,10 +255,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "mocap-viewer-check: %s: no frame numbered %s\n", argv[3], argv[4]);
     return 2;
   }
-  pose_clip(*clip, frame);
+  pose_frame(*clip, frame);
   CompareState compare;
   if (argc == 7) {
-    auto other = load_clip(argv[5], argv[6]);
+    auto other = load_capture(argv[5], argv[6]);
     if (!other) {
       std::fprintf(stderr, "mocap-viewer-check: %s\n", other.error().to_string().c_str());
       return 2;
@@ -308,7 +308,7 @@ int main(int argc, char** argv) {
     } else {
       const unsigned char* p = rgb(cx, cy);
       std::printf("FAIL: joint %s at pixel (%d, %d) is (%d, %d, %d), not skeleton-coloured\n",
-                  clip->skeleton.bones[b].name.c_str(), cx, cy, p[0], p[1], p[2]);
+                  clip->capture.skeleton.bones[b].name.c_str(), cx, cy, p[0], p[1], p[2]);
       ++failures;
     }
   }
@@ -323,7 +323,7 @@ int main(int argc, char** argv) {
     for (std::size_t b = 0; b < m.placed.size(); ++b) {
       const auto at = project(camera, m.placed[b], width, height);
       if (!at || at->x() < 0 || at->y() < 0 || at->x() >= width || at->y() >= height) {
-        std::printf("FAIL: joint %s of %s is outside the picture\n", m.clip.skeleton.bones[b].name.c_str(),
+        std::printf("FAIL: joint %s of %s is outside the picture\n", m.clip.capture.skeleton.bones[b].name.c_str(),
                     m.name.c_str());
         ++failures;
         continue;
@@ -341,7 +341,7 @@ int main(int argc, char** argv) {
       } else {
         const unsigned char* p = rgb(cx, cy);
         std::printf("FAIL: joint %s of %s at pixel (%d, %d) is (%d, %d, %d), not blue\n",
-                    m.clip.skeleton.bones[b].name.c_str(), m.name.c_str(), cx, cy, p[0], p[1], p[2]);
+                    m.clip.capture.skeleton.bones[b].name.c_str(), m.name.c_str(), cx, cy, p[0], p[1], p[2]);
         ++failures;
       }
     }

@@ -32,17 +32,19 @@ int main(int argc, char** argv) {
   using namespace mocap::viewer;
   if (argc != 2) return std::fprintf(stderr, "usage: mocap-viewer-compare-test data-dir\n"), 2;
   const std::string data = argv[1];
-  auto main_clip = load_clip(data + "/09.asf", data + "/09_06.amc");
-  auto same = load_clip(data + "/09.asf", data + "/09_06.amc");
-  auto other = load_clip(data + "/16.asf", data + "/16_05.amc");
+  auto main_clip = load_capture(data + "/09.asf", data + "/09_06.amc");
+  auto same = load_capture(data + "/09.asf", data + "/09_06.amc");
+  auto other = load_capture(data + "/16.asf", data + "/16_05.amc");
   if (!main_clip || !same || !other) return std::fprintf(stderr, "cannot read the bundled clips\n"), 2;
   // A rebuilt-like motion: every channel of the frames past the middle off by 0.05.
   for (int f = same->frame_count() / 2; f < same->frame_count(); ++f) {
-    for (double& v : same->motion.frame(f)) v += 0.05;
+    for (double& v : same->capture.motion.frame(f)) v += 0.05;
   }
-  const auto reference = mocap::measure_error(main_clip->skeleton, main_clip->motion, same->motion);
+  const auto reference =
+      mocap::measure_error(main_clip->capture.skeleton, main_clip->capture.motion, same->capture.motion);
   if (!reference) return std::fprintf(stderr, "measure_error failed\n"), 2;
-  const auto jitter = mocap::measure_jitter(main_clip->skeleton, main_clip->motion, same->motion);
+  const auto jitter =
+      mocap::measure_jitter(main_clip->capture.skeleton, main_clip->capture.motion, same->capture.motion);
   if (!jitter) return std::fprintf(stderr, "measure_jitter failed\n"), 2;
 
   CompareState state;
@@ -56,7 +58,7 @@ int main(int argc, char** argv) {
          "worst joint as mocap eval's (" + std::to_string(reference->joint.max) + " cm)");
   expect(std::abs(e.summary.position.mean - reference->position.mean) < 1e-9, "mean over joints as mocap eval's");
   expect(reference->joint.max > 1.0, "the perturbed motion is off by more than 1 cm");
-  const std::size_t bones = main_clip->skeleton.bones.size();
+  const std::size_t bones = main_clip->capture.skeleton.bones.size();
   double worst_gap = 0.0;
   for (std::size_t f = 0; f < e.worst_cm.size(); ++f) {
     float top = 0.0f;
@@ -91,7 +93,7 @@ int main(int argc, char** argv) {
 
   // Foot contacts of the main clip (09_06 runs: two on each foot), as the library finds them.
   set_main(state, *main_clip);
-  const auto contacts = mocap::clip_foot_contacts(main_clip->skeleton, main_clip->motion, "");
+  const auto contacts = mocap::clip_foot_contacts(main_clip->capture.skeleton, main_clip->capture.motion, "");
   bool same_frames = contacts.has_value() && state.contacts.feet;
   for (std::size_t foot = 0; same_frames && foot < 2; ++foot) {
     const auto& on = foot == 0 ? state.contacts.left : state.contacts.right;
@@ -108,11 +110,11 @@ int main(int argc, char** argv) {
 
   // Joint colours: green where a joint is on the original, red past Red at.
   std::vector<mocap::viewer::colors::Rgb> colours;
-  pose_clip(*main_clip, main_clip->frame_count() - 1);
+  pose_frame(*main_clip, main_clip->frame_count() - 1);
   pose_motions(state, *main_clip);
   const auto last = error_colors(state, 0, colours);
   expect(last.size() == bones, "one colour per joint");
-  pose_clip(*main_clip, 0);
+  pose_frame(*main_clip, 0);
   pose_motions(state, *main_clip);
   const auto first = error_colors(state, 0, colours);
   expect(!first.empty() && first[0] == error_scale(0.0f), "a joint without error is the scale's 0");
@@ -125,9 +127,9 @@ int main(int argc, char** argv) {
   expect((state.motions[0].placed[0] - main_clip->positions[0]).norm() < 1e-9, "overlaid, the same clip lies on it");
 
   // Frames: by number at one rate, by time at two.
-  Clip half = state.motions[0].clip;
+  PosedCapture half = state.motions[0].clip;
   expect(matching_frame(*main_clip, 60, half) == 60, "the same rate pairs frame numbers");
-  half.motion.fps = 60.0;
+  half.capture.motion.fps = 60.0;
   expect(matching_frame(*main_clip, 60, half) == 30, "at half the rate, half the frames (by time)");
   std::printf(failures ? "FAILED\n" : "OK\n");
   return failures ? 1 : 0;

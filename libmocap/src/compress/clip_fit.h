@@ -4,7 +4,7 @@
 // parameter with the fewest bits.
 #pragma once
 
-#include <mocap/compress/clip_file.h>
+#include <mocap/compress/compressed_clip.h>
 
 #include <cstddef>
 #include <limits>

@@ -1,6 +1,6 @@
 #include <mocap/compress/clip_decoder.h>
-#include <mocap/compress/clip_file.h>
 #include <mocap/compress/compress_clip.h>
+#include <mocap/compress/compressed_clip.h>
 #include <mocap/io/amc.h>
 
 #include <algorithm>
@@ -30,13 +30,13 @@ double time_decoder(const CompressedClip& clip, std::size_t bones) {
 
 Result<std::string> rebuilt_text(const CompressRequest& request, const Skeleton& skeleton, const Motion& motion,
                                  const AmcLayout* layout) {
-  auto text = format_clip_motion(skeleton, motion, false, request.bvh_metres_per_unit, layout);
+  auto text = format_capture_motion(skeleton, motion, false, request.bvh_metres_per_unit, layout);
   if (!text) return fail(request.rebuilt_name, 0, text.error().message);
   return text;
 }
 
 // Step 2 (and 3) for a .mkc.
-Result<CompressReport> encode_mkc(const ClipFile& capture, const CompressRequest& request,
+Result<CompressReport> encode_mkc(const Capture& capture, const CompressRequest& request,
                                   const ClipEncodeOptions& options, CompressReport report) {
   auto clip = encode_clip(capture.skeleton, capture.motion, options, &report.clip);
   if (!clip) return std::unexpected(clip.error());
@@ -86,7 +86,7 @@ Result<void> CompressRequest::validate() const {
   return {};
 }
 
-Result<CompressReport> compress_clip(const ClipFile& capture, const CompressRequest& request) {
+Result<CompressReport> compress_clip(const Capture& capture, const CompressRequest& request) {
   if (auto ok = request.validate(); !ok) return std::unexpected(ok.error());
   const Skeleton& skeleton = capture.skeleton;
   const Motion& motion = capture.motion;

@@ -1,4 +1,4 @@
-// Runtime sampling of a compressed clip (clip_file.h): small, float,
+// Runtime sampling of a compressed clip (compressed_clip.h): small, float,
 // allocation-free once a cursor is made.
 //
 // Two forms give the same pose (within float rounding, about 1e-6 rad):
@@ -19,7 +19,7 @@
 // sin/cos accurate to about 1e-7.
 #pragma once
 
-#include <mocap/compress/clip_file.h>
+#include <mocap/compress/compressed_clip.h>
 #include <mocap/core/error.h>
 #include <mocap/core/motion.h>
 #include <mocap/core/skeleton.h>

@@ -1,4 +1,4 @@
-// Error-bounded encoding of a motion into a compressed clip (clip_file.h).
+// Error-bounded encoding of a motion into a compressed clip (compressed_clip.h).
 //
 // The method, in order:
 //   1. Each channel (an AMC value: a rotation dof in radians, a translation
@@ -30,7 +30,7 @@
 // Errors are in centimetres, lengths in metres.
 #pragma once
 
-#include <mocap/compress/clip_file.h>
+#include <mocap/compress/compressed_clip.h>
 #include <mocap/compress/jitter.h>
 #include <mocap/core/error.h>
 #include <mocap/core/motion.h>

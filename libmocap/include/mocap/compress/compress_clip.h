@@ -29,7 +29,7 @@
 #include <mocap/compress/motion_error.h>
 #include <mocap/core/error.h>
 #include <mocap/io/bvh.h>
-#include <mocap/io/clip.h>
+#include <mocap/io/capture.h>
 
 #include <limits>
 #include <optional>
@@ -38,7 +38,7 @@
 
 namespace mocap {
 
-enum class CompressFormat { kAmc, kMkc };  // AMC key frames as text; a compressed clip (clip_file.h)
+enum class CompressFormat { kAmc, kMkc };  // AMC key frames as text; a compressed clip (compressed_clip.h)
 
 struct CompressRequest {
   CompressFormat format = CompressFormat::kAmc;
@@ -98,6 +98,6 @@ struct CompressReport {
 // has no frames or does not fit the skeleton, the weights are not one per
 // bone, the selection or the encoding fails (encode_clip's error as it is),
 // or the rebuilt BVH cannot be formatted (named by rebuilt_name).
-Result<CompressReport> compress_clip(const ClipFile& capture, const CompressRequest& request);
+Result<CompressReport> compress_clip(const Capture& capture, const CompressRequest& request);
 
 }  // namespace mocap

@@ -1,5 +1,5 @@
 // The reports of `mocap compress` and `mocap eval` as text and as one JSON
-// object: one formatter each, so that the CLI, batch and tests print the same
+// object: one formatter each, so that the CLI, the report tier and tests print the same
 // lines and keys. The reports are plain values (compress_clip.h fills a
 // CompressReport; an EvalReport is a measure_error result with its names).
 //

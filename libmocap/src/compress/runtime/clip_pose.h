@@ -13,7 +13,7 @@
 // tests hold these to it on every frame.
 #pragma once
 
-#include <mocap/compress/clip_file.h>
+#include <mocap/compress/compressed_clip.h>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
