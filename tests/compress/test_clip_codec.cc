@@ -78,7 +78,10 @@ RoundTrip round_trip(const Skeleton& skeleton, const Motion& motion, const ClipE
 // Every real clip at 1, 0.1 and 0.02 cm. Prints the per-clip table
 // (scripts/clip_sizes.sh runs it). MOCAP_CLIP_BOUNDS="1 0.1" picks bounds.
 TEST(ClipCodec, EveryRealClipHoldsEveryBound) {
-  std::vector<double> bounds = {1.0, 0.1, 0.02};
+  // 1 cm, the default, is JitterFree.DefaultMkcOnEveryRealClip's (the same
+  // files, with the jitter measures and the README's 1 cm size): encoding
+  // the 18 clips at 1 cm twice only cost CI time under ASan.
+  std::vector<double> bounds = {0.1, 0.02};
   if (const char* env = std::getenv("MOCAP_CLIP_BOUNDS")) {
     bounds.clear();
     for (char* p = const_cast<char*>(env); *p;) {
