@@ -80,19 +80,10 @@ void run_job(benchmark::State& state, const RiggedModel& model) {
     state.SkipWithError(rig.error().to_string().c_str());
     return;
   }
-  const std::size_t bones = clip.skeleton.bones.size(), nodes = model.nodes.size();
-  Pose pose = make_pose(clip.skeleton);
-  std::vector<Eigen::Vector3d> cpos(bones), t(nodes), wp(nodes);
-  std::vector<Eigen::Quaterniond> crot(bones), r(nodes), wr(nodes);
+  RetargetScratch scratch(*rig);
   RetargetJob job;
   job.rig = &*rig;
-  job.capture_pose = &pose;
-  job.capture_positions = cpos;
-  job.capture_rotations = crot;
-  job.translation = t;
-  job.rotation = r;
-  job.world_position = wp;
-  job.world_rotation = wr;
+  scratch.bind(job);
   job.floor_clamp = true;
   job.pins[0].weight = 1.0;
   int f = 0;
@@ -100,7 +91,7 @@ void run_job(benchmark::State& state, const RiggedModel& model) {
     job.channels = clip.motion.frame(f);
     job.pins[0].ankle = Eigen::Vector3d(0.1, 0.1, 0.0);
     job.run();
-    benchmark::DoNotOptimize(r.data());
+    benchmark::DoNotOptimize(scratch.rotation.data());
     f = (f + 1) % clip.motion.frame_count();
   }
   state.counters["joints"] = static_cast<double>(model.joints.size());

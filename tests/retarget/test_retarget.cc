@@ -287,30 +287,24 @@ TEST(JobValidity, EveryInvalidInputRefused) {
   ASSERT_TRUE(model);
   auto rig = build_retarget_rig(clip->skeleton, "16.asf", *model);
   ASSERT_TRUE(rig);
-  const std::size_t bones = clip->skeleton.bones.size(), nodes = model->nodes.size();
-  Pose pose = make_pose(clip->skeleton);
-  std::vector<Eigen::Vector3d> cpos(bones), t(nodes), wp(nodes);
-  std::vector<Eigen::Quaterniond> crot(bones), r(nodes), wr(nodes);
+  RetargetScratch scratch(*rig);
+  EXPECT_EQ(scratch.capture_positions.size(), clip->skeleton.bones.size());
+  EXPECT_EQ(scratch.world_rotation.size(), model->nodes.size());
   RetargetJob job;
   EXPECT_FALSE(job.validate());  // no rig
   job.rig = &*rig;
-  job.capture_pose = &pose;
   job.channels = clip->motion.frame(0);
-  job.capture_positions = cpos;
-  job.capture_rotations = crot;
-  job.translation = t;
-  job.rotation = r;
-  job.world_position = wp;
-  job.world_rotation = wr;
+  EXPECT_FALSE(job.validate());  // no scratch
+  scratch.bind(job);
   EXPECT_TRUE(job.validate());
   EXPECT_TRUE(job.run());
   job.channels = clip->motion.frame(0).subspan(1);
   EXPECT_FALSE(job.validate());  // a channel short
   EXPECT_FALSE(job.run());
   job.channels = clip->motion.frame(0);
-  job.translation = std::span<Eigen::Vector3d>(t).subspan(1);
+  job.translation = std::span<Eigen::Vector3d>(scratch.translation).subspan(1);
   EXPECT_FALSE(job.validate());
-  job.translation = t;
+  job.translation = scratch.translation;
   job.pins[0].weight = 1.5;
   EXPECT_FALSE(job.validate());
   job.pins[0].weight = 0.5;
@@ -318,7 +312,7 @@ TEST(JobValidity, EveryInvalidInputRefused) {
   job.capture_pose = nullptr;
   EXPECT_FALSE(job.validate());
   // Running allocates nothing: every frame of the clip, IK and floor clamp on.
-  job.capture_pose = &pose;
+  job.capture_pose = &scratch.capture_pose;
   job.floor_clamp = true;
   job.pins[1] = {1.0, Eigen::Vector3d(0.1, 0.05, 0.2)};
   {
