@@ -4,12 +4,13 @@
 #       --glb makehuman.glb --out-dir DIR
 #
 # Reads the MakeHuman body with MakeHuman's own 163-bone skeleton and weights
-# (a .glb in metres, Y up, facing +Z, in MakeHuman's A-pose) and writes two FBX
-# files the way Mixamo and Unity characters come:
-#   DIR/mixamo_apose.fbx  the A-pose as it is
-#   DIR/mixamo_tpose.fbx  the upper arms raised to horizontal, applied as the
-#                         new rest pose together with the deformed mesh
-# In both:
+# (a .glb in metres, Y up, facing +Z, in MakeHuman's A-pose) and writes three
+# FBX files the way Mixamo and Unity characters come:
+#   DIR/mixamo_apose.fbx     the A-pose as it is
+#   DIR/mixamo_tpose.fbx     the upper arms raised to horizontal, applied as
+#                            the new rest pose together with the deformed mesh
+#   DIR/mixamo_tpose_cm.fbx  that T-pose written with FBX_SCALE_NONE (below)
+# In all:
 #  - names: the humanoid bones renamed to Mixamo's (MIXAMO below: root ->
 #    mixamorig:Hips, upperleg01.L -> mixamorig:LeftUpLeg, ...); the bones
 #    Mixamo has no name for (pelvis.L, upperarm02.L twist bones, spine02,
@@ -19,11 +20,11 @@
 #    with apply_scale_options FBX_SCALE_UNITS (the unit scale goes to the
 #    file's UnitScaleFactor, metres, and the objects keep their own scale):
 #    Assimp reads a node "Armature" scaled 0.01 above bones whose
-#    translations are centimetres, the world in metres. (FBX_SCALE_NONE, the
-#    exporter's default, multiplies the root by 100 instead: Assimp then reads
-#    the Armature at scale 1 and the world in centimetres, as it reads
-#    Mixamo's own downloads; apply_unit_scale and global_scale 1 change
-#    neither.)
+#    translations are centimetres, the world in metres. mixamo_tpose_cm.fbx
+#    uses FBX_SCALE_NONE, the exporter's default, which multiplies the root
+#    by 100 instead: Assimp reads the Armature at scale 1 and the world in
+#    centimetres, as it reads Mixamo's own downloads. (apply_unit_scale and
+#    global_scale 1 change neither.)
 #  - facing: the character turned 90 degrees about the up axis (on the
 #    armature object), so it faces +X of the file's Y-up frame (the glTF faced +Z).
 #  - no animation, no leaf bones, Y up (the exporter's default axes).
@@ -158,9 +159,9 @@ def to_game_convention(armature, meshes):
     bpy.context.view_layer.update()
 
 
-def export(path):
+def export(path, scale_options):
     bpy.ops.export_scene.fbx(filepath=path, add_leaf_bones=False, bake_anim=False, apply_unit_scale=True,
-                             global_scale=1.0, apply_scale_options="FBX_SCALE_UNITS", path_mode="COPY",
+                             global_scale=1.0, apply_scale_options=scale_options, path_mode="COPY",
                              embed_textures=True)
 
 
@@ -186,7 +187,10 @@ for pose in ("apose", "tpose"):
         raise_arms_to_t_pose(armature, meshes)
     to_game_convention(armature, meshes)
     path = os.path.join(out_dir, "mixamo_%s.fbx" % pose)
-    export(path)
+    export(path, "FBX_SCALE_UNITS")
+    if pose == "tpose":
+        export(os.path.join(out_dir, "mixamo_tpose_cm.fbx"), "FBX_SCALE_NONE")
+        print("wrote mixamo_tpose_cm.fbx: the same, FBX_SCALE_NONE")
     elevation = describe(path, armature, meshes)
     if pose == "tpose" and abs(elevation) > 1.0:
         fail("%s: the arm is %.1f deg off horizontal" % (path, elevation))

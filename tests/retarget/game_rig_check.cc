@@ -4,11 +4,13 @@
 //
 //   retarget_game_rig_check makehuman OUT.glb
 //     writes MakeHuman's own rig as a .glb (retarget_measure.h), the script's input.
-//   retarget_game_rig_check check MODEL.fbx REFERENCE.glb t|a ASF AMC OUT.glb
+//   retarget_game_rig_check check MODEL.fbx REFERENCE.glb t|a node|world ASF AMC OUT.glb
 //     MODEL (the script's FBX) against REFERENCE (that .glb, metres): the
-//     conventions the script meant (Mixamo names mapped by the name table, a
-//     0.01 scale node above a centimetre armature, facing turned 90 degrees,
-//     arms horizontal (t) or lowered (a)); then OUT.glb, what `mocap retarget
+//     conventions the script meant (Mixamo names mapped by the name table;
+//     the armature in centimetres, under a 0.01 scale node in a world of
+//     metres (node) or with no scale node in a world of centimetres
+//     (world); facing turned 90 degrees; arms horizontal (t) or lowered
+//     (a)); then OUT.glb, what `mocap retarget
 //     ASF AMC --model MODEL` wrote, byte for byte what the library makes, its
 //     joints the model's, measured (retarget_measure.h) against the issue's
 //     bounds: segments median <= 4 deg and p95 <= 10 deg after one rotation
@@ -84,7 +86,7 @@ Stance stance(const RiggedModel& model, const Eigen::Vector3d& up, const std::st
   return s;
 }
 
-int check_model(const std::string& model_path, const std::string& reference_path, char pose,
+int check_model(const std::string& model_path, const std::string& reference_path, char pose, bool scale_node_expected,
                 const std::string& asf_path, const std::string& amc_path, const std::string& out_path) {
   const std::string model_name = std::filesystem::path(model_path).filename().string();
   const std::string clip = std::filesystem::path(amc_path).stem().string();
@@ -158,7 +160,11 @@ int check_model(const std::string& model_path, const std::string& reference_path
                   node.scale.z());
     chain += part;
   }
-  check(!scale_node.empty(), "a node scaled 0.01 above the hips: '" + scale_node + "'; above the hips:" + chain);
+  if (scale_node_expected) {
+    check(!scale_node.empty(), "a node scaled 0.01 above the hips: '" + scale_node + "'; above the hips:" + chain);
+  } else {
+    check(std::abs(above - 1.0) < 1e-6, "no scale node above the hips; above the hips:" + chain);
+  }
   const Eigen::Vector3d up = rig.up;
   const Stance s = stance(*model, up, "mixamorig:LeftUpLeg", "mixamorig:LeftLeg", "mixamorig:LeftFoot",
                           "mixamorig:RightUpLeg", "mixamorig:LeftArm", "mixamorig:LeftHand");
@@ -170,7 +176,9 @@ int check_model(const std::string& model_path, const std::string& reference_path
                 "the leg is %.4f world units (%.4f m in the reference): %.4g m per world unit, %.2f armature units "
                 "under the scale nodes (%.4g): centimetres",
                 s.leg, r.leg, metres_per_unit, s.leg / above, above);
-  check(std::abs(metres_per_unit - 1.0) < 0.01 && std::abs(s.leg / above / (100.0 * r.leg) - 1.0) < 0.01, line);
+  const double world_unit = scale_node_expected ? 1.0 : 0.01;  // metres
+  check(std::abs(metres_per_unit / world_unit - 1.0) < 0.01 && std::abs(s.leg / above / (100.0 * r.leg) - 1.0) < 0.01,
+        line);
   // Facing: turned 90 degrees about the up axis from the reference's +Z.
   const double turn = degrees(std::acos(std::clamp(s.forward.dot(r.forward), -1.0, 1.0)));
   std::snprintf(line, sizeof line,
@@ -237,11 +245,11 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each check's line as it is made, beside the shell's
   const std::vector<std::string> a(argv + 1, argv + argc);
   if (a.size() == 2 && a[0] == "makehuman") return mocap::write_makehuman(a[1]);
-  if (a.size() == 7 && a[0] == "check" && (a[3] == "t" || a[3] == "a")) {
-    return mocap::check_model(a[1], a[2], a[3][0], a[4], a[5], a[6]);
+  if (a.size() == 8 && a[0] == "check" && (a[3] == "t" || a[3] == "a") && (a[4] == "node" || a[4] == "world")) {
+    return mocap::check_model(a[1], a[2], a[3][0], a[4] == "node", a[5], a[6], a[7]);
   }
   std::fprintf(stderr,
                "usage: retarget_game_rig_check makehuman OUT.glb\n"
-               "       retarget_game_rig_check check MODEL.fbx REFERENCE.glb t|a ASF AMC OUT.glb\n");
+               "       retarget_game_rig_check check MODEL.fbx REFERENCE.glb t|a node|world ASF AMC OUT.glb\n");
   return 2;
 }
