@@ -4,32 +4,37 @@
 #       --glb makehuman.glb --out-dir DIR
 #
 # Reads the MakeHuman body with MakeHuman's own 163-bone skeleton and weights
-# (a .glb in metres, Y up, facing +Z, in MakeHuman's A-pose) and writes three
-# FBX files the way Mixamo and Unity characters come:
-#   DIR/mixamo_apose.fbx     the A-pose as it is
-#   DIR/mixamo_tpose.fbx     the upper arms raised to horizontal, applied as
-#                            the new rest pose together with the deformed mesh
+# (a .glb in metres, Y up, facing +Z, in MakeHuman's A-pose) and writes FBX
+# files the way Mixamo, Unity and Unreal characters come:
+#   DIR/mixamo_apose.fbx     Mixamo names, the A-pose as it is
+#   DIR/mixamo_tpose.fbx     Mixamo names, the upper arms raised to horizontal,
+#                            applied as the new rest pose with the deformed mesh
 #   DIR/mixamo_tpose_cm.fbx  that T-pose written with FBX_SCALE_NONE (below)
+#   DIR/unreal_apose.fbx     Unreal's names, the A-pose, Z up, facing +Y,
+#                            FBX_SCALE_NONE
 # In all:
-#  - names: the humanoid bones renamed to Mixamo's (MIXAMO below: root ->
-#    mixamorig:Hips, upperleg01.L -> mixamorig:LeftUpLeg, ...); the bones
-#    Mixamo has no name for (pelvis.L, upperarm02.L twist bones, spine02,
-#    metacarpals, face bones, ...) keep MakeHuman's; the vertex groups follow.
+#  - names: the humanoid bones renamed (MIXAMO below: root -> mixamorig:Hips,
+#    upperleg01.L -> mixamorig:LeftUpLeg, ...; UNREAL: root -> pelvis,
+#    upperleg01.L -> thigh_l, ...); the bones the convention has no name for
+#    (pelvis.L, the upperarm02.L twist bones, metacarpals, face bones, ...)
+#    keep MakeHuman's; the vertex groups follow.
 #  - units: the armature and the mesh in centimetres (the character about 170
-#    units tall) under the armature object "Armature" scaled 0.01, written
+#    units tall) under the armature object "Armature" scaled 0.01. Written
 #    with apply_scale_options FBX_SCALE_UNITS (the unit scale goes to the
-#    file's UnitScaleFactor, metres, and the objects keep their own scale):
+#    file's UnitScaleFactor, metres, and the objects keep their own scale),
 #    Assimp reads a node "Armature" scaled 0.01 above bones whose
-#    translations are centimetres, the world in metres. mixamo_tpose_cm.fbx
-#    uses FBX_SCALE_NONE, the exporter's default, which multiplies the root
-#    by 100 instead: Assimp reads the Armature at scale 1 and the world in
-#    centimetres, as it reads Mixamo's own downloads. (apply_unit_scale and
-#    global_scale 1 change neither.)
-#  - facing: the character turned 90 degrees about the up axis (on the
-#    armature object), so it faces +X of the file's Y-up frame (the glTF faced +Z).
-#  - no animation, no leaf bones, Y up (the exporter's default axes).
+#    translations are centimetres, the world in metres. FBX_SCALE_NONE, the
+#    exporter's default, multiplies the root by 100 instead: Assimp reads the
+#    Armature at scale 1 and the world in centimetres, as it reads Mixamo's
+#    own downloads and Unreal's exports. (apply_unit_scale and global_scale 1
+#    change neither.)
+#  - facing: the character turned about the up axis (on the armature
+#    object): the Mixamo files face +X of their Y-up frame (the glTF faced
+#    +Z), the Unreal one +Y of its Z-up frame (axis_forward Y, axis_up Z:
+#    Blender's own axes, which Assimp keeps).
+#  - no animation, no leaf bones.
 # Prints one line per file written: its name, bone count, vertex count and
-# the check that the left upper arm points where the pose says.
+# how far the left arm's shoulder-to-wrist line is above the horizontal.
 import math
 import os
 import sys
@@ -63,6 +68,36 @@ for side, s in (("L", "Left"), ("R", "Right")):
     for finger, name in ((1, "Thumb"), (2, "Index"), (3, "Middle"), (4, "Ring"), (5, "Pinky")):
         for k in (1, 2, 3):
             MIXAMO["finger%d-%d.%s" % (finger, k, side)] = "%sHand%s%d" % (s, name, k)
+MIXAMO = {bone: "mixamorig:" + name for bone, name in MIXAMO.items()}
+
+# MakeHuman's default skeleton -> Unreal's mannequin names (UE5's five spine
+# and two neck joints). The twist bones keep MakeHuman's names: Unreal's
+# (upperarm_twist_01_l) hang beside the chain, MakeHuman's lie in it.
+UNREAL = {
+    "root": "pelvis",
+    "spine05": "spine_01",
+    "spine04": "spine_02",
+    "spine03": "spine_03",
+    "spine02": "spine_04",
+    "spine01": "spine_05",
+    "neck01": "neck_01",
+    "neck02": "neck_02",
+    "head": "head",
+}
+for side, s in (("L", "l"), ("R", "r")):
+    UNREAL.update({
+        "clavicle." + side: "clavicle_" + s,
+        "upperarm01." + side: "upperarm_" + s,
+        "lowerarm01." + side: "lowerarm_" + s,
+        "wrist." + side: "hand_" + s,
+        "upperleg01." + side: "thigh_" + s,
+        "lowerleg01." + side: "calf_" + s,
+        "foot." + side: "foot_" + s,
+        "toe1-1." + side: "ball_" + s,
+    })
+    for finger, name in ((1, "thumb"), (2, "index"), (3, "middle"), (4, "ring"), (5, "pinky")):
+        for k in (1, 2, 3):
+            UNREAL["finger%d-%d.%s" % (finger, k, side)] = "%s_%02d_%s" % (name, k, s)
 
 CENTIMETRES = 100.0  # armature units per metre
 
@@ -96,16 +131,16 @@ def load(glb):
     return armature, meshes
 
 
-def rename(armature, meshes):
+def rename(armature, meshes, names):
     bones = armature.data.bones
-    missing = [name for name in MIXAMO if name not in bones]
+    missing = [name for name in names if name not in bones]
     if missing:
         fail("MakeHuman bones missing from the glTF: %s" % missing[:5])
-    for old, new in MIXAMO.items():
-        bones[old].name = "mixamorig:" + new  # vertex groups of the armature's meshes follow
+    for old, new in names.items():
+        bones[old].name = new  # vertex groups of the armature's meshes follow
     for mesh in meshes:
         groups = {g.name for g in mesh.vertex_groups}
-        if "mixamorig:LeftUpLeg" not in groups or "upperleg01.L" in groups:
+        if names["upperleg01.L"] not in groups or "upperleg01.L" in groups:
             fail("vertex groups of %s were not renamed with the bones" % mesh.name)
 
 
@@ -113,17 +148,17 @@ def world_head(armature, name):
     return armature.matrix_world @ armature.pose.bones[name].head
 
 
-def raise_arms_to_t_pose(armature, meshes):
+def raise_arms_to_t_pose(armature, meshes, names):
     """Turns each upper arm about the character's forward axis so that the
     shoulder-to-wrist line is horizontal, then makes that the rest pose: the
     meshes keep the deformed shape (armature modifier applied) and the
     armature its posed bones (Apply Pose as Rest Pose)."""
     bpy.context.view_layer.objects.active = armature
     bpy.ops.object.mode_set(mode="POSE")
-    for side in ("Left", "Right"):
-        arm = armature.pose.bones["mixamorig:%sArm" % side]
+    for side in ("L", "R"):
+        arm = armature.pose.bones[names["upperarm01." + side]]
         shoulder = arm.head.copy()
-        wrist = armature.pose.bones["mixamorig:%sHand" % side].head.copy()
+        wrist = armature.pose.bones[names["wrist." + side]].head.copy()
         reach = wrist - shoulder
         horizontal = Vector((reach.x, reach.y, 0.0))  # Blender is Z up
         turn = reach.rotation_difference(horizontal).to_matrix().to_4x4()
@@ -145,8 +180,8 @@ def raise_arms_to_t_pose(armature, meshes):
     bpy.ops.object.mode_set(mode="OBJECT")
 
 
-def to_game_convention(armature, meshes):
-    """Centimetres under a 0.01 scale, turned 90 degrees about the up axis."""
+def to_game_convention(armature, meshes, turn_degrees):
+    """Centimetres under a 0.01 scale, turned about the up axis."""
     scale = Matrix.Scale(CENTIMETRES, 4)
     armature.data.transform(scale)  # the bones' heads, tails and rolls, as Edit Mode would scale them
     for mesh in meshes:
@@ -155,23 +190,23 @@ def to_game_convention(armature, meshes):
         mesh.data.transform(scale)
     armature.scale = (1.0 / CENTIMETRES,) * 3
     armature.rotation_mode = "XYZ"
-    armature.rotation_euler = (0.0, 0.0, math.radians(90.0))  # faced -Y (glTF +Z): now +X
+    armature.rotation_euler = (0.0, 0.0, math.radians(turn_degrees))  # faced -Y (glTF +Z): 90 -> +X, 180 -> +Y
     bpy.context.view_layer.update()
 
 
-def export(path, scale_options):
+def export(path, scale_options, forward, up):
     bpy.ops.export_scene.fbx(filepath=path, add_leaf_bones=False, bake_anim=False, apply_unit_scale=True,
-                             global_scale=1.0, apply_scale_options=scale_options, path_mode="COPY",
-                             embed_textures=True)
+                             global_scale=1.0, apply_scale_options=scale_options, axis_forward=forward, axis_up=up,
+                             path_mode="COPY", embed_textures=True)
 
 
-def describe(path, armature, meshes):
+def describe(path, armature, meshes, names):
     vertices = sum(len(m.data.vertices) for m in meshes)
-    shoulder = world_head(armature, "mixamorig:LeftArm")
-    wrist = world_head(armature, "mixamorig:LeftHand")
+    shoulder = world_head(armature, names["upperarm01.L"])
+    wrist = world_head(armature, names["wrist.L"])
     reach = wrist - shoulder
     elevation = math.degrees(math.asin(max(-1.0, min(1.0, reach.z / reach.length))))
-    hips = world_head(armature, "mixamorig:Hips")
+    hips = world_head(armature, names["root"])
     print("wrote %s: %d bones, %d vertices; left shoulder-to-wrist %.1f deg above horizontal; hips at %.3f m; "
           "armature scale %.3g" % (os.path.basename(path), len(armature.data.bones), vertices, elevation, hips.z,
                                    armature.scale.x))
@@ -180,20 +215,26 @@ def describe(path, armature, meshes):
 
 glb = args["glb"]
 out_dir = args["out-dir"]
-for pose in ("apose", "tpose"):
+# names, T-pose, turn about the up axis (degrees), then the files written of
+# that scene: name, apply_scale_options, the file's forward and up axes.
+BUILDS = [
+    (MIXAMO, False, 90.0, [("mixamo_apose", "FBX_SCALE_UNITS", "-Z", "Y")]),
+    (MIXAMO, True, 90.0, [("mixamo_tpose", "FBX_SCALE_UNITS", "-Z", "Y"),
+                          ("mixamo_tpose_cm", "FBX_SCALE_NONE", "-Z", "Y")]),
+    (UNREAL, False, 180.0, [("unreal_apose", "FBX_SCALE_NONE", "Y", "Z")]),
+]
+for names, tpose, turn, files in BUILDS:
     armature, meshes = load(glb)
-    rename(armature, meshes)
-    if pose == "tpose":
-        raise_arms_to_t_pose(armature, meshes)
-    to_game_convention(armature, meshes)
-    path = os.path.join(out_dir, "mixamo_%s.fbx" % pose)
-    export(path, "FBX_SCALE_UNITS")
-    if pose == "tpose":
-        export(os.path.join(out_dir, "mixamo_tpose_cm.fbx"), "FBX_SCALE_NONE")
-        print("wrote mixamo_tpose_cm.fbx: the same, FBX_SCALE_NONE")
-    elevation = describe(path, armature, meshes)
-    if pose == "tpose" and abs(elevation) > 1.0:
+    rename(armature, meshes, names)
+    if tpose:
+        raise_arms_to_t_pose(armature, meshes, names)
+    to_game_convention(armature, meshes, turn)
+    for name, scale_options, forward, up in files:
+        path = os.path.join(out_dir, name + ".fbx")
+        export(path, scale_options, forward, up)
+        elevation = describe(path, armature, meshes, names)
+    if tpose and abs(elevation) > 1.0:
         fail("%s: the arm is %.1f deg off horizontal" % (path, elevation))
-    if pose == "apose" and elevation > -20.0:
+    if not tpose and elevation > -20.0:
         fail("%s: the A-pose arm is only %.1f deg below horizontal" % (path, -elevation))
 sys.exit(0)

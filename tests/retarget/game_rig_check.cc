@@ -4,14 +4,15 @@
 //
 //   retarget_game_rig_check makehuman OUT.glb
 //     writes MakeHuman's own rig as a .glb (retarget_measure.h), the script's input.
-//   retarget_game_rig_check check MODEL.fbx REFERENCE.glb t|a node|world ASF AMC OUT.glb
+//   retarget_game_rig_check check MODEL.fbx REFERENCE.glb mixamo|unreal t|a node|world y|z ASF AMC OUT.glb
 //     MODEL (the script's FBX) against REFERENCE (that .glb, metres): the
-//     conventions the script meant (Mixamo names mapped by the name table;
-//     the armature in centimetres, under a 0.01 scale node in a world of
-//     metres (node) or with no scale node in a world of centimetres
-//     (world); facing turned 90 degrees; arms horizontal (t) or lowered
-//     (a)); then OUT.glb, what `mocap retarget
-//     ASF AMC --model MODEL` wrote, byte for byte what the library makes, its
+//     conventions the script meant (Mixamo's or Unreal's names, mapped by
+//     the name table; the armature in centimetres, under a 0.01 scale node
+//     in a world of metres (node) or with no scale node in a world of
+//     centimetres (world); Y up and facing +X, turned 90 degrees from the
+//     glTF, or Z up and facing +Y (Unreal's); arms horizontal (t) or lowered (a)); then
+//     OUT.glb, what `mocap retarget ASF AMC --model MODEL` wrote, byte for
+//     byte what the library makes, its
 //     joints the model's, measured (retarget_measure.h) against the issue's
 //     bounds: segments median <= 4 deg and p95 <= 10 deg after one rotation
 //     for the clip, each planted foot's slide <= the capture's + 2 % of the
@@ -86,8 +87,62 @@ Stance stance(const RiggedModel& model, const Eigen::Vector3d& up, const std::st
   return s;
 }
 
-int check_model(const std::string& model_path, const std::string& reference_path, char pose, bool scale_node_expected,
-                const std::string& asf_path, const std::string& amc_path, const std::string& out_path) {
+// The bones blender_game_rigs.py renamed, per role, in one convention.
+struct Naming {
+  std::string name;
+  std::vector<std::pair<Role, std::string>> roles;
+  std::string bone(Role role) const {
+    for (const auto& [r, b] : roles) {
+      if (r == role) return b;
+    }
+    return "";
+  }
+};
+
+Naming mixamo() {
+  const std::string m = "mixamorig:";
+  return {"mixamo",
+          {{Role::Hips, m + "Hips"},
+           {Role::Neck, m + "Neck"},
+           {Role::Head, m + "Head"},
+           {Role::ClavicleL, m + "LeftShoulder"},
+           {Role::UpperArmL, m + "LeftArm"},
+           {Role::HandL, m + "LeftHand"},
+           {Role::ForearmR, m + "RightForeArm"},
+           {Role::HandR, m + "RightHand"},
+           {Role::ThighL, m + "LeftUpLeg"},
+           {Role::ShinL, m + "LeftLeg"},
+           {Role::FootL, m + "LeftFoot"},
+           {Role::ThighR, m + "RightUpLeg"},
+           {Role::ShinR, m + "RightLeg"},
+           {Role::ToeR, m + "RightToeBase"},
+           {Role::FingersL, m + "LeftHandMiddle1"},
+           {Role::ThumbR, m + "RightHandThumb1"}}};
+}
+
+Naming unreal() {
+  return {"unreal",
+          {{Role::Hips, "pelvis"},
+           {Role::Neck, "neck_01"},
+           {Role::Head, "head"},
+           {Role::ClavicleL, "clavicle_l"},
+           {Role::UpperArmL, "upperarm_l"},
+           {Role::HandL, "hand_l"},
+           {Role::ForearmR, "lowerarm_r"},
+           {Role::HandR, "hand_r"},
+           {Role::ThighL, "thigh_l"},
+           {Role::ShinL, "calf_l"},
+           {Role::FootL, "foot_l"},
+           {Role::ThighR, "thigh_r"},
+           {Role::ShinR, "calf_r"},
+           {Role::ToeR, "ball_r"},
+           {Role::FingersL, "middle_01_l"},
+           {Role::ThumbR, "thumb_01_r"}}};
+}
+
+int check_model(const std::string& model_path, const std::string& reference_path, const Naming& naming, char pose,
+                bool scale_node_expected, char up_axis, const std::string& asf_path, const std::string& amc_path,
+                const std::string& out_path) {
   const std::string model_name = std::filesystem::path(model_path).filename().string();
   const std::string clip = std::filesystem::path(amc_path).stem().string();
   auto model = read_rigged_model(model_path);
@@ -112,34 +167,24 @@ int check_model(const std::string& model_path, const std::string& reference_path
   if (!result) return 1;
   const RetargetRig& rig = result->rig;
 
-  // Names: Mixamo's where the script renamed, found by the name table; MakeHuman's extras kept.
+  // Names: the convention's where the script renamed, found by the name table; MakeHuman's extras kept.
   std::printf("== %s (%d joints) with %s (%d frames)\n", model_name.c_str(), model->joint_count(), clip.c_str(),
               motion->frame_count());
   check(model->joint_count() == reference->joint_count(),
         "as many joints as MakeHuman's rig: " + std::to_string(model->joint_count()) + " and " +
             std::to_string(reference->joint_count()));
-  struct Named {
-    Role role;
-    const char* bone;
-  };
-  for (const Named& n :
-       {Named{Role::Hips, "mixamorig:Hips"}, Named{Role::Neck, "mixamorig:Neck"}, Named{Role::Head, "mixamorig:Head"},
-        Named{Role::ClavicleL, "mixamorig:LeftShoulder"}, Named{Role::UpperArmL, "mixamorig:LeftArm"},
-        Named{Role::ForearmR, "mixamorig:RightForeArm"}, Named{Role::HandR, "mixamorig:RightHand"},
-        Named{Role::ThighL, "mixamorig:LeftUpLeg"}, Named{Role::ShinR, "mixamorig:RightLeg"},
-        Named{Role::FootL, "mixamorig:LeftFoot"}, Named{Role::ToeR, "mixamorig:RightToeBase"},
-        Named{Role::FingersL, "mixamorig:LeftHandMiddle1"}, Named{Role::ThumbR, "mixamorig:RightHandThumb1"}}) {
-    const RoleMatch& m = rig.target_map[n.role];
+  for (const auto& [role, bone] : naming.roles) {
+    const RoleMatch& m = rig.target_map[role];
     const std::string got = m.joint < 0 ? "-" : rig.target_joints.names[static_cast<std::size_t>(m.joint)];
-    check(got == n.bone && m.how == "name table",
-          std::string(role_name(n.role)) + " is " + n.bone + " by the name table (got " + got + ", " + m.how + ")");
+    check(got == bone && m.how == "name table", std::string(role_name(role)) + " is " + bone + " by " + naming.name +
+                                                    "'s name in the name table (got " + got + ", " + m.how + ")");
   }
   check(model->find_node("upperarm02.L") >= 0 && model->find_node("upperleg01.L") < 0,
         "MakeHuman's extra bones kept (upperarm02.L), the renamed ones gone (upperleg01.L)");
 
-  // Units: a 0.01 scale node above the armature, the armature in centimetres.
-  const int hips = model->find_node("mixamorig:Hips");
-  check(hips >= 0, "a node named mixamorig:Hips");
+  // Units: the armature in centimetres, under a 0.01 scale node or in a centimetre world.
+  const int hips = model->find_node(naming.bone(Role::Hips));
+  check(hips >= 0, "a node named " + naming.bone(Role::Hips));
   if (hips < 0) return 1;
   std::string scale_node;
   double above = 1.0;  // product of the uniform scales above the hips
@@ -166,12 +211,15 @@ int check_model(const std::string& model_path, const std::string& reference_path
     check(std::abs(above - 1.0) < 1e-6, "no scale node above the hips; above the hips:" + chain);
   }
   const Eigen::Vector3d up = rig.up;
-  const Stance s = stance(*model, up, "mixamorig:LeftUpLeg", "mixamorig:LeftLeg", "mixamorig:LeftFoot",
-                          "mixamorig:RightUpLeg", "mixamorig:LeftArm", "mixamorig:LeftHand");
+  const Eigen::Vector3d expected_up = up_axis == 'y' ? Eigen::Vector3d::UnitY() : Eigen::Vector3d::UnitZ();
+  char line[256];
+  std::snprintf(line, sizeof line, "the model's up (%.2f %.2f %.2f) is +%c", up.x(), up.y(), up.z(), up_axis - 32);
+  check(up.dot(expected_up) > 0.999, line);
+  const Stance s = stance(*model, up, naming.bone(Role::ThighL), naming.bone(Role::ShinL), naming.bone(Role::FootL),
+                          naming.bone(Role::ThighR), naming.bone(Role::UpperArmL), naming.bone(Role::HandL));
   const Stance r = stance(*reference, Eigen::Vector3d::UnitY(), "upperleg01.L", "lowerleg01.L", "foot.L",
                           "upperleg01.R", "upperarm01.L", "wrist.L");
   const double metres_per_unit = r.leg / s.leg;  // the reference is in metres
-  char line[256];
   std::snprintf(line, sizeof line,
                 "the leg is %.4f world units (%.4f m in the reference): %.4g m per world unit, %.2f armature units "
                 "under the scale nodes (%.4g): centimetres",
@@ -179,13 +227,12 @@ int check_model(const std::string& model_path, const std::string& reference_path
   const double world_unit = scale_node_expected ? 1.0 : 0.01;  // metres
   check(std::abs(metres_per_unit / world_unit - 1.0) < 0.01 && std::abs(s.leg / above / (100.0 * r.leg) - 1.0) < 0.01,
         line);
-  // Facing: turned 90 degrees about the up axis from the reference's +Z.
-  const double turn = degrees(std::acos(std::clamp(s.forward.dot(r.forward), -1.0, 1.0)));
-  std::snprintf(line, sizeof line,
-                "faces (%.2f %.2f %.2f) with (%.2f %.2f %.2f) up: %.1f deg from the glTF's (%.2f %.2f %.2f)",
-                s.forward.x(), s.forward.y(), s.forward.z(), up.x(), up.y(), up.z(), turn, r.forward.x(), r.forward.y(),
-                r.forward.z());
-  check(std::abs(turn - 90.0) < 1.0, line);
+  // Facing: the Y-up files turned 90 degrees from the glTF's +Z to +X; the Z-up one faces +Y (Unreal's meshes).
+  const Eigen::Vector3d expected_forward = up_axis == 'y' ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+  std::snprintf(line, sizeof line, "faces (%.2f %.2f %.2f), expected (%.0f %.0f %.0f); the glTF faced (%.2f %.2f %.2f)",
+                s.forward.x(), s.forward.y(), s.forward.z(), expected_forward.x(), expected_forward.y(),
+                expected_forward.z(), r.forward.x(), r.forward.y(), r.forward.z());
+  check(s.forward.dot(expected_forward) > 0.999, line);
   // Pose.
   std::snprintf(line, sizeof line, "%c-pose: the left shoulder-to-wrist line %.1f deg above the horizontal (glTF %.1f)",
                 pose == 't' ? 'T' : 'A', s.arm_elevation_deg, r.arm_elevation_deg);
@@ -245,11 +292,14 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each check's line as it is made, beside the shell's
   const std::vector<std::string> a(argv + 1, argv + argc);
   if (a.size() == 2 && a[0] == "makehuman") return mocap::write_makehuman(a[1]);
-  if (a.size() == 8 && a[0] == "check" && (a[3] == "t" || a[3] == "a") && (a[4] == "node" || a[4] == "world")) {
-    return mocap::check_model(a[1], a[2], a[3][0], a[4] == "node", a[5], a[6], a[7]);
+  if (a.size() == 10 && a[0] == "check" && (a[3] == "mixamo" || a[3] == "unreal") && (a[4] == "t" || a[4] == "a") &&
+      (a[5] == "node" || a[5] == "world") && (a[6] == "y" || a[6] == "z")) {
+    return mocap::check_model(a[1], a[2], a[3] == "mixamo" ? mocap::mixamo() : mocap::unreal(), a[4][0], a[5] == "node",
+                              a[6][0], a[7], a[8], a[9]);
   }
   std::fprintf(stderr,
                "usage: retarget_game_rig_check makehuman OUT.glb\n"
-               "       retarget_game_rig_check check MODEL.fbx REFERENCE.glb t|a node|world ASF AMC OUT.glb\n");
+               "       retarget_game_rig_check check MODEL.fbx REFERENCE.glb mixamo|unreal t|a node|world y|z ASF AMC "
+               "OUT.glb\n");
   return 2;
 }
