@@ -187,19 +187,13 @@ int check_model(const std::string& model_path, const std::string& reference_path
   check(hips >= 0, "a node named " + naming.bone(Role::Hips));
   if (hips < 0) return 1;
   std::string scale_node;
-  double above = 1.0;  // product of the uniform scales above the hips
-  for (int n = model->nodes[static_cast<std::size_t>(hips)].parent; n >= 0;
-       n = model->nodes[static_cast<std::size_t>(n)].parent) {
-    const Eigen::Vector3d& s = model->nodes[static_cast<std::size_t>(n)].scale;
-    above *= s.mean();
-    if (std::abs(s.x() - 0.01) < 1e-6 && std::abs(s.y() - 0.01) < 1e-6 && std::abs(s.z() - 0.01) < 1e-6) {
-      scale_node = model->nodes[static_cast<std::size_t>(n)].name;
-    }
-  }
-  std::string chain;  // the hips' ancestors, root last, with their scales
+  std::string chain;   // the hips' ancestors, root last, with their scales
+  double above = 1.0;  // product of the mean scales above the hips
   for (int n = model->nodes[static_cast<std::size_t>(hips)].parent; n >= 0;
        n = model->nodes[static_cast<std::size_t>(n)].parent) {
     const ModelNode& node = model->nodes[static_cast<std::size_t>(n)];
+    above *= node.scale.mean();
+    if ((node.scale - Eigen::Vector3d::Constant(0.01)).cwiseAbs().maxCoeff() < 1e-6) scale_node = node.name;
     char part[160];
     std::snprintf(part, sizeof part, " '%s' (scale %.4g %.4g %.4g)", node.name.c_str(), node.scale.x(), node.scale.y(),
                   node.scale.z());
@@ -213,7 +207,8 @@ int check_model(const std::string& model_path, const std::string& reference_path
   const Eigen::Vector3d up = rig.up;
   const Eigen::Vector3d expected_up = up_axis == 'y' ? Eigen::Vector3d::UnitY() : Eigen::Vector3d::UnitZ();
   char line[256];
-  std::snprintf(line, sizeof line, "the model's up (%.2f %.2f %.2f) is +%c", up.x(), up.y(), up.z(), up_axis - 32);
+  std::snprintf(line, sizeof line, "the model's up (%.2f %.2f %.2f) is +%s", up.x(), up.y(), up.z(),
+                up_axis == 'y' ? "Y" : "Z");
   check(up.dot(expected_up) > 0.999, line);
   const Stance s = stance(*model, up, naming.bone(Role::ThighL), naming.bone(Role::ShinL), naming.bone(Role::FootL),
                           naming.bone(Role::ThighR), naming.bone(Role::UpperArmL), naming.bone(Role::HandL));
