@@ -96,6 +96,34 @@ int add_accessor(nlohmann::json& doc, std::string& bin, const std::vector<float>
   return static_cast<int>(doc["accessors"].size()) - 1;
 }
 
+// Zeroes the bytes of a .glb's BIN chunk that no bufferView of buffer 0
+// covers, in place. Assimp's glb2 exporter leaves such gaps holding
+// uninitialised memory (an FBX's JOINTS_0 is followed by as many bytes of
+// it): zeroed, the output no longer carries the process's heap and is the
+// same on every run. Leaves bytes it cannot parse as they are.
+void zero_unreferenced_bytes(std::string& bytes) {
+  if (bytes.size() < 28 || read_u32(bytes, 12 + 4) != kJson) return;
+  const std::size_t json_size = read_u32(bytes, 12), bin_header = 20 + json_size;
+  if (bin_header + 8 > bytes.size() || read_u32(bytes, bin_header + 4) != kBin) return;
+  const std::size_t bin_at = bin_header + 8,
+                    bin_size = std::min<std::size_t>(read_u32(bytes, bin_header), bytes.size() - bin_at);
+  const nlohmann::json doc = nlohmann::json::parse(bytes.substr(20, json_size), nullptr, false);
+  if (doc.is_discarded() || !doc.contains("bufferViews") || !doc["bufferViews"].is_array()) return;
+  std::vector<bool> covered(bin_size, false);
+  try {
+    for (const auto& view : doc["bufferViews"]) {
+      if (!view.is_object() || view.value("buffer", -1) != 0) continue;
+      const auto offset = view.value("byteOffset", std::size_t{0}), length = view.value("byteLength", std::size_t{0});
+      for (std::size_t i = offset; i < std::min(bin_size, offset + length); ++i) covered[i] = true;
+    }
+  } catch (const nlohmann::json::exception&) {
+    return;  // a view the exporter did not write as numbers: left as it is
+  }
+  for (std::size_t i = 0; i < bin_size; ++i) {
+    if (!covered[i]) bytes[bin_at + i] = '\0';
+  }
+}
+
 std::string temp_glb_path() {
   static std::atomic<int> counter{0};
   const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
@@ -166,7 +194,9 @@ Result<std::string> model_as_glb(const std::string& path) {
   if (blob == nullptr) {
     return fail(path, 0, std::string("Assimp cannot convert the model to glTF (") + exporter.GetErrorString() + ")");
   }
-  return std::string(static_cast<const char*>(blob->data), blob->size);
+  std::string glb(static_cast<const char*>(blob->data), blob->size);
+  zero_unreferenced_bytes(glb);
+  return glb;
 }
 
 Result<RiggedModel> read_rigged_glb(const std::string& glb, const std::string& path) {

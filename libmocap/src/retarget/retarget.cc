@@ -597,6 +597,25 @@ bool RetargetJob::run() const {
   return true;
 }
 
+RetargetScratch::RetargetScratch(const RetargetRig& rig)
+    : capture_pose(make_pose(rig.skeleton)),
+      capture_positions(rig.skeleton.bones.size()),
+      capture_rotations(rig.skeleton.bones.size()),
+      translation(rig.node_parents.size()),
+      rotation(rig.node_parents.size()),
+      world_position(rig.node_parents.size()),
+      world_rotation(rig.node_parents.size()) {}
+
+void RetargetScratch::bind(RetargetJob& job) {
+  job.capture_pose = &capture_pose;
+  job.capture_positions = capture_positions;
+  job.capture_rotations = capture_rotations;
+  job.translation = translation;
+  job.rotation = rotation;
+  job.world_position = world_position;
+  job.world_rotation = world_rotation;
+}
+
 Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motion, const std::string& name,
                                      const RetargetOptions& options) {
   const std::string& what = rig.skeleton.name;
@@ -607,19 +626,11 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
                     std::to_string(rig.skeleton.channel_count) + ": expected a motion of this skeleton");
   }
   const int frames = motion.frame_count();
-  const std::size_t nodes = rig.node_parents.size(), bones = rig.skeleton.bones.size();
-  Pose pose = make_pose(rig.skeleton);
-  std::vector<Vector3d> cpos(bones), translation(nodes), wpos(nodes);
-  std::vector<Quaterniond> crot(bones), rotation(nodes), wrot(nodes);
+  const std::size_t nodes = rig.node_parents.size();
+  RetargetScratch scratch(rig);
   RetargetJob job;
   job.rig = &rig;
-  job.capture_pose = &pose;
-  job.capture_positions = cpos;
-  job.capture_rotations = crot;
-  job.translation = translation;
-  job.rotation = rotation;
-  job.world_position = wpos;
-  job.world_rotation = wrot;
+  scratch.bind(job);
   // Pass 1: free feet, the capture's ankles and the model's feet.
   std::array<std::vector<Vector3d>, 2> capture_ankle, ankle;
   std::array<std::vector<double>, 2> sole;
@@ -633,10 +644,10 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
     job.run();
     for (std::size_t s = 0; s < 2; ++s) {
       const RetargetLeg& leg = rig.legs[s];
-      capture_ankle[s][static_cast<std::size_t>(f)] =
-          cpos[static_cast<std::size_t>(rig.capture_point_bone[static_cast<std::size_t>(leg.capture_foot)])];
-      ankle[s][static_cast<std::size_t>(f)] = wpos[static_cast<std::size_t>(leg.foot)];
-      sole[s][static_cast<std::size_t>(f)] = sole_height(rig, leg, wpos, wrot);
+      capture_ankle[s][static_cast<std::size_t>(f)] = scratch.capture_positions[static_cast<std::size_t>(
+          rig.capture_point_bone[static_cast<std::size_t>(leg.capture_foot)])];
+      ankle[s][static_cast<std::size_t>(f)] = scratch.world_position[static_cast<std::size_t>(leg.foot)];
+      sole[s][static_cast<std::size_t>(f)] = sole_height(rig, leg, scratch.world_position, scratch.world_rotation);
     }
   }
   RetargetedClip clip;
@@ -698,8 +709,8 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
     job.pins = {pins[0][static_cast<std::size_t>(f)], pins[1][static_cast<std::size_t>(f)]};
     job.run();
     for (int n : clip.nodes) {
-      clip.translations.push_back(translation[static_cast<std::size_t>(n)]);
-      clip.rotations.push_back(rotation[static_cast<std::size_t>(n)]);
+      clip.translations.push_back(scratch.translation[static_cast<std::size_t>(n)]);
+      clip.rotations.push_back(scratch.rotation[static_cast<std::size_t>(n)]);
     }
   }
   return clip;

@@ -29,8 +29,10 @@
 namespace mocap {
 
 // The model file's bytes as a .glb: the file itself for a .glb (checked:
-// magic "glTF", version 2), else Assimp's glb2 export of it. Fails naming
-// the file and what was expected.
+// magic "glTF", version 2), else Assimp's glb2 export of it, the bytes of its
+// BIN chunk that no bufferView covers zeroed (Assimp leaves uninitialised
+// memory there: the output would differ from run to run). Fails naming the
+// file and what was expected.
 Result<std::string> model_as_glb(const std::string& path);
 
 // Reads `glb` (the bytes of a .glb, `path` for messages) as a rigged model:

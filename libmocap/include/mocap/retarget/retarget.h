@@ -194,7 +194,8 @@ struct LegPin {
 };
 
 // One capture pose to the model's local transforms. Fill the inputs and the
-// scratch (sizes below), validate(), then run() as often as needed.
+// scratch (sizes below; RetargetScratch owns them), validate(), then run()
+// as often as needed.
 struct RetargetJob {
   // Job input.
   const RetargetRig* rig = nullptr;
@@ -218,6 +219,28 @@ struct RetargetJob {
   bool validate() const;
   // Validates first; false when invalid. No allocation.
   bool run() const;
+};
+
+// A RetargetJob's scratch and output, owned and sized for one rig: one
+// entry per capture bone (rig.skeleton) and per model node
+// (rig.node_parents). bind() points a job's seven spans and pose at it;
+// after run() the job's output is read here (translation, rotation,
+// world_position, world_rotation). A job stays bound to this object: bind
+// again after moving or copying it.
+struct RetargetScratch {
+  Pose capture_pose;
+  std::vector<Eigen::Vector3d> capture_positions;
+  std::vector<Eigen::Quaterniond> capture_rotations;
+  std::vector<Eigen::Vector3d> translation;
+  std::vector<Eigen::Quaterniond> rotation;
+  std::vector<Eigen::Vector3d> world_position;
+  std::vector<Eigen::Quaterniond> world_rotation;
+
+  explicit RetargetScratch(const RetargetRig& rig);
+  // Sets job.capture_pose, capture_positions, capture_rotations,
+  // translation, rotation, world_position and world_rotation to this
+  // scratch; the job's rig and inputs are left as they are.
+  void bind(RetargetJob& job);
 };
 
 // A retargeted clip: per frame the local transform of every keyed node.
