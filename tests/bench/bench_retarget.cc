@@ -152,7 +152,7 @@ Motion minute_at_120hz(const Motion& motion) {
 
 void retarget_minute(benchmark::State& state, const RiggedModel& model) {
   const std::filesystem::path shared = MOCAP_BENCH_SHARED_DATA_DIR "/cmu";
-  auto clip = read_clip((shared / "14.asf").string(), (shared / "14_02.amc").string());
+  auto clip = read_capture((shared / "14.asf").string(), (shared / "14_02.amc").string());
   if (!clip) {
     state.SkipWithError(("no 14_02 in ../shared/data: " + clip.error().to_string()).c_str());
     return;
