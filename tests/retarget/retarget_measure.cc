@@ -63,6 +63,36 @@ Measured measure(const RetargetFileResult& result, const Skeleton& skeleton, con
     if (std::count(foot_nodes.begin(), foot_nodes.end(), joint_node)) foot_vertices.push_back(static_cast<int>(v));
   }
   m.foot_vertices = static_cast<int>(foot_vertices.size());
+  // Hand vertices: those whose largest weight is on a hand joint or below it (fingers).
+  std::vector<int> hand_nodes;
+  for (const Role role : {Role::HandL, Role::HandR}) {
+    const int j = rig.target_map.roles[static_cast<std::size_t>(role)].joint;
+    if (j >= 0) hand_nodes.push_back(out_node(rig.target_nodes[static_cast<std::size_t>(j)]));
+  }
+  auto under_hand = [&](int node) {
+    for (; node >= 0; node = out.nodes[static_cast<std::size_t>(node)].parent)
+      if (std::count(hand_nodes.begin(), hand_nodes.end(), node)) return true;
+    return false;
+  };
+  std::vector<int> hand_vertices;
+  for (std::size_t v = 0; v < out.weights.size(); ++v) {
+    if (under_hand(out.joints[out.weights[v].bone[0]].node)) hand_vertices.push_back(static_cast<int>(v));
+  }
+  m.hand_vertices = static_cast<int>(hand_vertices.size());
+  auto lowest = [&](const std::vector<int>& vertices) {
+    double low = 1e9;
+    for (int v : vertices) {
+      const VertexWeights& w = out.weights[static_cast<std::size_t>(v)];
+      const Eigen::Vector4f p(out.mesh.positions[static_cast<std::size_t>(v)].x(),
+                              out.mesh.positions[static_cast<std::size_t>(v)].y(),
+                              out.mesh.positions[static_cast<std::size_t>(v)].z(), 1.0f);
+      Eigen::Vector3f skinned = Eigen::Vector3f::Zero();
+      for (int i = 0; i < kMaxInfluences; ++i)
+        skinned += w.weight[static_cast<std::size_t>(i)] * (skinning[w.bone[static_cast<std::size_t>(i)]] * p);
+      low = std::min(low, skinned.cast<double>().dot(rig.up) - rig.floor);
+    }
+    return low;
+  };
   std::vector<Eigen::Vector3d> capture_dirs, model_dirs;
   std::array<std::vector<Eigen::Vector3d>, 2> model_ankle, capture_ankle;
   for (int f = 0; f < motion.frame_count(); ++f) {
@@ -86,16 +116,9 @@ Measured measure(const RetargetFileResult& result, const Skeleton& skeleton, con
       model_ankle[s].push_back(world[static_cast<std::size_t>(out_node(rig.legs[s].foot))].translation());
       capture_ankle[s].push_back(J(rig.legs[s].capture_foot));
     }
-    for (int v : foot_vertices) {
-      const VertexWeights& w = out.weights[static_cast<std::size_t>(v)];
-      const Eigen::Vector4f p(out.mesh.positions[static_cast<std::size_t>(v)].x(),
-                              out.mesh.positions[static_cast<std::size_t>(v)].y(),
-                              out.mesh.positions[static_cast<std::size_t>(v)].z(), 1.0f);
-      Eigen::Vector3f skinned = Eigen::Vector3f::Zero();
-      for (int i = 0; i < kMaxInfluences; ++i)
-        skinned += w.weight[static_cast<std::size_t>(i)] * (skinning[w.bone[static_cast<std::size_t>(i)]] * p);
-      m.lowest_foot_vertex = std::min(m.lowest_foot_vertex, skinned.cast<double>().dot(rig.up) - rig.floor);
-    }
+    m.lowest_foot_vertex = std::min(m.lowest_foot_vertex, lowest(foot_vertices));
+    const double hand = lowest(hand_vertices);
+    if (hand < m.lowest_hand_vertex) m.lowest_hand_vertex = hand, m.lowest_hand_frame = f;
   }
   // One rotation for the whole clip (Kabsch), then the angle of every segment.
   Eigen::Matrix3d h = Eigen::Matrix3d::Zero();

@@ -22,8 +22,11 @@ struct Measured {
   double worst_slide_share = 0.0;    // the worst contact's model slide / leg length
   double worst_capture_share = 0.0;  // the same contact's capture slide (scaled) / leg length
   double lowest_foot_vertex = 1e9;   // above (> 0) or below the floor, model units
+  double lowest_hand_vertex = 1e9;   // likewise of the hands and fingers, on frame lowest_hand_frame
+  int lowest_hand_frame = -1;
   int contacts = 0;
   int foot_vertices = 0;
+  int hand_vertices = 0;
 };
 
 // The value at share p in [0, 1] of the sorted values (nearest rank below); v not empty.

@@ -230,6 +230,15 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     leg.ankle_height = tpos(leg.foot).dot(rig.up) - rig.floor;
     leg.toe_height = leg.toe >= 0 ? tpos(leg.toe).dot(rig.up) - rig.floor : leg.ankle_height;
   }
+  for (int side = 0; side < 2; ++side) {
+    const auto& chain = kLimbChains[static_cast<std::size_t>(side) + 2];
+    RetargetArm arm{tgt(chain[1]), tgt(chain[2]), tgt(chain[3]), -1, cap(chain[3])};
+    if (arm.upper < 0 || arm.fore < 0 || arm.hand < 0 || arm.capture_hand < 0) continue;
+    for (const DrivenNode& d : rig.driven) {
+      if (d.node == arm.hand && d.has_segment) arm.hand_end = d.next;
+    }
+    rig.arms[static_cast<std::size_t>(side)] = arm;
+  }
   // Sole points: the bind vertices each leg's foot and toe carry most, near the foot's lowest.
   for (int side = 0; side < 2; ++side) {
     RetargetLeg& leg = rig.legs[static_cast<std::size_t>(side)];
@@ -454,6 +463,33 @@ double sole_height(const RetargetRig& rig, const RetargetLeg& leg, std::span<con
   return lowest - rig.floor;
 }
 
+namespace {
+
+// Turns the two bones a-b and b-c (thigh and shin, upper arm and forearm)
+// so that c reaches T, or as near as the chain's length allows, bending
+// towards where b is (the capture's knee or elbow as pole).
+void two_bone_ik(const Vector3d& T, std::size_t a, std::size_t b, std::size_t c, std::span<const Vector3d> world_position,
+                 std::span<Quaterniond> world_rotation) {
+  const Vector3d H = world_position[a], K = world_position[b], F = world_position[c];
+  if ((T - F).norm() < 1e-12) return;
+  const double l1 = (K - H).norm(), l2 = (F - K).norm();
+  Vector3d D = T - H;
+  const double reach = std::clamp(D.norm(), std::abs(l1 - l2) + 1e-9, 0.999 * (l1 + l2));
+  const Vector3d dir = D.norm() > 1e-12 ? Vector3d(D.normalized()) : Vector3d((F - H).normalized());
+  Vector3d pole = (K - H) - (K - H).dot(dir) * dir;
+  if (pole.norm() < 1e-9 * (l1 + l2)) pole = dir.unitOrthogonal();
+  pole.normalize();
+  const double cos_a = std::clamp((l1 * l1 + reach * reach - l2 * l2) / (2.0 * l1 * reach), -1.0, 1.0);
+  const Vector3d middle = H + l1 * (cos_a * dir + std::sqrt(1.0 - cos_a * cos_a) * pole);
+  const Vector3d end = H + reach * dir;
+  const Quaterniond q1 = Quaterniond::FromTwoVectors(K - H, middle - H);
+  const Quaterniond q2 = Quaterniond::FromTwoVectors(q1 * (F - K), end - middle);
+  world_rotation[a] = (q1 * world_rotation[a]).normalized();
+  world_rotation[b] = (q2 * q1 * world_rotation[b]).normalized();
+}
+
+}  // namespace
+
 bool RetargetJob::validate() const {
   if (rig == nullptr || capture_pose == nullptr) return false;
   const std::size_t bones = rig->skeleton.bones.size(), nodes = rig->node_parents.size();
@@ -572,25 +608,21 @@ bool RetargetJob::run() const {
   for (std::size_t side = 0; side < 2; ++side) {
     const RetargetLeg& leg = r.legs[side];
     if (leg.thigh < 0 || leg.shin < 0 || leg.foot < 0) continue;
-    const auto thigh = static_cast<std::size_t>(leg.thigh), shin = static_cast<std::size_t>(leg.shin),
-               foot = static_cast<std::size_t>(leg.foot);
-    const Vector3d H = world_position[thigh], K = world_position[shin], F = world_position[foot];
-    const Vector3d T = leg_target(side);
-    if ((T - F).norm() < 1e-12) continue;
-    const double l1 = (K - H).norm(), l2 = (F - K).norm();
-    Vector3d D = T - H;
-    const double reach = std::clamp(D.norm(), std::abs(l1 - l2) + 1e-9, 0.999 * (l1 + l2));
-    const Vector3d dir = D.norm() > 1e-12 ? Vector3d(D.normalized()) : Vector3d((F - H).normalized());
-    Vector3d pole = (K - H) - (K - H).dot(dir) * dir;
-    if (pole.norm() < 1e-9 * (l1 + l2)) pole = dir.unitOrthogonal();
-    pole.normalize();
-    const double cos_hip = std::clamp((l1 * l1 + reach * reach - l2 * l2) / (2.0 * l1 * reach), -1.0, 1.0);
-    const Vector3d knee = H + l1 * (cos_hip * dir + std::sqrt(1.0 - cos_hip * cos_hip) * pole);
-    const Vector3d ankle = H + reach * dir;
-    const Quaterniond q1 = Quaterniond::FromTwoVectors(K - H, knee - H);
-    const Quaterniond q2 = Quaterniond::FromTwoVectors(q1 * (F - K), ankle - knee);
-    world_rotation[thigh] = (q1 * world_rotation[thigh]).normalized();
-    world_rotation[shin] = (q2 * q1 * world_rotation[shin]).normalized();
+    two_bone_ik(leg_target(side), static_cast<std::size_t>(leg.thigh), static_cast<std::size_t>(leg.shin),
+                static_cast<std::size_t>(leg.foot), world_position, world_rotation);
+  }
+  // Arms: a wrist below its floor bends the arm up to it (the legs above
+  // do not move the arms: the positions of pass A hold for them).
+  for (std::size_t side = 0; side < 2; ++side) {
+    const RetargetArm& arm = r.arms[side];
+    if (arm.hand < 0) continue;
+    const Vector3d W = world_position[static_cast<std::size_t>(arm.hand)];
+    double lowest = W.dot(r.up);
+    if (arm.hand_end >= 0) lowest = std::min(lowest, world_position[static_cast<std::size_t>(arm.hand_end)].dot(r.up));
+    const double deficit = wrist_floor[side] - lowest;
+    if (!(deficit > 0.0)) continue;
+    two_bone_ik(W + deficit * r.up, static_cast<std::size_t>(arm.upper), static_cast<std::size_t>(arm.fore),
+                static_cast<std::size_t>(arm.hand), world_position, world_rotation);
   }
   // Pass B: locals from the final world rotations, positions again.
   for (std::size_t n = 0; n < nodes; ++n) place(n, true);
@@ -631,7 +663,8 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
   RetargetJob job;
   job.rig = &rig;
   scratch.bind(job);
-  // Pass 1: free feet, the capture's ankles and the model's feet.
+  // Pass 1: free feet, the capture's ankles and the model's feet; and how
+  // far the hands and the head sink below where the capture puts them.
   std::array<std::vector<Vector3d>, 2> capture_ankle, ankle;
   std::array<std::vector<double>, 2> sole;
   for (std::size_t s = 0; s < 2; ++s) {
@@ -639,9 +672,33 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
     ankle[s].resize(static_cast<std::size_t>(frames));
     sole[s].resize(static_cast<std::size_t>(frames));
   }
+  // (capture bone, model node) of the left and right hands (-1 when the
+  // arm is not mapped) and the head.
+  std::vector<std::pair<int, int>> supports;
+  for (const RetargetArm& arm : rig.arms) supports.emplace_back(arm.capture_hand, arm.hand);
+  {
+    const int c = rig.capture_map.roles[static_cast<std::size_t>(Role::Head)].joint;
+    const int t = rig.target_map.roles[static_cast<std::size_t>(Role::Head)].joint;
+    supports.emplace_back(c, t < 0 ? -1 : rig.target_nodes[static_cast<std::size_t>(t)]);
+  }
+  // Per frame: the capture's lowest joint (its floor is a low percentile of
+  // these), the capture's hand and head heights, the character's (no lift).
+  std::vector<double> capture_lowest(static_cast<std::size_t>(frames));
+  std::vector<double> capture_support(static_cast<std::size_t>(frames) * supports.size()),
+      model_support(capture_support.size());
   for (int f = 0; f < frames; ++f) {
     job.channels = motion.frame(f);
     job.run();
+    const std::size_t i = static_cast<std::size_t>(f);
+    capture_lowest[i] = std::numeric_limits<double>::max();
+    for (const Vector3d& p : scratch.capture_positions) capture_lowest[i] = std::min(capture_lowest[i], p.y());
+    for (std::size_t k = 0; k < supports.size(); ++k) {
+      const auto [bone, node] = supports[k];
+      if (bone < 0 || node < 0) continue;
+      capture_support[i * supports.size() + k] =
+          scratch.capture_positions[static_cast<std::size_t>(rig.capture_point_bone[static_cast<std::size_t>(bone)])].y();
+      model_support[i * supports.size() + k] = scratch.world_position[static_cast<std::size_t>(node)].dot(rig.up);
+    }
     for (std::size_t s = 0; s < 2; ++s) {
       const RetargetLeg& leg = rig.legs[s];
       capture_ankle[s][static_cast<std::size_t>(f)] = scratch.capture_positions[static_cast<std::size_t>(
@@ -671,6 +728,50 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
   }
   std::nth_element(soles.begin(), soles.begin() + static_cast<std::ptrdiff_t>(soles.size() / 2), soles.end());
   clip.lift = -soles[soles.size() / 2];
+  // Hands and head on the floor stay on it: where the capture's are within
+  // a fifth of a leg of its floor and the character's lower above its own
+  // (heights scaled), the whole body rises by the difference, eased in and
+  // out over `blend` frames each side (a windowed maximum, then a moving
+  // average as wide: never below the frame's own need). A character whose
+  // arms are longer than the capture's would otherwise put its hands
+  // through the floor in a cartwheel.
+  const int blend = std::max(1, static_cast<int>(std::lround(options.blend_seconds * motion.fps)));
+  const double near_floor = 0.2 * std::max(rig.legs[0].length, rig.legs[1].length);
+  std::vector<double> need(static_cast<std::size_t>(frames), 0.0);
+  // Per frame and hand: the wrist's floor for the arm IK (the capture's
+  // wrist height, scaled, where that is near the floor), model world.
+  std::vector<std::array<double, 2>> wrist_floor(static_cast<std::size_t>(frames),
+                                                 {-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()});
+  {
+    std::vector<double> lowest = capture_lowest;
+    const auto at = lowest.begin() + static_cast<std::ptrdiff_t>(lowest.size() / 20);
+    std::nth_element(lowest.begin(), at, lowest.end());
+    const double capture_floor = *at;
+    for (std::size_t i = 0; i < need.size(); ++i) {
+      for (std::size_t k = 0; k < supports.size(); ++k) {
+        if (supports[k].first < 0 || supports[k].second < 0) continue;
+        const double wanted = rig.scale * (capture_support[i * supports.size() + k] - capture_floor);
+        const double got = model_support[i * supports.size() + k] + clip.lift - rig.floor;
+        if (wanted >= near_floor) continue;
+        need[i] = std::max(need[i], wanted - got);
+        if (k < 2 && options.lift_body) wrist_floor[i][k] = rig.floor + wanted;
+      }
+    }
+  }  clip.body_lift.assign(static_cast<std::size_t>(frames), 0.0);
+  if (options.lift_body && std::any_of(need.begin(), need.end(), [](double v) { return v > 0.0; })) {
+    std::vector<double> widest(need.size(), 0.0);
+    for (int f = 0; f < frames; ++f) {
+      for (int g = std::max(0, f - blend); g <= std::min(frames - 1, f + blend); ++g)
+        widest[static_cast<std::size_t>(f)] = std::max(widest[static_cast<std::size_t>(f)], need[static_cast<std::size_t>(g)]);
+    }
+    for (int f = 0; f < frames; ++f) {
+      double sum = 0.0;
+      int count = 0;
+      for (int g = f - blend; g <= f + blend; ++g, ++count)
+        sum += widest[static_cast<std::size_t>(std::clamp(g, 0, frames - 1))];
+      clip.body_lift[static_cast<std::size_t>(f)] = sum / count;
+    }
+  }
   // Pins: each contact holds the ankle where it landed (along the floor;
   // the height stays the capture's) with full weight (the pin starts where
   // the free foot is, so nothing jumps), and lets it go over `blend` frames
@@ -678,7 +779,6 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
   // inside the contact would slide the planted foot back to where the free
   // one drifted (proportions differ).
   std::array<std::vector<LegPin>, 2> pins;
-  const int blend = std::max(1, static_cast<int>(std::lround(options.blend_seconds * motion.fps)));
   for (std::size_t s = 0; s < 2; ++s) {
     pins[s].assign(static_cast<std::size_t>(frames), LegPin{});
     if (!options.plant_feet) continue;
@@ -702,9 +802,10 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
   }
   clip.translations.reserve(static_cast<std::size_t>(frames) * clip.nodes.size());
   clip.rotations.reserve(static_cast<std::size_t>(frames) * clip.nodes.size());
-  job.lift = clip.lift;
   job.floor_clamp = true;
   for (int f = 0; f < frames; ++f) {
+    job.lift = clip.lift + clip.body_lift[static_cast<std::size_t>(f)];
+    job.wrist_floor = wrist_floor[static_cast<std::size_t>(f)];
     job.channels = motion.frame(f);
     job.pins = {pins[0][static_cast<std::size_t>(f)], pins[1][static_cast<std::size_t>(f)]};
     job.run();

@@ -72,6 +72,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <array>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -116,6 +117,11 @@ struct SolePoint {
 };
 
 // A leg of the model for IK and contacts.
+struct RetargetArm {
+  int upper = -1, fore = -1, hand = -1;  // model nodes (all -1 when the arm is not mapped)
+  int hand_end = -1;                     // model node the hand points to (fingers), -1 if none
+  int capture_hand = -1;                 // capture bone at the wrist (J of it; its FK position is the hand's end)
+};
 struct RetargetLeg {
   int thigh = -1, shin = -1, foot = -1, toe = -1;  // model nodes (toe may be -1)
   int capture_foot = -1;                           // capture bone at the ankle (J of it)
@@ -157,12 +163,17 @@ struct RetargetRig {
   std::vector<TwistNode> twists;                              // step 3b
   std::vector<int> twist_of_node;                             // per model node: index into twists, or -1
   std::array<RetargetLeg, 2> legs;                            // left, right
+  std::array<RetargetArm, 2> arms;                            // left, right
 };
 
 struct RetargetOptions {
   std::string map_path;  // --map JSON; empty: none
   bool plant_feet = true;
   double blend_seconds = 0.05;  // a pin is released over this long after its contact
+  // Hands and head where the capture has them on the floor: the body rises
+  // when the character's proportions would put them lower (a cartwheel's
+  // hands on a character with longer arms).
+  bool lift_body = true;
   FootContactOptions contacts;
 };
 
@@ -203,6 +214,11 @@ struct RetargetJob {
   double lift = 0.0;                 // added to the hips along rig->up, model units
   std::array<LegPin, 2> pins{};      // left, right
   bool floor_clamp = false;          // raise any foot whose sole (sole_height) would go below rig->floor
+  // Left, right: each hand (wrist and hand_end) kept at or above this
+  // height along rig->up (model world) by bending its arm (two-bone IK, the
+  // elbow towards where it is); -infinity: free. Where the capture's hands
+  // are on the floor.
+  std::array<double, 2> wrist_floor{-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
   // Scratch: one entry per capture bone (rotations and offsets: a Pose made by make_pose).
   Pose* capture_pose = nullptr;
   std::span<Eigen::Vector3d> capture_positions;
@@ -253,6 +269,7 @@ struct RetargetedClip {
   std::vector<Eigen::Quaterniond> rotations;
   // What the clip did, for reports and tests.
   double lift = 0.0;                     // model units
+  std::vector<double> body_lift;         // per frame, model units: hands and head kept up (lift_body)
   std::array<FootContacts, 2> contacts;  // of the capture's ankles, left, right (capture metres)
 };
 
