@@ -27,7 +27,7 @@ packages=(
   xvfb xauth libgl1-mesa-dri
   nodejs npm ca-certificates
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib python3-pip python3-setuptools python3-venv
-  clang-16 libclang-rt-16-dev libc++-16-dev libc++abi-16-dev
+  clang-16 libclang-rt-16-dev libc++-16-dev libc++abi-16-dev clang-format-14
   ${extras[@]+"${extras[@]}"}
 )
 

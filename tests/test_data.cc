@@ -15,8 +15,12 @@
 
 namespace mocap::test {
 
-std::filesystem::path bundled_data_dir() { return MOCAP_BUNDLED_DATA_DIR; }
-std::filesystem::path shared_data_dir() { return MOCAP_SHARED_DATA_DIR; }
+std::filesystem::path bundled_data_dir() {
+  return MOCAP_BUNDLED_DATA_DIR;
+}
+std::filesystem::path shared_data_dir() {
+  return MOCAP_SHARED_DATA_DIR;
+}
 
 std::vector<ClipFiles> clips_in(const std::filesystem::path& dir) {
   std::vector<ClipFiles> clips;
@@ -41,12 +45,14 @@ std::vector<ClipFiles> shared_clips() {
   // CI has ../shared/data beside the clone: a test that quietly ran on fewer
   // clips there would hide that it checked less than it says.
   if (under_ci() && clips.size() != kSharedClipCount) {
-    ADD_FAILURE() << "under CI=true " << shared_data_dir() / "cmu" << " must hold " << kSharedClipCount
-                  << " clips, found " << clips.size();
+    ADD_FAILURE() << "under CI=true " << shared_data_dir() / "cmu"
+                  << " must hold " << kSharedClipCount << " clips, found " << clips.size();
   }
   return clips;
 }
-std::vector<ClipFiles> bundled_clips() { return clips_in(bundled_data_dir()); }
+std::vector<ClipFiles> bundled_clips() {
+  return clips_in(bundled_data_dir());
+}
 
 std::vector<ClipFiles> all_real_clips() {
   auto clips = shared_clips();

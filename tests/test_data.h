@@ -80,8 +80,8 @@ double quaternion_gap(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b);
 }  // namespace mocap::test
 
 // Skips the test with a message when ../shared/data is not on this machine.
-#define MOCAP_REQUIRE_SHARED_DATA()                                                              \
-  do {                                                                                           \
-    if (!std::filesystem::is_directory(::mocap::test::shared_data_dir() / "cmu"))                \
+#define MOCAP_REQUIRE_SHARED_DATA()                                                            \
+  do {                                                                                         \
+    if (!std::filesystem::is_directory(::mocap::test::shared_data_dir() / "cmu"))              \
       GTEST_SKIP() << "no shared data at " << ::mocap::test::shared_data_dir() << ": skipped"; \
   } while (0)

@@ -92,9 +92,9 @@ void add_bvh_units_option(CLI::App& command, std::string& bvh_units) {
       ->default_val("cm")
       ->check(CLI::Validator(
           [](std::string& value) -> std::string {
-            return parse_length_unit(value) ? ""
-                                            : "expected m, cm, mm, in, ft or a positive number of metres, found '" +
-                                                  value + "'";
+            return parse_length_unit(value)
+                       ? ""
+                       : "expected m, cm, mm, in, ft or a positive number of metres, found '" + value + "'";
           },
           "UNIT"));
 }

@@ -55,7 +55,9 @@ int emit_all(std::vector<OutputFile> outputs);
 int check_outputs(std::string_view verb, std::initializer_list<std::string_view> paths);
 
 // A compressed clip by its name (.mkc), as compress, decompress and info tell it from AMC text.
-inline bool is_clip_file_name(const std::string& path) { return path.size() > 4 && path.ends_with(".mkc"); }
+inline bool is_clip_file_name(const std::string& path) {
+  return path.size() > 4 && path.ends_with(".mkc");
+}
 
 // --frames of `verb` (core/frame_range.h); nullopt after saying on stderr
 // what is wrong (a usage error).

@@ -50,7 +50,7 @@ int run_convert(const ConvertOptions& o) {
     return kUsage;
   }
   const std::string& output = o.outputs[0];
-  const double units = *parse_length_unit(o.bvh_units);                // checked by --bvh-units
+  const double units = *parse_length_unit(o.bvh_units);               // checked by --bvh-units
   const BvhJointNames names = *parse_bvh_joint_names(o.joint_names);  // checked by --joint-names
   if (const int code = check_outputs("convert", {output, acclaim ? o.outputs[1] : ""}); code != kOk) return code;
   auto clip = load_capture("convert", o.inputs[0], o.inputs.size() > 1 ? o.inputs[1] : "", o.fps, o.bvh_units);
@@ -102,7 +102,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       "Writes a clip (ASF + AMC, or BVH) as BVH, as ASF + AMC (-o x.asf x.amc), or as a skeleton-only glTF (.glb: "
       "the BVH joints as nodes, the motion as an animation, no mesh): the same world joint positions on every frame.");
   c->add_option("inputs", o->inputs, "A .bvh file, or an ASF skeleton and an AMC motion")->required()->expected(1, 2);
-  c->add_option("-o,--output", o->outputs, "Output .bvh (- for standard output), .glb (metres, Y up), or an .asf and an .amc")
+  c->add_option("-o,--output", o->outputs,
+                "Output .bvh (- for standard output), .glb (metres, Y up), or an .asf and an .amc")
       ->required()
       ->expected(1, 2);
   add_bvh_units_option(*c, o->bvh_units);

@@ -76,8 +76,7 @@ int run_decompress(const DecompressOptions& o) {
 
 void add_decompress_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<DecompressOptions>();
-  CLI::App* c = app.add_subcommand(
-      "decompress", "Rebuild every frame of a clip from its .mkc or key-frame AMC");
+  CLI::App* c = app.add_subcommand("decompress", "Rebuild every frame of a clip from its .mkc or key-frame AMC");
   c->add_option("asf", o->asf, "ASF skeleton, or a BVH clip (.bvh) whose skeleton the .mkc was made of")->required();
   c->add_option("keys", o->keys, "Key file (AMC) or compressed clip (.mkc)")->required();
   c->add_option("-o,--output", o->output,

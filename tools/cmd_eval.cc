@@ -104,7 +104,8 @@ int run_eval(EvalOptions o, bool gate) {
 
 void add_eval_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<EvalOptions>();
-  CLI::App* c = app.add_subcommand("eval", "Measure a motion (.amc, .mkc) against its original: worst joint named, mean, velocity");
+  CLI::App* c = app.add_subcommand(
+      "eval", "Measure a motion (.amc, .mkc) against its original: worst joint named, mean, velocity");
   c->add_option("asf", o->asf, "ASF skeleton, or the original as a BVH clip (.bvh)")->required();
   c->add_option("original", o->original, "Original AMC (after an ASF), or the motion to measure (after a .bvh)")
       ->required();

@@ -52,7 +52,7 @@ struct EyesOptions {
   int decimals = 3;
   double open_timeout = 3.0;
   double open_wait = 0.0;
-  std::string preview;     // a picture (.png) or movie (.mp4 ...) of what the displays show
+  std::string preview;      // a picture (.png) or movie (.mp4 ...) of what the displays show
   double preview_at = 0.0;  // seconds: the frame a .png shows
 };
 

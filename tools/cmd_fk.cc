@@ -76,8 +76,7 @@ int run_fk(const FkOptions& options) {
 
 void add_fk_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<FkOptions>();
-  CLI::App* command = app.add_subcommand(
-      "fk", "World joint positions in metres on every frame (CSV or JSON)");
+  CLI::App* command = app.add_subcommand("fk", "World joint positions in metres on every frame (CSV or JSON)");
   command->add_option("asf", options->asf, "ASF skeleton, or a BVH clip (.bvh) alone")->required();
   command->add_option("amc", options->amc, "AMC motion");
   add_frames_option(*command, options->frames);

@@ -201,7 +201,8 @@ int run_info(const InfoOptions& options) {
 
 void add_info_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<InfoOptions>();
-  CLI::App* command = app.add_subcommand("info", "Describe a clip or a .mkc: bones, dofs, hierarchy, units, frames, fps, duration");
+  CLI::App* command =
+      app.add_subcommand("info", "Describe a clip or a .mkc: bones, dofs, hierarchy, units, frames, fps, duration");
   command->add_option("asf", options->asf, "ASF skeleton, or a compressed clip (.mkc) or BVH clip (.bvh) alone")
       ->required();
   command->add_option("amc", options->amc, "AMC motion of that skeleton");

@@ -259,8 +259,8 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
   }
   if (const int code = check_outputs("report", {journal_file}); code != kOk) return code;
   const JournalRun journal_run{clips, options, shard_index, shard_count};
-  Result<ReportJournal> journal = f.resume ? resume_journal(journal_file, journal_run)
-                                           : create_journal(journal_file, journal_run);
+  Result<ReportJournal> journal =
+      f.resume ? resume_journal(journal_file, journal_run) : create_journal(journal_file, journal_run);
   if (!journal) {
     std::cerr << "mocap report: " << journal.error().to_string() << "\n";
     return f.resume && std::filesystem::exists(journal_file, ec) ? kBadInput : kOutputError;
@@ -288,8 +288,8 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
   };
 
   ProgressDisplay display(mode);
-  Report report = run_report(clips, options, [&](const ReportProgress& p) { display.update(p); },
-                             std::move(journal->resume));
+  Report report = run_report(
+      clips, options, [&](const ReportProgress& p) { display.update(p); }, std::move(journal->resume));
   if (journal_error) {
     std::cerr << "mocap report: " << journal_error->to_string() << " (stopped; the clips kept so far stay there)\n";
     return kOutputError;
@@ -323,7 +323,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
   auto f = std::make_shared<ReportFlags>();
   CLI::App* c = app.add_subcommand(
       "report", "Compress and measure a whole motion database: HTML, CSV or JSON, in shards for a cluster");
-  c->add_option("inputs", f->inputs, "AMC and BVH files and folders (searched recursively); with --merge, report JSON files")
+  c->add_option("inputs", f->inputs,
+                "AMC and BVH files and folders (searched recursively); with --merge, report JSON files")
       ->required();
   auto* ratios = c->add_option("--ratios", f->ratios, "Budgets as keys per frame, e.g. 0.05,0.1,0.2 (the default)")
                      ->delimiter(',');
@@ -352,10 +353,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
   c->add_option("--passes", f->passes,
                 "Refinement passes of the key selection for --ratios (default 8; fewer is faster, 0 the fastest)")
       ->check(kNonNegative);
-  c->add_option("--lambda", f->lambda, "Weight of the velocity error in the combined error")
-      ->check(kNonNegative);
-  c->add_option("--shell-cm", f->shell_cm, "Distance from each joint of the shell points, in cm")
-      ->check(kNonNegative);
+  c->add_option("--lambda", f->lambda, "Weight of the velocity error in the combined error")->check(kNonNegative);
+  c->add_option("--shell-cm", f->shell_cm, "Distance from each joint of the shell points, in cm")->check(kNonNegative);
   c->add_flag("--no-mkc", f->no_mkc, "Do not store the keys as .mkc files (no bytes, KB/s or decoded error)");
   c->add_option("--mkc-error-cm", f->mkc_error_cm,
                 "Bound within which the .mkc files quantise key values, in cm (default 1, as mocap compress)")

@@ -282,8 +282,7 @@ int run_model(const SkinOptions& options) {
 void add_skin_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<SkinOptions>();
   CLI::App* command = app.add_subcommand(
-      "skin",
-      "Deform a mesh with a capture, or a rigged model with its animation: OBJ frames or a GLB");
+      "skin", "Deform a mesh with a capture, or a rigged model with its animation: OBJ frames or a GLB");
   command->add_option("asf", options->asf, "ASF skeleton, or a .bvh motion alone (not with --model)");
   command->add_option("amc", options->amc, "AMC motion (not with --model or a .bvh)");
   command->add_option("--mesh", options->bind.mesh_path, "OBJ mesh, Y-up, facing +Z like CMU skeletons");
@@ -319,8 +318,7 @@ void add_skin_command(CLI::App& app, int& exit_code) {
   add_frames_option(*command, options->frames);
   command->add_option("--method", options->method, "lbs (linear blend) or dqs (dual quaternion)")
       ->check(CLI::IsMember({"lbs", "dqs"}));
-  command->add_option("--threads", options->threads, "Threads for skinning (0: all cores)")
-      ->check(kNonNegative);
+  command->add_option("--threads", options->threads, "Threads for skinning (0: all cores)")->check(kNonNegative);
   command
       ->add_option("-o,--output", options->output,
                    "Output OBJ per frame, with %d for the frame number, or one .glb (glTF 2.0: mesh, skin, animation)")

@@ -32,9 +32,9 @@ struct EyesState {
   bool dirty = true;      // a control changed: regenerate
   const PosedCapture* clip = nullptr;
   std::optional<HeadTrack> head;
-  std::vector<EyeFrame> track;  // one per clip frame
-  std::string message;          // why there is no head, if so
-  EyeDisplayGeometry display;   // the displays the window draws
+  std::vector<EyeFrame> track;       // one per clip frame
+  std::string message;               // why there is no head, if so
+  EyeDisplayGeometry display;        // the displays the window draws
   std::vector<std::uint8_t> pixels;  // the window's picture (draw_eye_pair)
   unsigned texture = 0;              // its GL texture, made on first use
 };

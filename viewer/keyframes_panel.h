@@ -1,8 +1,8 @@
 // The keyframe panel: runs the library's key compression (key_pipeline.h)
 // with the selections `mocap compress` offers (key count, ratio, max joint
 // error, threshold; default the refined selection at 10 % keys), and shows
-// the error as the CLI does, the worst joint named with its AMC frame number. The viewer draws the rebuild as a ghost, the keys
-// as ticks on the timeline and the error over time under it.
+// the error as the CLI does, the worst joint named with its AMC frame number. The viewer draws the rebuild as a ghost,
+// the keys as ticks on the timeline and the error over time under it.
 #pragma once
 
 #include "colors.h"
@@ -25,10 +25,10 @@ struct KeyframeState {
   // The selection, as mocap compress --keys / --ratio / --max-error / --threshold.
   enum class Mode { kCount, kRatio, kMaxError, kThreshold };
   Mode mode = Mode::kRatio;
-  int key_count = 30;      // keys (kCount)
-  float ratio = 0.1f;      // share of frames as keys (kRatio)
-  float max_error = 2.0f;  // cm, every joint on every frame (kMaxError)
-  float threshold = 0.05f;  // pose distance (weighted radians, see extract.h) (kThreshold)
+  int key_count = 30;          // keys (kCount)
+  float ratio = 0.1f;          // share of frames as keys (kRatio)
+  float max_error = 2.0f;      // cm, every joint on every frame (kMaxError)
+  float threshold = 0.05f;     // pose distance (weighted radians, see extract.h) (kThreshold)
   bool show_ghost = true;      // the rebuilt motion over the original
   bool color_by_error = true;  // joints coloured by their current error
   float color_max_cm = 5.0f;   // error drawn fully red

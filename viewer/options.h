@@ -31,10 +31,10 @@ struct Options {
   int key_count = -1;            // >= 2: this many keys (the refined selection)
   double keys_threshold = -1.0;  // >= 0: keys by the distance threshold
   std::string mesh_units = "m";
-  std::string groups;     // OBJ groups to keep, separated by spaces
-  std::string bind_pose;  // AMC posing the skeleton as the mesh stands
-  bool eyes = false;      // the eyes panel on from the start
-  bool xray = false;      // the (fitted) skeleton drawn over the skinned mesh
+  std::string groups;        // OBJ groups to keep, separated by spaces
+  std::string bind_pose;     // AMC posing the skeleton as the mesh stands
+  bool eyes = false;         // the eyes panel on from the start
+  bool xray = false;         // the (fitted) skeleton drawn over the skinned mesh
   bool no_contacts = false;  // the main clip's foot contacts not marked on the timeline
   bool stats = false;
   int samples = -1;  // multisampling of the window; -1: 4, or 0 under software OpenGL (screenshots always use 4)

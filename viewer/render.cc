@@ -345,7 +345,9 @@ void Renderer::skeleton(const Skeleton& skeleton, std::span<const Eigen::Vector3
   }
 }
 
-void Renderer::draw_over() { glClear(GL_DEPTH_BUFFER_BIT); }
+void Renderer::draw_over() {
+  glClear(GL_DEPTH_BUFFER_BIT);
+}
 
 void Renderer::segments(std::span<const Eigen::Vector3d> ends, const colors::Rgb& color, bool on_top) {
   scratch_.clear();

@@ -29,8 +29,8 @@ int main(int argc, char** argv) {
   for (int f = 0; f < motion->frame_count(); ++f) {
     for (std::size_t b = 0; b < bones; ++b) {
       const Eigen::Vector3d& p = positions[static_cast<std::size_t>(f) * bones + b];
-      std::printf("%d,%s,%.9f,%.9f,%.9f\n", motion->frame_numbers[f], skeleton->bones[b].name.c_str(), p.x(),
-                  p.y(), p.z());
+      std::printf("%d,%s,%.9f,%.9f,%.9f\n", motion->frame_numbers[f], skeleton->bones[b].name.c_str(), p.x(), p.y(),
+                  p.z());
     }
   }
   return std::fflush(stdout) == 0 ? 0 : 4;

@@ -3,9 +3,9 @@
 // raised as mocap.Error. Every step is one library call, the ones the CLI's
 // verbs make (tools/cmd_*.cc); the GIL is released while the library works.
 #include <mocap/compress/clip_decoder.h>
-#include <mocap/compress/compressed_clip.h>
 #include <mocap/compress/compress_clip.h>
 #include <mocap/compress/compress_report.h>
+#include <mocap/compress/compressed_clip.h>
 #include <mocap/compress/jitter.h>
 #include <mocap/compress/motion_error.h>
 #include <mocap/core/fk.h>
@@ -82,10 +82,12 @@ double length_unit(const std::string& units) {
   return *metres;
 }
 
-std::string path_text(const std::filesystem::path& path) { return path.string(); }
+std::string path_text(const std::filesystem::path& path) {
+  return path.string();
+}
 
 Capture read_clip_file(const std::filesystem::path& first, const std::optional<std::filesystem::path>& amc, double fps,
-                        const std::string& units) {
+                       const std::string& units) {
   const std::string path = path_text(first);
   if (!amc && !is_bvh_path(path))
     throw py::value_error(path + ": expected an AMC motion after the ASF skeleton (or a .bvh file alone)");
@@ -102,12 +104,11 @@ Capture read_clip_file(const std::filesystem::path& first, const std::optional<s
 // them as such (as `mocap eval` checks a second BVH).
 void check_same_joints(const Capture& clip, const Capture& other) {
   if (other.motion.channel_count == clip.skeleton.channel_count && other.bone_names == clip.bone_names) return;
-  throw LibraryError{Error{other.amc_path, 0,
-                           "not a motion of " + clip.asf_path + "'s joints (" +
-                               std::to_string(other.skeleton.bones.size()) + " joints, " +
-                               std::to_string(other.motion.channel_count) + " channels; expected " +
-                               std::to_string(clip.skeleton.bones.size()) + ", " +
-                               std::to_string(clip.skeleton.channel_count) + ")"}};
+  throw LibraryError{
+      Error{other.amc_path, 0,
+            "not a motion of " + clip.asf_path + "'s joints (" + std::to_string(other.skeleton.bones.size()) +
+                " joints, " + std::to_string(other.motion.channel_count) + " channels; expected " +
+                std::to_string(clip.skeleton.bones.size()) + ", " + std::to_string(clip.skeleton.channel_count) + ")"}};
 }
 
 py::bytes compress(const Capture& clip, double max_error, double max_velocity_error, double contact_error,
@@ -275,8 +276,12 @@ py::dict eye_track_arrays(const Capture* clip, std::optional<double> rate, std::
   return track;
 }
 
-py::ssize_t frames(const Capture& c) { return c.motion.frame_count(); }
-py::ssize_t joints(const Capture& c) { return static_cast<py::ssize_t>(c.skeleton.bones.size()); }
+py::ssize_t frames(const Capture& c) {
+  return c.motion.frame_count();
+}
+py::ssize_t joints(const Capture& c) {
+  return static_cast<py::ssize_t>(c.skeleton.bones.size());
+}
 
 // A mesh bound to a clip's skeleton (rig/mesh_bind.h), with the skeleton's
 // joint names to refuse another's clip when skinning.
@@ -335,9 +340,9 @@ py::array_t<float> skin(const Capture& clip, const BoundMeshFile& mesh, const st
   std::vector<Eigen::Vector3f> out(picked.size() * vertices);
   {
     py::gil_scoped_release release;
-    Skinner skinner = take(Skinner::create(mesh.bound.mesh, mesh.bound.weights, clip.skeleton.bones.size(),
-                                           method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear,
-                                           threads));
+    Skinner skinner =
+        take(Skinner::create(mesh.bound.mesh, mesh.bound.weights, clip.skeleton.bones.size(),
+                             method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear, threads));
     std::size_t next = 0;
     take(skin_frames(skinner, picked, pose_from_motion(clip.skeleton, clip.motion, mesh.bound.bind),
                      [&](int, const Skinner& posed) -> Result<void> {
@@ -360,9 +365,9 @@ PYBIND11_MODULE(_mocap, m) {
   m.doc() = "The mocap library's calls (C++); import mocap instead.";
   m.attr("__version__") = MOCAP_VERSION;
 
-  error_type = PyErr_NewExceptionWithDoc(
-      "mocap.Error", "A bad input: the message is the library's 'file:line: what was expected'.", PyExc_ValueError,
-      nullptr);
+  error_type = PyErr_NewExceptionWithDoc("mocap.Error",
+                                         "A bad input: the message is the library's 'file:line: what was expected'.",
+                                         PyExc_ValueError, nullptr);
   m.attr("Error") = py::handle(error_type);  // the module's reference; error_type keeps its own
   py::register_exception_translator([](std::exception_ptr thrown) {
     try {
@@ -377,7 +382,8 @@ PYBIND11_MODULE(_mocap, m) {
   });
 
   py::class_<Capture>(m, "Clip", "A skeleton and a motion of it, as read (io/capture.h's Capture).")
-      .def_property_readonly("fps", [](const Capture& c) { return c.motion.fps; }, "Frames per second.")
+      .def_property_readonly(
+          "fps", [](const Capture& c) { return c.motion.fps; }, "Frames per second.")
       .def_property_readonly(
           "frame_numbers",
           [](py::object self) {
@@ -393,8 +399,9 @@ PYBIND11_MODULE(_mocap, m) {
           },
           "(frames, dofs) float64: each frame's channel values, bone after bone in dof-line order, radians and "
           "metres (channel_names). A read-only view.")
-      .def_property_readonly("joint_names", [](const Capture& c) { return c.bone_names; },
-                             "Root first, then each bone (its end point), as `mocap fk` names them.")
+      .def_property_readonly(
+          "joint_names", [](const Capture& c) { return c.bone_names; },
+          "Root first, then each bone (its end point), as `mocap fk` names them.")
       .def_property_readonly(
           "parents",
           [](const Capture& c) {
@@ -413,13 +420,16 @@ PYBIND11_MODULE(_mocap, m) {
             return names;
           },
           "'bone.dof' of each column of channels ('root.TX', 'lfemur.rx', ...).")
-      .def_property_readonly("asf_path", [](const Capture& c) { return c.asf_path; }, "The skeleton's file.")
-      .def_property_readonly("amc_path", [](const Capture& c) { return c.amc_path; },
-                             "The motion's file (the .bvh for a BVH clip, the .mkc for a decompressed one).")
-      .def_property_readonly("is_bvh", [](const Capture& c) { return c.skeleton.offsets_in_parent_frame; },
-                             "True for a BVH skeleton (joints at their offsets), False for an ASF one.")
-      .def_property_readonly("duration", [](const Capture& c) { return c.motion.duration_seconds(); },
-                             "Seconds: frames / fps.")
+      .def_property_readonly(
+          "asf_path", [](const Capture& c) { return c.asf_path; }, "The skeleton's file.")
+      .def_property_readonly(
+          "amc_path", [](const Capture& c) { return c.amc_path; },
+          "The motion's file (the .bvh for a BVH clip, the .mkc for a decompressed one).")
+      .def_property_readonly(
+          "is_bvh", [](const Capture& c) { return c.skeleton.offsets_in_parent_frame; },
+          "True for a BVH skeleton (joints at their offsets), False for an ASF one.")
+      .def_property_readonly(
+          "duration", [](const Capture& c) { return c.motion.duration_seconds(); }, "Seconds: frames / fps.")
       .def("__len__", [](const Capture& c) { return frames(c); })
       .def(
           "world_positions",

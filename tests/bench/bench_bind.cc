@@ -8,9 +8,9 @@
 #include <mocap/io/asf.h>
 #include <mocap/io/mesh.h>
 #include <mocap/rig/auto_weights.h>
-#include <mocap/skin/bind.h>
 #include <mocap/rig/embed.h>
 #include <mocap/rig/heat_weights.h>
+#include <mocap/skin/bind.h>
 
 #include <cstdlib>
 #include <string>

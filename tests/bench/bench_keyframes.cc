@@ -3,11 +3,11 @@
 // the error measure, and the whole pipeline the issue sets a target for
 // (extract + rebuild + error >= 300,000 frames/s on one core).
 #include <benchmark/benchmark.h>
-#include <mocap/io/amc.h>
-#include <mocap/io/asf.h>
-#include <mocap/core/fk.h>
 #include <mocap/compress/keyframes.h>
 #include <mocap/compress/motion_error.h>
+#include <mocap/core/fk.h>
+#include <mocap/io/amc.h>
+#include <mocap/io/asf.h>
 
 #include <algorithm>
 #include <cmath>

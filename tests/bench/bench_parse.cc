@@ -425,9 +425,10 @@ int main(int argc, char** argv) {
     std::ostringstream bytes;
     bytes << in.rdbuf();
     cgspeed = std::make_unique<BvhText>(BvhText{bytes.str(), 0});
-    for (const char* name : {"ParseBvh/cgspeed_09_06", "FromCharsOnlyBvh/cgspeed_09_06", "NaiveParseBvh/cgspeed_09_06"}) {
+    for (const char* name :
+         {"ParseBvh/cgspeed_09_06", "FromCharsOnlyBvh/cgspeed_09_06", "NaiveParseBvh/cgspeed_09_06"}) {
       const std::string_view kind(name);
-      auto* fn = kind.starts_with("ParseBvh")   ? bm_parse_bvh
+      auto* fn = kind.starts_with("ParseBvh")    ? bm_parse_bvh
                  : kind.starts_with("FromChars") ? bm_from_chars_only_bvh
                                                  : bm_naive_parse_bvh;
       benchmark::RegisterBenchmark(name, fn, cgspeed.get())->Unit(benchmark::kMillisecond);

@@ -92,7 +92,8 @@ TEST(ClipCodec, EveryRealClipHoldsEveryBound) {
       p = end;
     }
   }
-  // MOCAP_CLIP_OFF="cubic,linear,entropy,quantise,delta,per_track_keys,continuous" switches techniques off, for measuring what each buys.
+  // MOCAP_CLIP_OFF="cubic,linear,entropy,quantise,delta,per_track_keys,continuous" switches techniques off, for
+  // measuring what each buys.
   ClipEncodeOptions base;
   if (const char* off = std::getenv("MOCAP_CLIP_OFF")) {
     const std::string list = off;
@@ -107,7 +108,8 @@ TEST(ClipCodec, EveryRealClipHoldsEveryBound) {
   }
   const auto clips = test::all_real_clips();
   ASSERT_FALSE(clips.empty());
-  if (test::shared_clips().empty()) std::printf("no shared data at %s: bundled clips only\n", test::shared_data_dir().c_str());
+  if (test::shared_clips().empty())
+    std::printf("no shared data at %s: bundled clips only\n", test::shared_data_dir().c_str());
   std::map<double, std::size_t> total_bytes;
   std::map<double, double> total_seconds, encode_seconds;
   std::printf("%-8s %7s %9s | bytes  worst cm  joint@frame\n", "clip", "frames", "bound cm");
@@ -150,7 +152,6 @@ TEST(ClipCodec, EveryRealClipHoldsEveryBound) {
     }
   }
 }
-
 
 // The bundled clips always, at every bound (fast: they are short).
 TEST(ClipCodec, BundledClipsHoldEveryBound) {
@@ -231,9 +232,10 @@ TEST(ClipCodec, CursorInAnyOrderGivesAFreshCursorsPose) {
     ClipCursor kept = make_cursor(*clip);
     std::vector<double> times;
     const double end = clip->duration_seconds();
-    for (double t = 0; t < end; t += 1.0 / 120) times.push_back(t);           // forward
-    for (double t = end; t > 0; t -= 1.0 / 97) times.push_back(t);            // backward
-    for (int i = 0; i < 500; ++i) times.push_back(std::fmod(i * 0.6180339887 * end, end + 0.3) - 0.1);  // jumps, beyond both ends
+    for (double t = 0; t < end; t += 1.0 / 120) times.push_back(t);  // forward
+    for (double t = end; t > 0; t -= 1.0 / 97) times.push_back(t);   // backward
+    for (int i = 0; i < 500; ++i)
+      times.push_back(std::fmod(i * 0.6180339887 * end, end + 0.3) - 0.1);  // jumps, beyond both ends
     for (const double t : times) {
       sample_clip(*clip, t, kept, a, ra);
       ClipCursor fresh = make_cursor(*clip);
@@ -261,7 +263,8 @@ TEST(ClipCodec, WholePoseKeysAreExactWithinQuantisation) {
   const std::size_t bones = l.skeleton.bones.size();
   double at_keys = 0;
   for (const int f : options.pose_keys) {
-    for (std::size_t j = 0; j < bones; ++j) at_keys = std::max(at_keys, 100.0 * (a[f * bones + j] - b[f * bones + j]).norm());
+    for (std::size_t j = 0; j < bones; ++j)
+      at_keys = std::max(at_keys, 100.0 * (a[f * bones + j] - b[f * bones + j]).norm());
   }
   EXPECT_LE(at_keys, 0.05);
   EXPECT_GT(at_keys, 0.0);
@@ -282,9 +285,8 @@ struct WholePoseCase {
   double rebuild_cm = 0, decoded_cm = 0, sampler_rad = 0;
   std::string worst;
 };
-WholePoseCase whole_pose_case(const Skeleton& skeleton, const Motion& motion, double ratio,
-                              Interpolation interpolation, const std::string& name,
-                              int selection_passes = SelectionOptions{}.max_passes) {
+WholePoseCase whole_pose_case(const Skeleton& skeleton, const Motion& motion, double ratio, Interpolation interpolation,
+                              const std::string& name, int selection_passes = SelectionOptions{}.max_passes) {
   WholePoseCase r;
   KeyCompressOptions select;
   select.value = ratio;
@@ -371,7 +373,8 @@ TEST(ClipCodec, WholePose05_06At20PercentIsTheRebuild) {
   MOCAP_REQUIRE_SHARED_DATA();
   Skeleton skeleton;
   Motion motion;
-  const test::ClipFiles files{"05_06", test::shared_data_dir() / "cmu" / "05.asf", test::shared_data_dir() / "cmu" / "05_06.amc"};
+  const test::ClipFiles files{"05_06", test::shared_data_dir() / "cmu" / "05.asf",
+                              test::shared_data_dir() / "cmu" / "05_06.amc"};
   ASSERT_TRUE(test::load(files, skeleton, motion));
   for (const Interpolation interpolation : {Interpolation::kSlerp, Interpolation::kCubic}) {
     const WholePoseCase c = whole_pose_case(skeleton, motion, 0.2, interpolation, "05_06");
@@ -395,7 +398,8 @@ TEST(ClipCodec, WrappedAnglesCostNoBytesAndKeepTheBound) {
     const Bone& bone = l.skeleton.bones[b];
     for (int f = 1; f < wrapped.frame_count(); f += 2) {
       for (std::size_t k = 0; k < bone.dofs.size(); ++k) {
-        if (is_rotation(bone.dofs[k])) wrapped.frame(f)[bone.first_channel + k] += (f % 4 == 1 ? 2 : -2) * std::numbers::pi;
+        if (is_rotation(bone.dofs[k]))
+          wrapped.frame(f)[bone.first_channel + k] += (f % 4 == 1 ? 2 : -2) * std::numbers::pi;
       }
     }
   }

@@ -118,7 +118,8 @@ void expect_on_clip(const test::ClipFiles& files, int max_frames = std::numeric_
   for (const Interpolation interpolation : {Interpolation::kCubic, Interpolation::kSlerp}) {
     auto keyed = encode_clip(skeleton, motion, whole_pose(motion.frame_count(), 12, interpolation));
     ASSERT_TRUE(keyed.has_value()) << files.name << ": " << keyed.error().to_string();
-    expect_sampler_matches(*keyed, skeleton, files.name + " whole-pose " + std::string(interpolation_name(interpolation)));
+    expect_sampler_matches(*keyed, skeleton,
+                           files.name + " whole-pose " + std::string(interpolation_name(interpolation)));
   }
 }
 
@@ -147,8 +148,8 @@ TEST(ClipSampler, ParsedClipSamplesAsEncoded) {
 TEST(ClipSampler, CursorInAnyOrderGivesAFreshCursorsPose) {
   const auto l = test::load_bundled("16_05");
   for (const bool keyed : {false, true}) {
-    auto clip =
-        encode_clip(l.skeleton, l.motion, keyed ? whole_pose(l.motion.frame_count(), 9, Interpolation::kCubic) : ClipEncodeOptions{});
+    auto clip = encode_clip(l.skeleton, l.motion,
+                            keyed ? whole_pose(l.motion.frame_count(), 9, Interpolation::kCubic) : ClipEncodeOptions{});
     ASSERT_TRUE(clip.has_value());
     const ClipSampler sampler = make_sampler(*clip);
     const std::size_t bones = clip->bones.size();

@@ -158,7 +158,8 @@ TEST(CompressedClip, WriteAndReadAFile) {
   const auto bytes = small_file();
   auto clip = parse_compressed_clip(bytes, "x");
   ASSERT_TRUE(clip.has_value());
-  const auto path = std::filesystem::temp_directory_path() / ("mocap_test_clip_file_" + std::to_string(::getpid()) + ".mkc");
+  const auto path =
+      std::filesystem::temp_directory_path() / ("mocap_test_clip_file_" + std::to_string(::getpid()) + ".mkc");
   ASSERT_TRUE(write_compressed_clip(path.string(), *clip).has_value());
   auto read = read_compressed_clip(path.string());
   ASSERT_TRUE(read.has_value());
@@ -262,7 +263,8 @@ TEST(CompressedClip, InconsistentContentUnderAGoodChecksum) {
     }
   }
   EXPECT_GT(refused, 0);
-  std::printf("resealed single-byte damage: %d refused, %d parsed (values changed, still well-formed)\n", refused, accepted);
+  std::printf("resealed single-byte damage: %d refused, %d parsed (values changed, still well-formed)\n", refused,
+              accepted);
 }
 
 TEST(CompressedClip, ForeignSkeletonIsRefusedNamingTheBone) {

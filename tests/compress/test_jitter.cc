@@ -85,7 +85,6 @@ TEST(Jitter, DifferentFramesRefused) {
   }
 }
 
-
 // Planted feet as the issue that asked for the bound measured them, apart
 // from core/foot_contacts.h: frames where the ball of a foot (CMU's lfoot /
 // rfoot end point) is within 4 cm of its lowest height over the clip and
@@ -138,7 +137,8 @@ StillFeet still_feet(const Skeleton& skeleton, const Motion& capture, const Moti
 TEST(JitterFree, DefaultMkcOnEveryRealClip) {
   const auto clips = test::all_real_clips();
   ASSERT_FALSE(clips.empty());
-  std::printf("%-8s %9s %9s %9s %9s | %s\n", "clip", "KB/s", "worst cm", "vel p99", "feet +", "position alone: KB/s p99 feet +");
+  std::printf("%-8s %9s %9s %9s %9s | %s\n", "clip", "KB/s", "worst cm", "vel p99", "feet +",
+              "position alone: KB/s p99 feet +");
   double bytes = 0, seconds = 0, bytes_alone = 0;
   int broken_alone = 0, with_still_feet = 0;
   for (const test::ClipFiles& files : clips) {
@@ -182,11 +182,12 @@ TEST(JitterFree, DefaultMkcOnEveryRealClip) {
     EXPECT_LE(stats.planted.difference_cm_s, ClipEncodeOptions{}.max_contact_speed_cm_s);
     EXPECT_LE(stats.worst_contact_error_cm, 0.3);
     EXPECT_LE(worst_alone, 1.0);
-    if (jitter_alone.velocity.p99_cm_s > 20.0 && (feet.frames == 0 || feet_alone.other_cm_s - feet_alone.capture_cm_s > 2.0))
+    if (jitter_alone.velocity.p99_cm_s > 20.0 &&
+        (feet.frames == 0 || feet_alone.other_cm_s - feet_alone.capture_cm_s > 2.0))
       ++broken_alone;
     const double s = motion.duration_seconds();
-    std::printf("%-8s %9.2f %9.3f %9.2f %+9.2f | %.2f %.2f %+.2f\n", files.name.c_str(), stats.bytes / 1000.0 / s, worst,
-                jitter.velocity.p99_cm_s, feet.other_cm_s - feet.capture_cm_s, stats_alone.bytes / 1000.0 / s,
+    std::printf("%-8s %9.2f %9.3f %9.2f %+9.2f | %.2f %.2f %+.2f\n", files.name.c_str(), stats.bytes / 1000.0 / s,
+                worst, jitter.velocity.p99_cm_s, feet.other_cm_s - feet.capture_cm_s, stats_alone.bytes / 1000.0 / s,
                 jitter_alone.velocity.p99_cm_s, feet_alone.other_cm_s - feet_alone.capture_cm_s);
     bytes += static_cast<double>(stats.bytes), bytes_alone += static_cast<double>(stats_alone.bytes), seconds += s;
   }

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
-#include <mocap/io/amc.h>
-#include <mocap/core/fk.h>
 #include <mocap/compress/key_pipeline.h>
 #include <mocap/compress/keyframes.h>
 #include <mocap/compress/motion_error.h>
+#include <mocap/core/fk.h>
+#include <mocap/io/amc.h>
 
 #include <algorithm>
 #include <cmath>
@@ -415,11 +415,14 @@ TEST(KeyframePipeline, GivesWhatItsStepsGive) {
   const Loaded l = load_bundled("49_06");
   const int frames = l.motion.frame_count();
   const std::vector<double> weights = default_joint_weights(l.skeleton);
-  for (const KeyBudget budget : {KeyBudget::kThreshold, KeyBudget::kCount, KeyBudget::kRatio,
-                                 KeyBudget::kMaxJointError, KeyBudget::kMaxShellError}) {
+  for (const KeyBudget budget : {KeyBudget::kThreshold, KeyBudget::kCount, KeyBudget::kRatio, KeyBudget::kMaxJointError,
+                                 KeyBudget::kMaxShellError}) {
     KeyCompressOptions o;
     o.budget = budget;
-    o.value = budget == KeyBudget::kThreshold ? 0.1 : budget == KeyBudget::kCount ? 40 : budget == KeyBudget::kRatio ? 0.1 : 2.0;
+    o.value = budget == KeyBudget::kThreshold ? 0.1
+              : budget == KeyBudget::kCount   ? 40
+              : budget == KeyBudget::kRatio   ? 0.1
+                                              : 2.0;
     auto r = compress_keys(l.skeleton, l.motion, o);
     ASSERT_TRUE(r) << r.error().to_string();
     std::vector<int> keys;
@@ -438,7 +441,8 @@ TEST(KeyframePipeline, GivesWhatItsStepsGive) {
     auto rebuilt = rebuild_motion(l.skeleton, key_motion(l.motion, keys));
     ASSERT_TRUE(rebuilt);
     const auto e = measure_error(l.skeleton, l.motion, *rebuilt);
-    auto uniform = rebuild_motion(l.skeleton, key_motion(l.motion, uniform_keys(frames, static_cast<int>(keys.size()))));
+    auto uniform =
+        rebuild_motion(l.skeleton, key_motion(l.motion, uniform_keys(frames, static_cast<int>(keys.size()))));
     ASSERT_TRUE(uniform);
     const auto u = measure_error(l.skeleton, l.motion, *uniform);
     ASSERT_TRUE(e && u);

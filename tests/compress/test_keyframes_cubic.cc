@@ -3,9 +3,9 @@
 // back at any key spacing, two keys falling back to slerp, and every real
 // clip rebuilt finite, with slerp's and cubic's errors printed side by side.
 #include <gtest/gtest.h>
-#include <mocap/core/fk.h>
 #include <mocap/compress/keyframes.h>
 #include <mocap/compress/motion_error.h>
+#include <mocap/core/fk.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 // Forward kinematics against an independent program's positions and against
 // the invariants every frame of every real clip must keep.
 #include <gtest/gtest.h>
+#include <mocap/core/fk.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
-#include <mocap/core/fk.h>
 
 #include <fstream>
 #include <map>

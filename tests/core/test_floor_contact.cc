@@ -40,14 +40,16 @@ TEST(FloorContact, LiftedMotionIsNamed) {
   const FloorContact before = floor_contact(skeleton, motion);
   const int ty = skeleton.bones[0].first_channel + 1;  // CMU root order: TX TY TZ RX RY RZ
   ASSERT_EQ(skeleton.bones[0].dofs[1], Channel::TY);
-  for (int f = 0; f < motion.frame_count(); ++f) motion.frame(f)[static_cast<std::size_t>(ty)] += 2.0 * before.hip_height_m;
+  for (int f = 0; f < motion.frame_count(); ++f)
+    motion.frame(f)[static_cast<std::size_t>(ty)] += 2.0 * before.hip_height_m;
   const FloorContact after = floor_contact(skeleton, motion);
   EXPECT_NEAR(after.lowest_m, before.lowest_m + 2.0 * before.hip_height_m, 1e-9);
   const std::string why = implausible_floor_contact(skeleton, after);
   EXPECT_NE(why.find("above the floor"), std::string::npos) << why;
   EXPECT_NE(why.find(skeleton.bones[static_cast<std::size_t>(after.lowest_bone)].name), std::string::npos) << why;
 
-  for (int f = 0; f < motion.frame_count(); ++f) motion.frame(f)[static_cast<std::size_t>(ty)] -= 4.0 * before.hip_height_m;
+  for (int f = 0; f < motion.frame_count(); ++f)
+    motion.frame(f)[static_cast<std::size_t>(ty)] -= 4.0 * before.hip_height_m;
   EXPECT_NE(implausible_floor_contact(skeleton, floor_contact(skeleton, motion)).find("below the floor"),
             std::string::npos);
 }

@@ -25,15 +25,24 @@ struct Picture {
 };
 
 Picture one_display(const EyeSample& eye, const EyeDisplayGeometry& g = {}) {
-  Picture p{g.screen_px, g.screen_px, std::vector<std::uint8_t>(static_cast<std::size_t>(g.screen_px) * g.screen_px * 3)};
+  Picture p{g.screen_px, g.screen_px,
+            std::vector<std::uint8_t>(static_cast<std::size_t>(g.screen_px) * g.screen_px * 3)};
   draw_eye_display(g, eye, p.rgb, p.width, 0, 0);
   return p;
 }
 
-bool dark(const std::uint8_t* c) { return c[0] < 30 && c[1] < 30 && c[2] < 30; }
-bool blue(const std::uint8_t* c) { return c[2] > c[0] + 40 && c[2] > 90; }
-bool skin(const std::uint8_t* c) { return c[0] > 170 && c[0] - c[2] > 60; }
-bool white(const std::uint8_t* c) { return c[0] > 200 && c[1] > 200 && c[2] > 190; }
+bool dark(const std::uint8_t* c) {
+  return c[0] < 30 && c[1] < 30 && c[2] < 30;
+}
+bool blue(const std::uint8_t* c) {
+  return c[2] > c[0] + 40 && c[2] > 90;
+}
+bool skin(const std::uint8_t* c) {
+  return c[0] > 170 && c[0] - c[2] > 60;
+}
+bool white(const std::uint8_t* c) {
+  return c[0] > 200 && c[1] > 200 && c[2] > 190;
+}
 
 long count(const Picture& p, bool (*is)(const std::uint8_t*)) {
   long n = 0;
@@ -76,8 +85,8 @@ TEST(EyeDisplay, DefaultsAreTheRoundPanelAndEveryBadFieldFails) {
 
 TEST(EyeDisplay, TheIrisSitsAtTheGazeAsSeenFacingTheScreen) {
   const Picture centre = one_display({0.0, 0.0, 1.0, 0.5});
-  EXPECT_TRUE(dark(centre.at(120, 120)));   // the pupil
-  EXPECT_TRUE(blue(centre.at(120 + 45, 120)));  // the iris beyond a pupil of 26 px
+  EXPECT_TRUE(dark(centre.at(120, 120)));        // the pupil
+  EXPECT_TRUE(blue(centre.at(120 + 45, 120)));   // the iris beyond a pupil of 26 px
   EXPECT_TRUE(white(centre.at(120 + 90, 120)));  // the sclera beyond the iris
   // x > 0 is the character's right: the viewer's left.
   const Picture right = one_display({1.0, 0.0, 1.0, 0.5});
@@ -154,7 +163,7 @@ TEST(EyeDisplay, ThePairPutsTheRightEyeOnTheLeftAndStaysInside) {
   EXPECT_EQ(rgb.back(), 77) << "wrote past the picture";
   Picture p{size.width, size.height, rgb};
   const int top = (size.height - 240) / 2, margin = 12;
-  EXPECT_TRUE(dark(p.at(margin + 120, top + 120)));  // the open right eye's pupil, on the left
+  EXPECT_TRUE(dark(p.at(margin + 120, top + 120)));                    // the open right eye's pupil, on the left
   EXPECT_TRUE(skin(p.at(size.width - margin - 120, top + 120 - 40)));  // the closed left eye, on the right
   // A screen drawn at an edge is clipped, not written outside the buffer.
   std::vector<std::uint8_t> small(100 * 100 * 3, 5);

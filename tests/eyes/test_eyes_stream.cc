@@ -158,11 +158,9 @@ TEST(EyeStream, LinesAreTheDocumentedJsonWhateverTheLocale) {
   EyeLineFormat f;
   EXPECT_EQ(format_eye_line(f, {0.25, -0.33, 0.95, 0.5}),
             "{\"req\":\"c\",\"d\":{\"x\":0.25,\"y\":-0.33,\"l\":0.95}}\n");
-  EXPECT_EQ(format_eye_line(f, {std::nan(""), 4.0, -1.0, 0.5}),
-            "{\"req\":\"c\",\"d\":{\"x\":0,\"y\":1,\"l\":0}}\n");
+  EXPECT_EQ(format_eye_line(f, {std::nan(""), 4.0, -1.0, 0.5}), "{\"req\":\"c\",\"d\":{\"x\":0,\"y\":1,\"l\":0}}\n");
   EXPECT_EQ(format_eye_line(f, {-0.00001, 0.0, 1.0, 0.5}), kNeutral + "\n");
-  EXPECT_EQ(format_eye_line(f, {0.1234567, 0.0, 1.0, 0.5}),
-            "{\"req\":\"c\",\"d\":{\"x\":0.123,\"y\":0,\"l\":1}}\n");
+  EXPECT_EQ(format_eye_line(f, {0.1234567, 0.0, 1.0, 0.5}), "{\"req\":\"c\",\"d\":{\"x\":0.123,\"y\":0,\"l\":1}}\n");
   f.x_key = "h\"x";
   f.request_value = "set";
   f.x_min = 1.0, f.x_max = -1.0;  // mirrored

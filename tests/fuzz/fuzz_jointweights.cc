@@ -2,8 +2,8 @@
 // keyframes.h) against a real CMU skeleton. Any bytes give weights or an
 // error, never a crash; weights are one per bone, finite, in [0, 1], summing
 // to one.
-#include <mocap/io/asf.h>
 #include <mocap/compress/keyframes.h>
+#include <mocap/io/asf.h>
 
 #include <cmath>
 #include <cstdint>

@@ -63,7 +63,8 @@ TEST(BvhJointNames, ACollisionIsRefused) {
   Skeleton s = named({"root", "Hips"});
   auto renamed = rename_joints(s, BvhJointNames::kMotionBuilder);
   ASSERT_FALSE(renamed);
-  EXPECT_NE(renamed.error().message.find("'root' and 'Hips' would both be named 'Hips'"), std::string::npos) << renamed.error().message;
+  EXPECT_NE(renamed.error().message.find("'root' and 'Hips' would both be named 'Hips'"), std::string::npos)
+      << renamed.error().message;
   EXPECT_EQ(names_of(s), (std::vector<std::string>{"root", "Hips"}));
   EXPECT_EQ(parse_bvh_joint_names("mobu"), BvhJointNames::kMotionBuilder);
   EXPECT_EQ(parse_bvh_joint_names("Hips"), std::nullopt);

@@ -48,8 +48,8 @@ ReadBack through_files(const Skeleton& skeleton, const Motion& motion, AsfFromBv
 
 // Worst distance between each BVH bone's position and the ASF bone's end
 // that bone_at names, over every frame.
-double worst_gap(const Skeleton& bvh, const Motion& bvh_motion, const std::vector<int>& bone_at,
-                 const Skeleton& asf, const Motion& asf_motion) {
+double worst_gap(const Skeleton& bvh, const Motion& bvh_motion, const std::vector<int>& bone_at, const Skeleton& asf,
+                 const Motion& asf_motion) {
   EXPECT_EQ(bvh_motion.frame_count(), asf_motion.frame_count());
   const auto want = world_positions(bvh, bvh_motion);
   const auto got = world_positions(asf, asf_motion);
@@ -88,15 +88,18 @@ TEST(BvhToAsf, CgspeedFileGivesTheSamePositionsThroughOurReaders) {
       EXPECT_EQ(bone.dofs, (std::vector<Channel>{Channel::RX, Channel::RY, Channel::RZ})) << bone.name;
     }
   }
-  EXPECT_EQ(c.asf.bones[0].dofs, (std::vector<Channel>{Channel::TX, Channel::TY, Channel::TZ, Channel::RX,
-                                                        Channel::RY, Channel::RZ}));
+  EXPECT_EQ(c.asf.bones[0].dofs,
+            (std::vector<Channel>{Channel::TX, Channel::TY, Channel::TZ, Channel::RX, Channel::RY, Channel::RZ}));
   const int lfemur = c.skeleton.find_bone("LeftUpLeg"), bvh_lfemur = bvh->skeleton.find_bone("LeftUpLeg");
   ASSERT_GE(lfemur, 0);
   for (int f : {0, 70, 140}) {
     for (int d = 0; d < 3; ++d) {
-      EXPECT_NEAR(back.motion.frame(f)[static_cast<std::size_t>(back.skeleton.bones[static_cast<std::size_t>(lfemur)].first_channel + d)],
-                  bvh->motion.frame(f)[static_cast<std::size_t>(bvh->skeleton.bones[static_cast<std::size_t>(bvh_lfemur)].first_channel + d)],
-                  1e-12);
+      EXPECT_NEAR(
+          back.motion.frame(
+              f)[static_cast<std::size_t>(back.skeleton.bones[static_cast<std::size_t>(lfemur)].first_channel + d)],
+          bvh->motion.frame(
+              f)[static_cast<std::size_t>(bvh->skeleton.bones[static_cast<std::size_t>(bvh_lfemur)].first_channel + d)],
+          1e-12);
     }
   }
 }
@@ -210,7 +213,8 @@ TEST(BvhToAsf, LinkBonesAxisPermutationsAndPositionChannels) {
         "rotation " + order[0] + "rotation" +
         "\n   End Site\n   {\n    OFFSET 0 0 4\n   }\n  }\n  End Site\n  {\n   OFFSET 0 -3 0\n  }\n }\n"
         " JOINT leg\n {\n  OFFSET -10 0 0\n  CHANNELS 0\n  JOINT foot\n  {\n   OFFSET 0 -8 0\n   CHANNELS 1 " +
-        order[2] + "rotation\n   End Site\n   {\n    OFFSET 0 0 2\n   }\n  }\n }\n}\nMOTION\nFrames: 3\n"
+        order[2] +
+        "rotation\n   End Site\n   {\n    OFFSET 0 0 2\n   }\n  }\n }\n}\nMOTION\nFrames: 3\n"
         "Frame Time: 0.04\n"
         "100 200 300 10 -20 30 40 50 -60 1.5 2.5 70 -80 33\n"
         "-5 0 7 170 85 -100 -45 91 12 0 3 -170 10 -90\n"
@@ -255,13 +259,14 @@ TEST(BvhToAsf, LinkBonesAxisPermutationsAndPositionChannels) {
 // Joint names an ASF reader would take for its own words, or an AMC reader
 // for a frame number, come back renamed, and the files read back.
 TEST(BvhToAsf, NamesTheAsfCannotHoldAreRenamed) {
-  auto bvh = parse_bvh("HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n"
-                       " JOINT end\n {\n  OFFSET 0 1 0\n  CHANNELS 1 Xrotation\n  JOINT :x\n  {\n   OFFSET 0 1 0\n"
-                       "   CHANNELS 1 Yrotation\n   End Site\n   {\n    OFFSET 1 0 0\n   }\n  }\n }\n"
-                       " JOINT begin\n {\n  OFFSET 1 0 0\n  CHANNELS 0\n  End Site\n  {\n   OFFSET 0 0 1\n  }\n }\n"
-                       " JOINT 7up\n {\n  OFFSET 0 0 1\n  CHANNELS 1 Zrotation\n  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\n"
-                       "MOTION\nFrames: 2\nFrame Time: 0.5\n10 20 30 40 50 60\n-1 -2 -3 -4 -5 -6\n",
-                       "names.bvh");
+  auto bvh = parse_bvh(
+      "HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n"
+      " JOINT end\n {\n  OFFSET 0 1 0\n  CHANNELS 1 Xrotation\n  JOINT :x\n  {\n   OFFSET 0 1 0\n"
+      "   CHANNELS 1 Yrotation\n   End Site\n   {\n    OFFSET 1 0 0\n   }\n  }\n }\n"
+      " JOINT begin\n {\n  OFFSET 1 0 0\n  CHANNELS 0\n  End Site\n  {\n   OFFSET 0 0 1\n  }\n }\n"
+      " JOINT 7up\n {\n  OFFSET 0 0 1\n  CHANNELS 1 Zrotation\n  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\n"
+      "MOTION\nFrames: 2\nFrame Time: 0.5\n10 20 30 40 50 60\n-1 -2 -3 -4 -5 -6\n",
+      "names.bvh");
   ASSERT_TRUE(bvh) << bvh.error().to_string();
   AsfFromBvh c;
   const ReadBack back = through_files(bvh->skeleton, bvh->motion, c);
@@ -274,9 +279,10 @@ TEST(BvhToAsf, NamesTheAsfCannotHoldAreRenamed) {
 }
 
 TEST(BvhToAsf, RefusesWhatItCannotConvert) {
-  auto bvh = parse_bvh("HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n End Site\n"
-                       " {\n  OFFSET 0 1 0\n }\n}\nMOTION\nFrames: 1\nFrame Time: 0.5\n1 2 3\n",
-                       "one.bvh");
+  auto bvh = parse_bvh(
+      "HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n End Site\n"
+      " {\n  OFFSET 0 1 0\n }\n}\nMOTION\nFrames: 1\nFrame Time: 0.5\n1 2 3\n",
+      "one.bvh");
   ASSERT_TRUE(bvh) << bvh.error().to_string();
   Motion wrong = bvh->motion;
   wrong.channel_count = 2;
@@ -284,10 +290,11 @@ TEST(BvhToAsf, RefusesWhatItCannotConvert) {
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().message.find("channels"), std::string::npos) << refused.error().message;
   // An Acclaim bone with a translation dof: BVH (and so this) holds none below the root.
-  auto asf = parse_asf(":units\n length 1\n angle deg\n:root\n order TX TY TZ\n axis XYZ\n position 0 0 0\n"
-                       " orientation 0 0 0\n:bonedata\nbegin\n id 1\n name a\n direction 0 1 0\n length 1\n"
-                       " axis 0 0 0 XYZ\n dof tx\nend\n:hierarchy\nbegin\n root a\nend\n",
-                       "t.asf");
+  auto asf = parse_asf(
+      ":units\n length 1\n angle deg\n:root\n order TX TY TZ\n axis XYZ\n position 0 0 0\n"
+      " orientation 0 0 0\n:bonedata\nbegin\n id 1\n name a\n direction 0 1 0\n length 1\n"
+      " axis 0 0 0 XYZ\n dof tx\nend\n:hierarchy\nbegin\n root a\nend\n",
+      "t.asf");
   ASSERT_TRUE(asf) << asf.error().to_string();
   Motion m;
   m.channel_count = asf->channel_count;

@@ -60,7 +60,8 @@ TEST(ReadObj, RefusesNumbersThatAreNotFinite) {
   ASSERT_FALSE(position);
   EXPECT_NE(position.error().message.find("vertex 2 (its `v` line) is not a finite position"), std::string::npos)
       << position.error().message;
-  const auto normal = read_obj(write_temp("inf_normal.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 -1e999\nf 1//1 2//1 3//1\n"));
+  const auto normal =
+      read_obj(write_temp("inf_normal.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 -1e999\nf 1//1 2//1 3//1\n"));
   ASSERT_FALSE(normal);
   EXPECT_NE(normal.error().message.find("normal 1"), std::string::npos) << normal.error().message;
 }
@@ -68,7 +69,8 @@ TEST(ReadObj, RefusesNumbersThatAreNotFinite) {
 TEST(ReadObj, NormalsOfHugeButFiniteVerticesAreUnit) {
   // A fuzz finding: float cross products of coordinates near 1e38 overflowed
   // and the normals came out of length 0.
-  const auto mesh = read_obj(write_temp("huge.obj", "v 0 0 0\nv 3e38 0 0\nv 0 -3e38 0\nv 1e20 1e20 1\nf 1 2 3\nf 1 2 4\n"));
+  const auto mesh =
+      read_obj(write_temp("huge.obj", "v 0 0 0\nv 3e38 0 0\nv 0 -3e38 0\nv 1e20 1e20 1\nf 1 2 3\nf 1 2 4\n"));
   ASSERT_TRUE(mesh) << mesh.error().to_string();
   for (const Eigen::Vector3f& n : mesh->normals) EXPECT_NEAR(n.norm(), 1.0f, 1e-5f) << n.transpose();
   EXPECT_NEAR(mesh->normals[2].z(), -1.0f, 1e-5f);

@@ -23,8 +23,8 @@
 namespace mocap {
 namespace {
 
-using test::TempDir;
 using test::read_text;
+using test::TempDir;
 
 namespace fs = std::filesystem;
 
@@ -309,7 +309,7 @@ TEST(ReportRun, BvhFilesAreClipsOfTheirOwn) {
   fs::copy_file(test::bundled_data_dir() / "09_06.amc", dir.path() / "09_06.amc");
   fs::copy_file(test::bundled_data_dir() / "09.asf", dir.path() / "09.asf");
   Motion half = clip.motion;
-  half.fps = 60.0;  // the rate the file says, not --fps
+  half.fps = 60.0;                                     // the rate the file says, not --fps
   auto text = format_bvh(clip.skeleton, half, 0.001);  // millimetres
   ASSERT_TRUE(text) << text.error().to_string();
   dir.touch("bvh/run.BVH", *text);
@@ -798,7 +798,8 @@ TEST(ReportWrite, ReadingJsonRejectsWhatIsNotAReport) {
   // A float where a count belongs was cast to an integer, undefined beyond its range (a fuzz finding).
   const auto fractional = parse_report_json(R"({"format":"mocap-report","version":3.0})", "float.json");
   ASSERT_FALSE(fractional);
-  EXPECT_NE(fractional.error().message.find("expected a whole number"), std::string::npos) << fractional.error().message;
+  EXPECT_NE(fractional.error().message.find("expected a whole number"), std::string::npos)
+      << fractional.error().message;
   EXPECT_FALSE(parse_report_json(R"({"format":"mocap-report","version":99})", "a.json"));
   auto missing = parse_report_json(R"({"format":"mocap-report","version":1})", "a.json");
   ASSERT_FALSE(missing);

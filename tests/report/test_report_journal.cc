@@ -16,12 +16,14 @@
 namespace mocap {
 namespace {
 
-using test::TempDir;
 using test::read_text;
+using test::TempDir;
 
 namespace fs = std::filesystem;
 
-void write_text(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+void write_text(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
 
 // The .mkc files only where a test needs them: they are most of the time.
 ReportOptions quick_options(int threads, bool clip_files = false) {
@@ -173,7 +175,8 @@ TEST(ReportJournal, AnotherRunsJournalIsRefusedSayingWhatDiffers) {
   const fs::path amc = dir.path() / "09_06.amc";
   fs::copy_file(test::bundled_data_dir() / "09_06.amc", amc);
   fs::copy_file(test::bundled_data_dir() / "09.asf", dir.path() / "09.asf");
-  const auto clips = find_clips(std::vector<std::string>{amc.string(), (test::bundled_data_dir() / "16_05.amc").string()});
+  const auto clips =
+      find_clips(std::vector<std::string>{amc.string(), (test::bundled_data_dir() / "16_05.amc").string()});
   const JournalRun run{clips, quick_options(1)};
   const std::string path = (dir.path() / "r.json.journal").string();
   run_and_stop(path, run, 1);
@@ -200,7 +203,8 @@ TEST(ReportJournal, AnotherRunsJournalIsRefusedSayingWhatDiffers) {
   // find_clips orders by path, and the copy's folder may sort either side of
   // data/: keep 09_06 by name, so that 16_05 is the one missing.
   std::vector<ClipInput> fewer;
-  std::copy_if(clips.begin(), clips.end(), std::back_inserter(fewer), [](const ClipInput& c) { return c.name == "09_06"; });
+  std::copy_if(clips.begin(), clips.end(), std::back_inserter(fewer),
+               [](const ClipInput& c) { return c.name == "09_06"; });
   ASSERT_EQ(fewer.size(), 1u);
   EXPECT_NE(refused_with({fewer, run.options}).find("16_05.amc, not in this one"), std::string::npos)
       << refused_with({fewer, run.options});

@@ -9,8 +9,8 @@
 #include <mocap/rig/heat_weights.h>
 #include <mocap/rig/mesh_bind.h>
 #include <mocap/rig/mesh_inside.h>
-#include <mocap/skin/skinner.h>
 #include <mocap/rig/triangle_grid.h>
+#include <mocap/skin/skinner.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -66,8 +66,8 @@ TEST(TriangleGrid, SegmentsCrossTheSurfaceOnlyWhereTheyDo) {
   EXPECT_TRUE(crosses({-1.0f, 0.3f, 0.4f}, {2.0f, 0.6f, 0.7f}));  // through both sides
   EXPECT_FALSE(crosses({1.2f, 0.0f, 0.0f}, {2.0f, 1.0f, 1.0f}));  // beside it
   // From a corner inwards: the corner's own triangles are skipped.
-  EXPECT_FALSE(segment_crosses(grid, box.positions, box.triangles, box.positions[0], {0.5f, 0.5f, 0.5f}, 0, 1e-4f,
-                               stamp));
+  EXPECT_FALSE(
+      segment_crosses(grid, box.positions, box.triangles, box.positions[0], {0.5f, 0.5f, 0.5f}, 0, 1e-4f, stamp));
 }
 
 // A bar 1 m long in X, 0.1 m thick, subdivided so heat has room to diffuse.
@@ -165,8 +165,9 @@ TEST(HeatWeights, ARigidPartTakesItsBone) {
 
 // ---- The bundled humanoid ----
 
-constexpr const char* kLimbJoints[] = {"lhumerus", "rhumerus", "lradius", "rradius", "lwrist",
-                                       "rwrist",   "lfemur",   "rfemur",   "ltibia",  "rtibia"};  // bone ends: elbows, forearms, wrists, knees, ankles
+constexpr const char* kLimbJoints[] = {
+    "lhumerus", "rhumerus", "lradius", "rradius", "lwrist",
+    "rwrist",   "lfemur",   "rfemur",  "ltibia",  "rtibia"};  // bone ends: elbows, forearms, wrists, knees, ankles
 
 MeshBindOptions humanoid_options(bool apose) {
   MeshBindOptions o;
@@ -302,7 +303,7 @@ void check_clip(const ClipCase& c) {
   auto is_limb = [&](int v) {
     const std::string& name = skeleton.bones[bound->weights[v].bone[0]].name;
     return bound->weights[v].weight[0] > 0.9f && (name.ends_with("femur") || name.ends_with("tibia") ||
-                                                   name.ends_with("humerus") || name.ends_with("radius"));
+                                                  name.ends_with("humerus") || name.ends_with("radius"));
   };
   for (const auto& e : edges) {
     if (is_limb(e[0]) && is_limb(e[1])) limb_edges.push_back(e);
@@ -371,10 +372,10 @@ TEST(Embed, AgreesWithMakeHumansWeights) {
   const auto distances = test::joint_distances(clip.skeleton, starts, *reference);
   std::printf("MakeHuman joints: %s\n", distances.summary().c_str());
   // Measured: overall 0.748, arms 0.866, hands 0.648, legs 0.738, spine/head 0.787; joints mean 2.8 cm, worst
-  // the root 11.8 cm (CMU's root is not MakeHuman's), limb joints 0.1-4.7 cm (the shoulders 3.9 and 4.7). Before the hips, ankles and wrists
-  // were placed by proportion: overall 0.640, arms 0.743, legs 0.699, joints mean 5.8 cm (wrists 8.8, knees 7.4);
-  // before the head took the face (a rigid part above the neck's narrowest section): spine/head 0.596, 1,096 face
-  // vertices on upperneck. The height fit with distance weights: 0.587, hands 0.177.
+  // the root 11.8 cm (CMU's root is not MakeHuman's), limb joints 0.1-4.7 cm (the shoulders 3.9 and 4.7). Before the
+  // hips, ankles and wrists were placed by proportion: overall 0.640, arms 0.743, legs 0.699, joints mean 5.8 cm
+  // (wrists 8.8, knees 7.4); before the head took the face (a rigid part above the neck's narrowest section):
+  // spine/head 0.596, 1,096 face vertices on upperneck. The height fit with distance weights: 0.587, hands 0.177.
   EXPECT_GT(agreement.regions[int(test::BodyRegion::kHands)].fraction(), 0.62);
   EXPECT_GT(agreement.regions[int(test::BodyRegion::kArms)].fraction(), 0.82);
   EXPECT_GT(agreement.regions[int(test::BodyRegion::kLegs)].fraction(), 0.71);

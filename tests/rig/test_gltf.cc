@@ -84,8 +84,8 @@ std::vector<int> every_frame(const Motion& motion, int step = 1) {
 TEST(Glb, HeaderChunksAndAccessorsFollowTheSpec) {
   const ClipScene s = clip_scene();
   const auto frames = every_frame(s.motion, 10);
-  const GltfDocument document = gltf_from_clip(s.skeleton, s.motion, s.bind_pose, s.bind, s.mesh, s.weights, frames,
-                                               "clip");
+  const GltfDocument document =
+      gltf_from_clip(s.skeleton, s.motion, s.bind_pose, s.bind, s.mesh, s.weights, frames, "clip");
   const auto glb = format_glb(document);
   ASSERT_TRUE(glb) << glb.error().to_string();
   ASSERT_GE(glb->size(), 28u);
@@ -121,8 +121,8 @@ TEST(Glb, AClipReimportsThroughAssimpAndSkinsTheSame) {
   const ClipScene s = clip_scene();
   const auto frames = every_frame(s.motion);
   const auto path = temp("clip.glb");
-  ASSERT_TRUE(write_glb(path.string(), gltf_from_clip(s.skeleton, s.motion, s.bind_pose, s.bind, s.mesh, s.weights,
-                                                      frames, "09_06")));
+  ASSERT_TRUE(write_glb(path.string(),
+                        gltf_from_clip(s.skeleton, s.motion, s.bind_pose, s.bind, s.mesh, s.weights, frames, "09_06")));
   ModelReadOptions options;
   options.join_identical_vertices = false;
   const auto model = read_rigged_model(path.string(), options);
@@ -238,7 +238,8 @@ TEST(Glb, InconsistentDocumentsAreRefused) {
 TEST(Glb, TruncatedOrCorruptFilesFailWithTheFileNamed) {
   const ClipScene s = clip_scene();
   const std::vector<int> frames{0, 1, 2};
-  const auto glb = format_glb(gltf_from_clip(s.skeleton, s.motion, s.bind_pose, s.bind, s.mesh, s.weights, frames, "x"));
+  const auto glb =
+      format_glb(gltf_from_clip(s.skeleton, s.motion, s.bind_pose, s.bind, s.mesh, s.weights, frames, "x"));
   ASSERT_TRUE(glb);
   const auto truncated = temp("truncated.glb");
   std::ofstream(truncated, std::ios::binary) << glb->substr(0, glb->size() / 2);

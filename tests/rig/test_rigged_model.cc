@@ -22,9 +22,9 @@ std::filesystem::path khronos(const std::string& name) {
   return test::shared_data_dir() / "meshes" / "khronos" / name;
 }
 
-#define REQUIRE_KHRONOS()                                                                                    \
-  do {                                                                                                       \
-    if (!std::filesystem::is_directory(khronos("")))                                                         \
+#define REQUIRE_KHRONOS()                                                                                   \
+  do {                                                                                                      \
+    if (!std::filesystem::is_directory(khronos("")))                                                        \
       GTEST_SKIP() << "no Khronos models at " << khronos("") << " (../shared/data/meshes absent): skipped"; \
   } while (0)
 
@@ -230,8 +230,7 @@ TEST(RiggedModel, UnknownAnimationNamesTheOnesThereAre) {
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().file, khronos("Fox.glb").string());
   EXPECT_NE(missing.error().message.find("no animation `Jump`"), std::string::npos) << missing.error().to_string();
-  EXPECT_NE(missing.error().message.find("`Survey`, `Walk`, `Run`"), std::string::npos)
-      << missing.error().to_string();
+  EXPECT_NE(missing.error().message.find("`Survey`, `Walk`, `Run`"), std::string::npos) << missing.error().to_string();
 }
 
 TEST(RiggedModel, UnreadableFilesFailNamingTheFile) {

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
+#include <mocap/io/skin_weights.h>
 #include <mocap/rig/auto_weights.h>
 #include <mocap/skin/skin.h>
-#include <mocap/io/skin_weights.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -1076,9 +1076,10 @@ TEST(Humanoid, PackedWeightsSkinWithinFloatRoundingOfVertexWeights) {
   }
   RecordProperty("worst_position_difference_nm", static_cast<int>(1e9 * worst_position));
   RecordProperty("farthest_vertex_mm", static_cast<int>(1e3 * farthest));
-  std::printf("packed vs VertexWeights: worst %.3g m, %.3g of the distance from the origin (farthest vertex %.2f m), "
-              "normals %.3g\n",
-              worst_position, worst_relative, farthest, worst_normal);
+  std::printf(
+      "packed vs VertexWeights: worst %.3g m, %.3g of the distance from the origin (farthest vertex %.2f m), "
+      "normals %.3g\n",
+      worst_position, worst_relative, farthest, worst_normal);
   RecordProperty("rigid_vertices_checked", rigid_checked);
   EXPECT_GT(worst_position, 0.0);  // the last weight is recomputed: some vertices move, by float rounding
 }

@@ -199,9 +199,11 @@ int find_eye_pair(const char* shot, const char* asf, const char* amc, int number
   for (int y = 0; y + size.height <= p.height; ++y) {
     for (int x = 0; x + size.width <= p.width; ++x) {
       bool match = true;
-      for (int dx = 0; dx < size.width && match; ++dx) match = same(p.at(x + dx, y + probe), &want[(probe * size.width + dx) * 3]);
+      for (int dx = 0; dx < size.width && match; ++dx)
+        match = same(p.at(x + dx, y + probe), &want[(probe * size.width + dx) * 3]);
       for (int dy = 0; dy < size.height && match; ++dy) {
-        for (int dx = 0; dx < size.width && match; ++dx) match = same(p.at(x + dx, y + dy), &want[(dy * size.width + dx) * 3]);
+        for (int dx = 0; dx < size.width && match; ++dx)
+          match = same(p.at(x + dx, y + dy), &want[(dy * size.width + dx) * 3]);
       }
       if (match) {
         const mocap::EyeFrame& f = eyes.track[static_cast<std::size_t>(frame)];

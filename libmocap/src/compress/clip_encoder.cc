@@ -17,7 +17,6 @@
 namespace mocap {
 namespace {
 
-
 // World positions and rotations of every frame, frame-major.
 struct World {
   std::vector<Eigen::Vector3d> p;
@@ -31,7 +30,8 @@ void world_of(const Skeleton& skeleton, const Motion& motion, World& w) {
   Pose pose = make_pose(skeleton);
   for (int f = 0; f < motion.frame_count(); ++f) {
     pose_from_channels(skeleton, motion.frame(f), pose);
-    forward_kinematics(skeleton, pose, std::span(w.p).subspan(f * bones, bones), std::span(w.r).subspan(f * bones, bones));
+    forward_kinematics(skeleton, pose, std::span(w.p).subspan(f * bones, bones),
+                       std::span(w.r).subspan(f * bones, bones));
   }
 }
 
@@ -115,7 +115,8 @@ std::optional<Planted> find_planted(const Skeleton& skeleton, const Motion& moti
       for (int f = c.first; f <= c.last; ++f) p.on[s][f] = 1;
     }
     for (std::size_t c = 0; c < affected.size(); ++c) {
-      for (const int j : affected[c]) p.moves[c][s] = p.moves[c][s] || j == foot.heel || j == foot.ball || j == foot.toe;
+      for (const int j : affected[c])
+        p.moves[c][s] = p.moves[c][s] || j == foot.heel || j == foot.ball || j == foot.toe;
     }
   }
   return p;
@@ -125,7 +126,9 @@ void measure_planted(const World& reference, const World& other, int bones, int 
   const auto speed = [&](const World& w, int f, int j) {
     const int a = std::max(0, f - 1), c = std::min(frames - 1, f + 1);
     if (a == c) return 0.0;
-    return 100.0 * fps * (w.p[static_cast<std::size_t>(c) * bones + j] - w.p[static_cast<std::size_t>(a) * bones + j]).norm() / (c - a);
+    return 100.0 * fps *
+           (w.p[static_cast<std::size_t>(c) * bones + j] - w.p[static_cast<std::size_t>(a) * bones + j]).norm() /
+           (c - a);
   };
   for (std::size_t s = 0; s < 2; ++s) {
     const Foot& foot = p.contacts.feet[s];
@@ -254,8 +257,9 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
   const int bones = static_cast<int>(skeleton.bones.size());
   if (frames < 1) return fail("", 0, "the motion has no frames");
   if (motion.channel_count != channels || motion.values.size() != static_cast<std::size_t>(frames) * channels)
-    return fail("", 0, "the motion has " + std::to_string(motion.channel_count) + " channels, the skeleton " +
-                           std::to_string(channels));
+    return fail("", 0,
+                "the motion has " + std::to_string(motion.channel_count) + " channels, the skeleton " +
+                    std::to_string(channels));
   if (!(motion.fps > 0.0 && motion.fps <= 1e6)) return fail("", 0, "frame rate not in (0, 1e6]");
   for (const double v : motion.values) {
     if (!(std::abs(v) <= 1e5)) return fail("", 0, "a channel value is not finite or beyond 1e5");
@@ -372,7 +376,8 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
       }
       for (int c = 0; c < channels; ++c) {
         if (fits[c].spacing_index >= 0 && fits[c].spacing_index != finest) {
-          clip.tracks[c] = clip_fit::fit_channel(values[c], tolerance_of(c), fit_options, finest, finest, &caches[c]).track;
+          clip.tracks[c] =
+              clip_fit::fit_channel(values[c], tolerance_of(c), fit_options, finest, finest, &caches[c]).track;
         } else {
           clip.tracks[c] = fits[c].track;
         }
@@ -390,15 +395,18 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
     Measured m = measure(reference, decoded, bones, frames, clip.keys, shell, options.shell_radius_m);
     const double bounded = shell ? m.worst_shell : m.worst;
     closest_cm = std::min(closest_cm, bounded);
-    if (velocity_bound > 0.0) measure_velocity(reference, decoded, bones, frames, motion.fps, velocity_errors, velocity_column, m);
+    if (velocity_bound > 0.0)
+      measure_velocity(reference, decoded, bones, frames, motion.fps, velocity_errors, velocity_column, m);
     const bool velocity_held = velocity_bound <= 0.0 || m.velocity.p99_cm_s <= velocity_target;
     if (!velocity_held) closest_velocity = std::min(closest_velocity, m.velocity.p99_cm_s);
     bool contacts_held = true;
     if (contact_bounded) {
       measure_planted(reference, decoded, bones, frames, motion.fps, *planted);
-      const PlantedFeetSpeed speed = planted_feet_speed(planted->contacts, reference.p, decoded.p, bones, frames, motion.fps);
-      contacts_held = (contact_target_cm <= 0.0 || std::max(planted->worst_cm[0], planted->worst_cm[1]) <= contact_target_cm) &&
-                      (contact_speed_target <= 0.0 || speed.difference_cm_s <= contact_speed_target);
+      const PlantedFeetSpeed speed =
+          planted_feet_speed(planted->contacts, reference.p, decoded.p, bones, frames, motion.fps);
+      contacts_held =
+          (contact_target_cm <= 0.0 || std::max(planted->worst_cm[0], planted->worst_cm[1]) <= contact_target_cm) &&
+          (contact_speed_target <= 0.0 || speed.difference_cm_s <= contact_speed_target);
     }
     if (bounded <= target_cm && velocity_held && contacts_held && (!best || bytes.size() < best_bytes.size())) {
       best = std::move(*parsed);
@@ -416,7 +424,8 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
       double ratio = 0.0, rate_ratio = 0.0;
       for (const int j : affected[c]) {
         ratio = std::max(ratio, m.joint[j] / target_cm);
-        if (velocity_bound > 0.0) rate_ratio = std::max(rate_ratio, m.joint_velocity_p99[j] / (velocity_target * slack));
+        if (velocity_bound > 0.0)
+          rate_ratio = std::max(rate_ratio, m.joint_velocity_p99[j] / (velocity_target * slack));
       }
       steer(share[c], ratio, loosen);
       if (velocity_bound > 0.0) steer(rate_share[c], rate_ratio, loosen);
@@ -435,14 +444,17 @@ Result<CompressedClip> encode_clip(const Skeleton& skeleton, const Motion& motio
     }
   }
   if (!best && closest_cm <= target_cm && contact_bounded)
-    return fail("", 0, "cannot hold the planted feet's bounds (" + std::to_string(options.max_contact_error_cm) +
-                           " cm, +" + std::to_string(options.max_contact_speed_cm_s) + " cm/s) with the joint and velocity bounds");
+    return fail("", 0,
+                "cannot hold the planted feet's bounds (" + std::to_string(options.max_contact_error_cm) + " cm, +" +
+                    std::to_string(options.max_contact_speed_cm_s) + " cm/s) with the joint and velocity bounds");
   if (!best && closest_cm <= target_cm && velocity_bound > 0.0)
-    return fail("", 0, "cannot hold the velocity bound of " + std::to_string(velocity_bound) +
-                           " cm/s: the closest decoded file had " + std::to_string(closest_velocity) + " cm/s");
+    return fail("", 0,
+                "cannot hold the velocity bound of " + std::to_string(velocity_bound) +
+                    " cm/s: the closest decoded file had " + std::to_string(closest_velocity) + " cm/s");
   if (!best)
-    return fail("", 0, "cannot hold the bound of " + std::to_string(bound_cm) + " cm: the closest decoded file was " +
-                           std::to_string(closest_cm) + " cm");
+    return fail("", 0,
+                "cannot hold the bound of " + std::to_string(bound_cm) + " cm: the closest decoded file was " +
+                    std::to_string(closest_cm) + " cm");
   best->name.clear();
   if (stats && !clip.keys.empty()) {
     // Whole-pose mode bounded the key frames; the stats are of every frame.

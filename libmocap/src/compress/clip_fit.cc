@@ -11,7 +11,7 @@
 namespace mocap::clip_fit {
 namespace {
 
-constexpr std::array<int, 26> kSpacings = {1,  2,  3,  4,  5,  6,  7,  8,  10,  12,  14,  16,  20,
+constexpr std::array<int, 26> kSpacings = {1,  2,  3,  4,  5,  6,  7,  8,  10, 12,  14,  16,  20,
                                            24, 28, 32, 40, 48, 56, 64, 80, 96, 128, 160, 192, 256};
 constexpr std::int64_t kMaxCode = std::int64_t{1} << 28;
 
@@ -68,7 +68,8 @@ std::vector<double> least_squares(std::span<const double> x, int degree, int spa
   }
   for (int r = m; r-- > 0;) {  // L^T c = y
     double v = rhs[r];
-    for (int k = r + 1; k <= std::min(m - 1, r + degree); ++k) v -= n[static_cast<std::size_t>(r) * band + (k - r)] * rhs[k];
+    for (int k = r + 1; k <= std::min(m - 1, r + degree); ++k)
+      v -= n[static_cast<std::size_t>(r) * band + (k - r)] * rhs[k];
     rhs[r] = v / n[static_cast<std::size_t>(r) * band];
   }
   return rhs;
@@ -196,8 +197,8 @@ double excess(std::span<const double> x, std::span<const float> points, int degr
 
 // Whether the curve of `points` holds the tolerance (keyed tracks: on their
 // key frames, values only).
-bool held(std::span<const double> x, std::span<const float> points, int degree, int spacing,
-          std::span<const int> keys, Scratch& s) {
+bool held(std::span<const double> x, std::span<const float> points, int degree, int spacing, std::span<const int> keys,
+          Scratch& s) {
   if (!keys.empty()) {
     for (std::size_t i = 0; i < keys.size(); ++i)
       if (std::abs(points[i] - x[keys[i]]) > s.allowance.value[keys[i]]) return false;
@@ -252,8 +253,8 @@ bool quantise(std::span<const double> c, int k, Scratch& s) {
 }
 
 // The track for points c (spacing 0: keyed), or bytes = max when no grid holds the tolerance.
-Fit quantised_fit(std::span<const double> x, std::span<const double> c, const Tolerance& tolerance,
-                  double fit_excess, const FitOptions& options, int spacing, Scratch& s) {
+Fit quantised_fit(std::span<const double> x, std::span<const double> c, const Tolerance& tolerance, double fit_excess,
+                  const FitOptions& options, int spacing, Scratch& s) {
   Fit fit;
   fit.bytes = std::numeric_limits<std::size_t>::max();
   ClipTrack& t = fit.track;
@@ -300,10 +301,12 @@ Fit quantised_fit(std::span<const double> x, std::span<const double> c, const To
 
 }  // namespace
 
-std::span<const int> spacings() { return kSpacings; }
+std::span<const int> spacings() {
+  return kSpacings;
+}
 
-Fit fit_channel(std::span<const double> x, const Tolerance& tolerance, const FitOptions& options, int first,
-                int last, ChannelCache* cache) {
+Fit fit_channel(std::span<const double> x, const Tolerance& tolerance, const FitOptions& options, int first, int last,
+                ChannelCache* cache) {
   const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
   const float middle = static_cast<float>(0.5 * (*lo + *hi));
   Scratch s;

@@ -29,9 +29,9 @@ struct FitOptions {
 // free to flip from frame to frame. Keyed tracks hold the value on their
 // key frames only.
 struct Tolerance {
-  double value = 0.0;                                    // channel units, > 0
+  double value = 0.0;                                     // channel units, > 0
   double rate = std::numeric_limits<double>::infinity();  // channel units per frame, > 0; infinity: unbounded
-  std::span<const double> scale;                         // per frame, in (0, 1]; empty: 1 on every frame
+  std::span<const double> scale;                          // per frame, in (0, 1]; empty: 1 on every frame
 };
 
 struct Fit {
@@ -54,7 +54,7 @@ std::span<const int> spacings();
 // tried: indices [first, last] of spacings(). Always succeeds: spacing 1 with
 // a fine grid reproduces the values to float precision (if even that fails
 // the tolerance, the finest fit is returned with its error).
-Fit fit_channel(std::span<const double> values, const Tolerance& tolerance, const FitOptions& options, int first, int last,
-                ChannelCache* cache = nullptr);
+Fit fit_channel(std::span<const double> values, const Tolerance& tolerance, const FitOptions& options, int first,
+                int last, ChannelCache* cache = nullptr);
 
 }  // namespace mocap::clip_fit

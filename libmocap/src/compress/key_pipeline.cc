@@ -1,5 +1,5 @@
-#include <mocap/compress/key_pipeline.h>
 #include <mocap/compress/extract.h>
+#include <mocap/compress/key_pipeline.h>
 #include <mocap/compress/rebuild.h>
 #include <mocap/core/fk.h>
 #include <mocap/core/pose_track.h>
@@ -39,7 +39,8 @@ Result<MotionError> rebuild_and_measure(const Skeleton& skeleton, const Motion& 
     per_joint->assign(bones, 0.0);
     for (int f = 0; f < frames; ++f) {
       const std::size_t row = static_cast<std::size_t>(f) * bones;
-      for (std::size_t j = 0; j < bones; ++j) (*per_joint)[j] += (positions[row + j] - reference_positions[row + j]).norm();
+      for (std::size_t j = 0; j < bones; ++j)
+        (*per_joint)[j] += (positions[row + j] - reference_positions[row + j]).norm();
     }
     for (double& e : *per_joint) e *= kCmPerM / frames;
   }
@@ -67,7 +68,8 @@ Result<void> KeyCompressOptions::validate() const {
       if (value < 0.0) return fail("", 0, what + ": expected a distance >= 0");
       break;
     case KeyBudget::kCount:
-      if (value < 1.0 || value != std::floor(value)) return fail("", 0, what + ": expected a whole number of keys >= 1");
+      if (value < 1.0 || value != std::floor(value))
+        return fail("", 0, what + ": expected a whole number of keys >= 1");
       break;
     case KeyBudget::kRatio:
       if (!(value > 0.0 && value <= 1.0)) return fail("", 0, what + ": expected a share of frames in (0, 1]");
@@ -92,7 +94,8 @@ Result<KeyCompressResult> compress_keys(const Skeleton& skeleton, const Motion& 
   if (auto ok = options.validate(); !ok) return std::unexpected(ok.error());
   const int frames = motion.frame_count();
   if (frames == 0) return fail(name, 0, "no frames to compress");
-  if (motion.channel_count != skeleton.channel_count) return fail(name, 0, "the motion does not match the skeleton's channels");
+  if (motion.channel_count != skeleton.channel_count)
+    return fail(name, 0, "the motion does not match the skeleton's channels");
   if (!options.weights.empty() && options.weights.size() != skeleton.bones.size()) {
     return fail(name, 0, "expected one weight per bone");
   }
@@ -104,7 +107,8 @@ Result<KeyCompressResult> compress_keys(const Skeleton& skeleton, const Motion& 
   switch (options.budget) {
     case KeyBudget::kThreshold:
       selection.threshold = options.value;
-      selection.keys = extract_keys(make_pose_track(skeleton, motion), weights, options.value, options.selection.distance);
+      selection.keys =
+          extract_keys(make_pose_track(skeleton, motion), weights, options.value, options.selection.distance);
       break;
     case KeyBudget::kCount:
     case KeyBudget::kRatio: {
@@ -120,9 +124,8 @@ Result<KeyCompressResult> compress_keys(const Skeleton& skeleton, const Motion& 
                                             options.error.shell_radius, options.interpolation);
       break;
     case KeyBudget::kMaxShellError:
-      selection =
-          select_keys_for_max_error(skeleton, motion, options.value, ErrorBound::kShell, options.error.shell_radius,
-                                    options.interpolation);
+      selection = select_keys_for_max_error(skeleton, motion, options.value, ErrorBound::kShell,
+                                            options.error.shell_radius, options.interpolation);
       break;
   }
   result.select_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -135,17 +138,16 @@ Result<KeyCompressResult> compress_keys(const Skeleton& skeleton, const Motion& 
   std::vector<Eigen::Quaterniond> reference_rotations(samples);
   world_transforms(skeleton, motion, reference_positions, reference_rotations);
   result.key_motion = key_motion(motion, result.keys);
-  auto error = rebuild_and_measure(skeleton, motion, result.key_motion, options, name, reference_positions,
-                                   reference_rotations, result.rebuilt, result.position_per_frame_cm,
-                                   &result.joint_mean_cm);
+  auto error =
+      rebuild_and_measure(skeleton, motion, result.key_motion, options, name, reference_positions, reference_rotations,
+                          result.rebuilt, result.position_per_frame_cm, &result.joint_mean_cm);
   if (!error) return std::unexpected(error.error());
   result.error = *error;
   if (options.uniform_baseline) {
     Motion uniform;
-    auto u = rebuild_and_measure(skeleton, motion,
-                                 key_motion(motion, uniform_keys(frames, static_cast<int>(result.keys.size()))),
-                                 options, name, reference_positions, reference_rotations, uniform,
-                                 result.uniform_position_per_frame_cm, nullptr);
+    auto u = rebuild_and_measure(
+        skeleton, motion, key_motion(motion, uniform_keys(frames, static_cast<int>(result.keys.size()))), options, name,
+        reference_positions, reference_rotations, uniform, result.uniform_position_per_frame_cm, nullptr);
     if (!u) return std::unexpected(u.error());
     result.uniform_error = *u;
   }

@@ -1,5 +1,5 @@
-#include <mocap/core/fk.h>
 #include <mocap/compress/motion_error.h>
+#include <mocap/core/fk.h>
 #include <mocap/core/units.h>
 
 #include <algorithm>

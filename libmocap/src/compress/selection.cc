@@ -238,7 +238,7 @@ class SegmentError {
     return 0.0;
   }
 
-  PoseTrack rebuilt_;  // scratch of whole()
+  PoseTrack rebuilt_;                                    // scratch of whole()
   std::unordered_map<std::uint64_t, double> sums_;       // complete sums by segment_key
   std::unordered_map<std::uint64_t, double> estimates_;  // estimate()s by segment_key
   const Skeleton& skeleton_;
@@ -450,7 +450,7 @@ class KeySearch {
 
   SegmentError& error_;
   std::vector<int> keys_;
-  std::vector<double> cost_;  // cost_[i]: summed error between keys i and i + 1
+  std::vector<double> cost_;                              // cost_[i]: summed error between keys i and i + 1
   std::unordered_map<std::uint64_t, Split> best_splits_;  // by segment_key: the best inner key, once known
   // Scratch of trade_round.
   std::vector<double> increase_;

@@ -57,8 +57,9 @@ std::string implausible_floor_contact(const Skeleton& skeleton, const FloorConta
     std::snprintf(text, sizeof text,
                   "the lowest joint over the whole motion (%s, frame %d) is %.2f m %s the floor (y = 0), "
                   "more than the skeleton's hip height (%.2f m): is the motion this skeleton's, in its units?",
-                  skeleton.bones[static_cast<std::size_t>(contact.lowest_bone)].name.c_str(), contact.lowest_frame_number,
-                  off_floor > 0 ? off_floor : -off_floor, off_floor > 0 ? "above" : "below", contact.hip_height_m);
+                  skeleton.bones[static_cast<std::size_t>(contact.lowest_bone)].name.c_str(),
+                  contact.lowest_frame_number, off_floor > 0 ? off_floor : -off_floor,
+                  off_floor > 0 ? "above" : "below", contact.hip_height_m);
     return text;
   }
   return "";

@@ -49,8 +49,9 @@ Result<void> finalize(Skeleton& skeleton) {
   for (int b = 1; b < n; ++b) {
     const int parent = skeleton.bones[b].parent;
     if (parent >= n)
-      return fail("", 0, "bone '" + skeleton.bones[b].name + "' has parent " + std::to_string(parent) + " of " + std::to_string(n) +
-             " bones");
+      return fail("", 0,
+                  "bone '" + skeleton.bones[b].name + "' has parent " + std::to_string(parent) + " of " +
+                      std::to_string(n) + " bones");
   }
   skeleton.eval_order.clear();
   skeleton.eval_order.push_back(0);
@@ -69,7 +70,8 @@ Result<void> finalize(Skeleton& skeleton) {
   }
   for (int b = 1; b < n; ++b) {
     if (placed[b]) continue;
-    if (skeleton.bones[b].parent < 0) return fail("", 0, "bone '" + skeleton.bones[b].name + "' has no parent in :hierarchy");
+    if (skeleton.bones[b].parent < 0)
+      return fail("", 0, "bone '" + skeleton.bones[b].name + "' has no parent in :hierarchy");
     return fail("", 0, "bone '" + skeleton.bones[b].name + "' is not connected to the root (a cycle in :hierarchy)");
   }
   int channel = 0;

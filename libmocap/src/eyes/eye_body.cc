@@ -44,8 +44,9 @@ Result<HeadTrack> head_track(const Skeleton& skeleton, const Motion& motion, std
   // BVH tools write "Head" where CMU's ASF says "head".
   for (std::size_t b = 0; bone < 0 && b < skeleton.bones.size(); ++b) {
     const std::string& name = skeleton.bones[b].name;
-    if (name.size() == head_bone.size() &&
-        std::equal(name.begin(), name.end(), head_bone.begin(), [](char x, char y) { return std::tolower(x) == std::tolower(y); }))
+    if (name.size() == head_bone.size() && std::equal(name.begin(), name.end(), head_bone.begin(), [](char x, char y) {
+          return std::tolower(x) == std::tolower(y);
+        }))
       bone = static_cast<int>(b);
   }
   if (bone < 0) return fail("", 0, "no bone called '" + std::string(head_bone) + "' for the head");

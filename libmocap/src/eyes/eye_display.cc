@@ -11,8 +11,8 @@ struct Rgb {
   float r, g, b;
 };
 
-constexpr Rgb kGround{28, 28, 32};   // around the screens
-constexpr Rgb kBezel{0, 0, 0};       // the screen outside its round panel: unlit
+constexpr Rgb kGround{28, 28, 32};  // around the screens
+constexpr Rgb kBezel{0, 0, 0};      // the screen outside its round panel: unlit
 constexpr Rgb kSclera{236, 232, 224};
 constexpr Rgb kIrisInner{104, 158, 196};
 constexpr Rgb kIrisOuter{38, 82, 128};
@@ -38,7 +38,8 @@ std::uint8_t byte_of(float v) {
 }
 
 void fill(std::span<std::uint8_t> rgb, Rgb c) {
-  for (std::size_t i = 0; i + 2 < rgb.size(); i += 3) rgb[i] = byte_of(c.r), rgb[i + 1] = byte_of(c.g), rgb[i + 2] = byte_of(c.b);
+  for (std::size_t i = 0; i + 2 < rgb.size(); i += 3)
+    rgb[i] = byte_of(c.r), rgb[i + 1] = byte_of(c.g), rgb[i + 2] = byte_of(c.b);
 }
 
 // The sample as the stream sends it: gaze in the unit disc, values in range.
@@ -52,7 +53,8 @@ EyeSample clamped_sample(const EyeSample& eye) {
 
 Result<void> EyeDisplayGeometry::validate() const {
   auto bad = [](const std::string& what) { return fail("", 0, "eye display: " + what); };
-  if (screen_px < 16 || screen_px > 4096) return bad("screen " + std::to_string(screen_px) + " px: expected 16 to 4096");
+  if (screen_px < 16 || screen_px > 4096)
+    return bad("screen " + std::to_string(screen_px) + " px: expected 16 to 4096");
   const double half = 0.5 * screen_px;
   if (!(effective_radius_px > 0.0 && effective_radius_px <= half)) {
     return bad("effective radius: expected (0, " + std::to_string(half) + "] px");
@@ -77,7 +79,8 @@ void draw_eye_display(const EyeDisplayGeometry& g, const EyeSample& in, std::spa
   const float half = 0.5f * static_cast<float>(g.screen_px);
   const float panel = static_cast<float>(g.effective_radius_px);
   const float iris_r = static_cast<float>(g.iris_radius_px);
-  const float pupil_r = static_cast<float>(g.pupil_min_radius_px + eye.pupil * (g.pupil_max_radius_px - g.pupil_min_radius_px));
+  const float pupil_r =
+      static_cast<float>(g.pupil_min_radius_px + eye.pupil * (g.pupil_max_radius_px - g.pupil_min_radius_px));
   // Facing the screen: the character's right (x > 0) is the viewer's left.
   const float iris_x = -static_cast<float>(eye.x * g.map_radius_px);
   const float iris_y = -static_cast<float>(eye.y * g.map_radius_px);
@@ -89,7 +92,8 @@ void draw_eye_display(const EyeDisplayGeometry& g, const EyeSample& in, std::spa
   const float l = static_cast<float>(eye.openness);
   const float seam = static_cast<float>(g.lid_meet) * panel;
   const float lash_upper = std::max(1.5f, 0.02f * panel), lash_lower = 0.5f * lash_upper;
-  const float open_top = -panel - lash_upper - 1.0f, open_bottom = panel + lash_lower + 1.0f;  // out of sight, lashes too
+  const float open_top = -panel - lash_upper - 1.0f,
+              open_bottom = panel + lash_lower + 1.0f;  // out of sight, lashes too
   const float upper_mid = seam - l * (seam - open_top);
   const float lower_mid = seam + l * (open_bottom - seam);
   const float bow = 0.35f * l * panel;
@@ -111,7 +115,8 @@ void draw_eye_display(const EyeDisplayGeometry& g, const EyeSample& in, std::spa
         const float iris = coverage(iris_r - ri);
         if (iris > 0.0f) {
           const float t = std::min(ri / iris_r, 1.0f);
-          const Rgb ring = t < 0.86f ? mix(kIrisInner, kIrisOuter, t / 0.86f) : mix(kIrisOuter, kLimbus, (t - 0.86f) / 0.14f);
+          const Rgb ring =
+              t < 0.86f ? mix(kIrisInner, kIrisOuter, t / 0.86f) : mix(kIrisOuter, kLimbus, (t - 0.86f) / 0.14f);
           c = mix(c, ring, iris);
           c = mix(c, kPupil, coverage(pupil_r - ri));
           c = mix(c, kHighlight, 0.85f * coverage(shine_r - std::hypot(x - shine_x, y - shine_y)));

@@ -146,7 +146,8 @@ class AmcParser {
     if (position_in_frame_ < order.size()) {
       const std::string& expected = skeleton_.bones[order[position_in_frame_]].name;
       const std::size_t n = expected.size();
-      if (line.starts_with(expected) && (line.size() == n || text::is_blank(line[n]))) return {order[position_in_frame_], n};
+      if (line.starts_with(expected) && (line.size() == n || text::is_blank(line[n])))
+        return {order[position_in_frame_], n};
     }
     std::size_t name_end = 0;
     while (name_end < line.size() && !text::is_blank(line[name_end])) ++name_end;

@@ -189,7 +189,8 @@ class AsfParser {
     }
     if (key == "axis") {
       const std::string_view order = text::next_word(rest);
-      if (!text::is_axis_order(order)) return error_here("root axis " + quote(order) + ": expected an order such as XYZ");
+      if (!text::is_axis_order(order))
+        return error_here("root axis " + quote(order) + ": expected an order such as XYZ");
       root.axis_order = std::string(order);
       return std::nullopt;
     }
@@ -240,7 +241,8 @@ class AsfParser {
     } else if (key == "axis") {
       const auto v = parse_vector3(rest);
       const std::string_view order = text::next_word(rest);
-      if (!v || !text::is_axis_order(order)) return error_here("bone axis: expected three angles and an order such as XYZ");
+      if (!v || !text::is_axis_order(order))
+        return error_here("bone axis: expected three angles and an order such as XYZ");
       bone_.axis = *v;
       bone_.axis_order = std::string(order);
     } else if (key == "dof") {

@@ -33,7 +33,8 @@ Result<void> validate(const AsfSkeleton& raw) {
     const std::string at = "bone '" + bone.name + "'";
     if (!text::is_axis_order(bone.axis_order))
       return fail("", 0, at + " has axis order '" + bone.axis_order + "': expected XYZ in some order");
-    if (!bone.limits.empty() && bone.limits.size() != bone.dofs.size()) return fail("", 0, at + ": expected one limit pair per dof");
+    if (!bone.limits.empty() && bone.limits.size() != bone.dofs.size())
+      return fail("", 0, at + ": expected one limit pair per dof");
     unsigned seen = 0;
     for (const Channel c : bone.dofs) {
       const unsigned bit = 1u << static_cast<unsigned>(c);

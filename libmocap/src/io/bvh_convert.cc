@@ -74,8 +74,8 @@ Result<void> check_bvh_skeleton(const Skeleton& s) {
                     "bone " + quote(bone.name) + " has dof " + std::string(channel_name(bone.dofs[d])) +
                         " twice, which BVH cannot hold");
     }
-    if (bone.name.empty() ||
-        std::any_of(bone.name.begin(), bone.name.end(), [](char c) { return text::is_blank(c) || c == '{' || c == '}'; }))
+    if (bone.name.empty() || std::any_of(bone.name.begin(), bone.name.end(),
+                                         [](char c) { return text::is_blank(c) || c == '{' || c == '}'; }))
       return fail("", 0, "bone name " + quote(bone.name) + " cannot be a BVH joint name (empty, a space or a brace)");
   }
   return {};

@@ -69,9 +69,9 @@ Result<void> rename_joints(Skeleton& skeleton, BvhJointNames names) {
   for (const Bone& bone : skeleton.bones) {
     next.emplace_back(renamed(bone.name, names));
     if (const auto [at, added] = was.emplace(next.back(), bone.name); !added) {
-      return std::unexpected(Error{"", 0,
-                                   "joint names: '" + at->second + "' and '" + bone.name + "' would both be named '" +
-                                       next.back() + "'"});
+      return std::unexpected(
+          Error{"", 0,
+                "joint names: '" + at->second + "' and '" + bone.name + "' would both be named '" + next.back() + "'"});
     }
   }
   for (std::size_t b = 0; b < next.size(); ++b) skeleton.bones[b].name = std::move(next[b]);

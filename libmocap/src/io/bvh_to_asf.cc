@@ -72,11 +72,10 @@ Result<AsfFromBvh> bvh_to_asf(const Skeleton& skeleton, const Motion& motion) {
   const std::size_t n = s.bones.size();
   const double scale = s.metres_per_unit();
   std::vector<std::vector<int>> children(n);
-  for (std::size_t b = 1; b < n; ++b) children[static_cast<std::size_t>(s.bones[b].parent)].push_back(static_cast<int>(b));
+  for (std::size_t b = 1; b < n; ++b)
+    children[static_cast<std::size_t>(s.bones[b].parent)].push_back(static_cast<int>(b));
   const auto offset_of = [&](std::size_t b) -> Eigen::Vector3d { return s.bones[b].length * s.bones[b].direction; };
-  const auto is_end_site = [&](std::size_t b) {
-    return b > 0 && s.bones[b].dofs.empty() && children[b].empty();
-  };
+  const auto is_end_site = [&](std::size_t b) { return b > 0 && s.bones[b].dofs.empty() && children[b].empty(); };
 
   std::set<std::string> taken{"root"};
   // Words an ASF reader takes for its own: "begin"/"end" close blocks, ':'

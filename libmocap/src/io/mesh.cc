@@ -5,8 +5,8 @@
 #include <Eigen/Geometry>
 
 #include <algorithm>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <unordered_map>
@@ -142,15 +142,15 @@ void compute_normals(Mesh& mesh) {
   for (const MeshTriangle& t : mesh.triangles) {
     const Eigen::Vector3d a = mesh.positions[t.vertex[0]].cast<double>();
     // The cross product's length is twice the area: area weighting for free.
-    const Eigen::Vector3d n = (mesh.positions[t.vertex[1]].cast<double>() - a)
-                                  .cross(mesh.positions[t.vertex[2]].cast<double>() - a);
+    const Eigen::Vector3d n =
+        (mesh.positions[t.vertex[1]].cast<double>() - a).cross(mesh.positions[t.vertex[2]].cast<double>() - a);
     for (const int v : t.vertex) sum[v] += n;
   }
   mesh.normals.resize(mesh.positions.size());
   for (std::size_t v = 0; v < sum.size(); ++v) {
     const double length = sum[v].norm();
     mesh.normals[v] = length > 0.0 && std::isfinite(length) ? Eigen::Vector3f((sum[v] / length).cast<float>())
-                                                             : Eigen::Vector3f::UnitY();
+                                                            : Eigen::Vector3f::UnitY();
   }
 }
 

@@ -107,8 +107,8 @@ Result<void> MovieWriter::close() {
   std::error_code ec;
   namespace fs = std::filesystem;
   // mkstemps made it private to us; a movie is read by others like every output.
-  fs::permissions(temp_path_, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
-                                  fs::perms::others_read, ec);
+  fs::permissions(temp_path_,
+                  fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read, ec);
   fs::rename(temp_path_, path_, ec);
   if (ec) {
     std::filesystem::remove(temp_path_, ec);

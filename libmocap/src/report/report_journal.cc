@@ -160,10 +160,12 @@ std::string difference(const Json& was, const Json& now) {
                " now)";
       }
     }
-    if (o.at("error") != c.at("error")) return path + ": " + o.at("error").dump() + " then, " + c.at("error").dump() + " now";
+    if (o.at("error") != c.at("error"))
+      return path + ": " + o.at("error").dump() + " then, " + c.at("error").dump() + " now";
   }
   for (const auto& [path, c] : then) {
-    if (!seen.count(path)) return "written by a run with the clip " + path + ", not in this one (the clip list differs)";
+    if (!seen.count(path))
+      return "written by a run with the clip " + path + ", not in this one (the clip list differs)";
   }
   return "";
 }
@@ -172,7 +174,9 @@ const char* kStartAgain = "; give the same inputs and options, or remove the jou
 
 }  // namespace
 
-std::string journal_path_for(const std::string& output) { return output + ".journal"; }
+std::string journal_path_for(const std::string& output) {
+  return output + ".journal";
+}
 
 ReportJournal::ReportJournal(ReportJournal&& other) noexcept
     : path(std::move(other.path)),
@@ -204,8 +208,7 @@ Result<ReportJournal> create_journal(const std::string& path, const JournalRun& 
   journal.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
   if (journal.fd < 0) {
     if (errno == EEXIST) return fail(path, 0, "the journal exists already");
-    return fail(path, 0,
-                "cannot create the journal in the folder '" + folder_of(path) + "': " + std::strerror(errno));
+    return fail(path, 0, "cannot create the journal in the folder '" + folder_of(path) + "': " + std::strerror(errno));
   }
   if (::flock(journal.fd, LOCK_EX | LOCK_NB) != 0) {
     return fail(path, 0, "the journal is in use by another mocap report");
@@ -261,11 +264,13 @@ Result<ReportJournal> resume_journal(const std::string& path, const JournalRun& 
       auto part = parse_report_json(std::string_view(line).substr(9), path + ":" + std::to_string(number));
       if (!part) return fail(path, number, part.error().message + " (remove the journal to start again)");
       if (part->clips.size() != 1 || part->aggregate.size() != journal.resume.done_aggregate.size()) {
-        return fail(path, number, "expected one clip with one aggregate per budget (remove the journal to start again)");
+        return fail(path, number,
+                    "expected one clip with one aggregate per budget (remove the journal to start again)");
       }
       ClipResult& clip = part->clips.front();
       if (!clip_paths.erase(clip.path)) {
-        return fail(path, number, clip.path + " is not a clip of this run, or is there twice (remove the journal to start again)");
+        return fail(path, number,
+                    clip.path + " is not a clip of this run, or is there twice (remove the journal to start again)");
       }
       for (std::size_t b = 0; b < part->aggregate.size(); ++b) {
         if (!add_aggregate(journal.resume.done_aggregate[b], part->aggregate[b], run.options.worst_clips)) {
@@ -281,7 +286,8 @@ Result<ReportJournal> resume_journal(const std::string& path, const JournalRun& 
   // Cut off a torn last line before appending after it; a journal without
   // even its first line whole holds nothing and starts afresh.
   struct stat st {};
-  if (::fstat(journal.fd, &st) != 0) return fail(path, 0, std::string("cannot stat the journal: ") + std::strerror(errno));
+  if (::fstat(journal.fd, &st) != 0)
+    return fail(path, 0, std::string("cannot stat the journal: ") + std::strerror(errno));
   if (!identified) valid_end = 0;
   journal.torn_bytes = static_cast<int>(st.st_size - valid_end);
   if (st.st_size != valid_end && ::ftruncate(journal.fd, valid_end) != 0) {

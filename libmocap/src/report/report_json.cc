@@ -184,7 +184,8 @@ Result<T> whole(const Json& j) {
     if (u <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return static_cast<T>(u);
   } else if (j.is_number_integer()) {
     const auto i = j.get<std::int64_t>();
-    if (std::cmp_greater_equal(i, std::numeric_limits<T>::min()) && std::cmp_less_equal(i, std::numeric_limits<T>::max()))
+    if (std::cmp_greater_equal(i, std::numeric_limits<T>::min()) &&
+        std::cmp_less_equal(i, std::numeric_limits<T>::max()))
       return static_cast<T>(i);
   }
   return fail("", 0, "expected a whole number, found " + j.dump());

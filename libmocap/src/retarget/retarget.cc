@@ -468,8 +468,8 @@ namespace {
 // Turns the two bones a-b and b-c (thigh and shin, upper arm and forearm)
 // so that c reaches T, or as near as the chain's length allows, bending
 // towards where b is (the capture's knee or elbow as pole).
-void two_bone_ik(const Vector3d& T, std::size_t a, std::size_t b, std::size_t c, std::span<const Vector3d> world_position,
-                 std::span<Quaterniond> world_rotation) {
+void two_bone_ik(const Vector3d& T, std::size_t a, std::size_t b, std::size_t c,
+                 std::span<const Vector3d> world_position, std::span<Quaterniond> world_rotation) {
   const Vector3d H = world_position[a], K = world_position[b], F = world_position[c];
   if ((T - F).norm() < 1e-12) return;
   const double l1 = (K - H).norm(), l2 = (F - K).norm();
@@ -696,7 +696,8 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
       const auto [bone, node] = supports[k];
       if (bone < 0 || node < 0) continue;
       capture_support[i * supports.size() + k] =
-          scratch.capture_positions[static_cast<std::size_t>(rig.capture_point_bone[static_cast<std::size_t>(bone)])].y();
+          scratch.capture_positions[static_cast<std::size_t>(rig.capture_point_bone[static_cast<std::size_t>(bone)])]
+              .y();
       model_support[i * supports.size() + k] = scratch.world_position[static_cast<std::size_t>(node)].dot(rig.up);
     }
     for (std::size_t s = 0; s < 2; ++s) {
@@ -740,8 +741,9 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
   std::vector<double> need(static_cast<std::size_t>(frames), 0.0);
   // Per frame and hand: the wrist's floor for the arm IK (the capture's
   // wrist height, scaled, where that is near the floor), model world.
-  std::vector<std::array<double, 2>> wrist_floor(static_cast<std::size_t>(frames),
-                                                 {-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()});
+  std::vector<std::array<double, 2>> wrist_floor(
+      static_cast<std::size_t>(frames),
+      {-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()});
   {
     std::vector<double> lowest = capture_lowest;
     const auto at = lowest.begin() + static_cast<std::ptrdiff_t>(lowest.size() / 20);
@@ -757,12 +759,14 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
         if (k < 2 && options.lift_body) wrist_floor[i][k] = rig.floor + wanted;
       }
     }
-  }  clip.body_lift.assign(static_cast<std::size_t>(frames), 0.0);
+  }
+  clip.body_lift.assign(static_cast<std::size_t>(frames), 0.0);
   if (options.lift_body && std::any_of(need.begin(), need.end(), [](double v) { return v > 0.0; })) {
     std::vector<double> widest(need.size(), 0.0);
     for (int f = 0; f < frames; ++f) {
       for (int g = std::max(0, f - blend); g <= std::min(frames - 1, f + blend); ++g)
-        widest[static_cast<std::size_t>(f)] = std::max(widest[static_cast<std::size_t>(f)], need[static_cast<std::size_t>(g)]);
+        widest[static_cast<std::size_t>(f)] =
+            std::max(widest[static_cast<std::size_t>(f)], need[static_cast<std::size_t>(g)]);
     }
     for (int f = 0; f < frames; ++f) {
       double sum = 0.0;

@@ -44,7 +44,8 @@ std::vector<Loop> slice(const Mesh& mesh, const Vec3& origin, const Vec3& normal
     return x;
   };
   auto id_of = [&](int i, int j) {
-    const std::uint64_t key = (static_cast<std::uint64_t>(std::min(i, j)) << 32) | static_cast<std::uint32_t>(std::max(i, j));
+    const std::uint64_t key =
+        (static_cast<std::uint64_t>(std::min(i, j)) << 32) | static_cast<std::uint32_t>(std::max(i, j));
     auto [it, added] = edge_id.try_emplace(key, static_cast<int>(parent.size()));
     if (added) {
       parent.push_back(it->second);
@@ -289,7 +290,8 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
       // The wrist: a hand's length (kHandLength of the height) short of the finger tip.
       const double sw = std::clamp(tip - kHandLength * height, 0.55 * tip, 0.85 * tip);
       if (line.point.size() < 3 || tip < 0.3 * (upper + fore)) {
-        out.note += "the " + s + " arm was not found in the mesh (centre line " + std::to_string(static_cast<int>(100 * tip)) + " cm); ";
+        out.note += "the " + s + " arm was not found in the mesh (centre line " +
+                    std::to_string(static_cast<int>(100 * tip)) + " cm); ";
       } else {
         target[humerus] = line.at(sw * upper / (upper + fore));
         target[radius] = line.at(sw);
@@ -379,8 +381,9 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
           }
         }
         auto foot_section = [&](double z) -> std::optional<Vec3> {
-          const Vec3 at(ankle.x() + (toe_tip.x() - ankle.x()) * (z - ankle.z()) / std::max(toe_tip.z() - ankle.z(), 1e-6),
-                        floor + 0.4 * (ankle.y() - floor), z);
+          const Vec3 at(
+              ankle.x() + (toe_tip.x() - ankle.x()) * (z - ankle.z()) / std::max(toe_tip.z() - ankle.z(), 1e-6),
+              floor + 0.4 * (ankle.y() - floor), z);
           const auto loop = nearest_loop(slice(mesh, at, Vec3::UnitZ(), 0.2), at, 0.08);
           if (!loop) return std::nullopt;
           return loop->centroid;
@@ -415,8 +418,8 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
         if (loop && loop->perimeter < narrowest) narrowest = loop->perimeter, waist = loop->centroid;
       }
       if (std::isfinite(narrowest)) {
-        out.rigid_parts.push_back(RigidPart{waist.cast<float>(), axis.cast<float>(),
-                                            static_cast<float>(0.3 * height), head, {lowerneck, upperneck}});
+        out.rigid_parts.push_back(RigidPart{
+            waist.cast<float>(), axis.cast<float>(), static_cast<float>(0.3 * height), head, {lowerneck, upperneck}});
       }
     }
   }

@@ -214,7 +214,9 @@ struct BinaryBuilder {
   }
 };
 
-json vec(const Eigen::Vector3f& v) { return json::array({v.x(), v.y(), v.z()}); }
+json vec(const Eigen::Vector3f& v) {
+  return json::array({v.x(), v.y(), v.z()});
+}
 
 void append_u32(std::string& out, std::uint32_t value) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xffu));
@@ -385,7 +387,8 @@ Result<std::string> format_glb(const GltfDocument& document) {
       if (!track.scales.empty()) add(track.node, "scale", b.accessor(track.scales, 3, kFloat, "VEC3", 0));
     }
     if (channels.empty()) continue;
-    animations.push_back({{"name", animation.name}, {"samplers", std::move(samplers)}, {"channels", std::move(channels)}});
+    animations.push_back(
+        {{"name", animation.name}, {"samplers", std::move(samplers)}, {"channels", std::move(channels)}});
   }
   if (!animations.empty()) gltf["animations"] = std::move(animations);
   // A buffer has at least one byte (glTF 2.0): nodes alone have none.

@@ -85,7 +85,8 @@ std::vector<VertexWeights> heat_weights(const Mesh& mesh, std::span<const BoneSe
   entries.reserve(mesh.triangles.size() * 9);
   std::vector<double> area(n, 0.0);
   for (const MeshTriangle& t : mesh.triangles) {
-    const Eigen::Vector3d p[3] = {mesh.positions[t.vertex[0]].cast<double>(), mesh.positions[t.vertex[1]].cast<double>(),
+    const Eigen::Vector3d p[3] = {mesh.positions[t.vertex[0]].cast<double>(),
+                                  mesh.positions[t.vertex[1]].cast<double>(),
                                   mesh.positions[t.vertex[2]].cast<double>()};
     const double twice_area = (p[1] - p[0]).cross(p[2] - p[0]).norm();
     if (!(twice_area > 0.0)) continue;
@@ -156,8 +157,8 @@ std::vector<VertexWeights> heat_weights(const Mesh& mesh, std::span<const BoneSe
     if (best >= 0) weights[v] = *make_vertex_weights(std::vector<std::pair<int, float>>{{best, 1.0f}});
   }
   if (diagnostics) {
-    *diagnostics = "heat weights: " + std::to_string(blind) + " of " + std::to_string(n) +
-                   " vertices saw no bone; " + std::to_string(cold) + " deforming bones nearest to no vertex";
+    *diagnostics = "heat weights: " + std::to_string(blind) + " of " + std::to_string(n) + " vertices saw no bone; " +
+                   std::to_string(cold) + " deforming bones nearest to no vertex";
   }
   return weights;
 }

@@ -1,9 +1,9 @@
 #include <mocap/rig/rigged_model.h>
 
-#include <algorithm>
-#include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <algorithm>
+#include <assimp/Importer.hpp>
 #include <cmath>
 #include <memory>
 #include <new>
@@ -36,7 +36,9 @@ Eigen::Matrix4d to_eigen(const aiMatrix4x4& m) {
   return out;
 }
 
-Eigen::Quaterniond to_eigen(const aiQuaternion& q) { return Eigen::Quaterniond(q.w, q.x, q.y, q.z).normalized(); }
+Eigen::Quaterniond to_eigen(const aiQuaternion& q) {
+  return Eigen::Quaterniond(q.w, q.x, q.y, q.z).normalized();
+}
 
 Eigen::Affine3d local_transform(const Eigen::Vector3d& t, const Eigen::Quaterniond& r, const Eigen::Vector3d& s) {
   Eigen::Affine3d m;
@@ -58,8 +60,7 @@ void decompose(const Eigen::Affine3d& m, Eigen::Vector3d& t, Eigen::Quaterniond&
 }
 
 // Collects nodes parents first (depth first, children in file order).
-void collect_nodes(const aiNode* node, int parent, std::vector<ModelNode>& nodes,
-                   std::vector<const aiNode*>& sources) {
+void collect_nodes(const aiNode* node, int parent, std::vector<ModelNode>& nodes, std::vector<const aiNode*>& sources) {
   ModelNode out;
   out.name = node->mName.C_Str();
   out.parent = parent;
@@ -188,17 +189,19 @@ Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOp
         for (unsigned w = 0; w < bone->mNumWeights; ++w) {
           const aiVertexWeight& weight = bone->mWeights[w];
           if (weight.mVertexId >= part->mNumVertices) {
-            return fail(path, 0, "bone `" + std::string(bone->mName.C_Str()) + "` weights vertex " +
-                                     std::to_string(weight.mVertexId) + " of mesh `" + group + "`, which has " +
-                                     std::to_string(part->mNumVertices));
+            return fail(path, 0,
+                        "bone `" + std::string(bone->mName.C_Str()) + "` weights vertex " +
+                            std::to_string(weight.mVertexId) + " of mesh `" + group + "`, which has " +
+                            std::to_string(part->mNumVertices));
           }
           influences[static_cast<std::size_t>(base) + weight.mVertexId].emplace_back(joint, weight.mWeight);
         }
       }
       // Vertices no bone weights follow their mesh's node rigidly.
       for (int v = base; v < mesh.vertex_count(); ++v) {
-        const bool weighted = std::any_of(influences[v].begin(), influences[v].end(),
-                                          [](const std::pair<int, float>& influence) { return influence.second > 0.0f; });
+        const bool weighted =
+            std::any_of(influences[v].begin(), influences[v].end(),
+                        [](const std::pair<int, float>& influence) { return influence.second > 0.0f; });
         if (!weighted) influences[v] = {{joint_for(model.joints, static_cast<int>(n), to_mesh), 1.0f}};
       }
     }
@@ -216,9 +219,10 @@ Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOp
     const double det = m.topLeftCorner<3, 3>().determinant();
     const bool affine = (m.row(3) - Eigen::RowVector4d(0, 0, 0, 1)).cwiseAbs().maxCoeff() <= 1e-6;
     if (!m.allFinite() || !affine || !(std::abs(det) > 1e-12 * size * size * size)) {
-      return fail(path, 0, "joint `" + model.nodes[joint.node].name +
-                               "`: its inverse bind matrix is singular, projective or not finite: expected an "
-                               "invertible affine transform");
+      return fail(path, 0,
+                  "joint `" + model.nodes[joint.node].name +
+                      "`: its inverse bind matrix is singular, projective or not finite: expected an "
+                      "invertible affine transform");
     }
   }
   for (const ModelNode& node : model.nodes) {

@@ -16,12 +16,14 @@ Eigen::Vector3i cell_of(const TriangleGrid& grid, const Eigen::Vector3f& p) {
   return c;
 }
 
-int index_of(const TriangleGrid& grid, int x, int y, int z) { return (z * grid.dims.y() + y) * grid.dims.x() + x; }
+int index_of(const TriangleGrid& grid, int x, int y, int z) {
+  return (z * grid.dims.y() + y) * grid.dims.x() + x;
+}
 
 // Moller-Trumbore: the segment parameter t in [0, 1] where a + t (b - a)
 // meets the triangle, or a negative value for no crossing.
-float crossing(const Eigen::Vector3f& a, const Eigen::Vector3f& d, const Eigen::Vector3f& p0,
-               const Eigen::Vector3f& p1, const Eigen::Vector3f& p2) {
+float crossing(const Eigen::Vector3f& a, const Eigen::Vector3f& d, const Eigen::Vector3f& p0, const Eigen::Vector3f& p1,
+               const Eigen::Vector3f& p2) {
   const Eigen::Vector3f e1 = p1 - p0, e2 = p2 - p0;
   const Eigen::Vector3f h = d.cross(e2);
   const float det = e1.dot(h);

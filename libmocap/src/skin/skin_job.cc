@@ -46,8 +46,8 @@ Result<void> validate_packed(const PackedWeights& packed, std::size_t n, std::si
   }
   if (bone_offset != packed.bones.size() || weight_offset != packed.weights.size())
     return bad("packed weights have " + std::to_string(packed.bones.size()) + " bone indices and " +
-               std::to_string(packed.weights.size()) + " weights, their runs " + std::to_string(bone_offset) +
-               " and " + std::to_string(weight_offset));
+               std::to_string(packed.weights.size()) + " weights, their runs " + std::to_string(bone_offset) + " and " +
+               std::to_string(weight_offset));
   for (const PackedRun& run : packed.runs) {
     for (std::size_t i = run.bone_offset; i < run.bone_offset + (run.end - run.begin) * run.influences; ++i) {
       if (packed.bones[i] >= bones) {

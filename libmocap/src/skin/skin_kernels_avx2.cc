@@ -259,11 +259,12 @@ MOCAP_AVX2 int rigid_with_normals_avx2(const PackedMatrix* __restrict packed, co
     }
     store_xyz8(s.out_positions + 3 * v, out[0], out[1], out[2]);
     // (x^2 + y^2) + z^2, as the four-normal loop's horizontal adds.
-    const __m256 squared =
-        _mm256_add_ps(_mm256_add_ps(_mm256_fmadd_ps(normal[0], normal[0], zero), _mm256_fmadd_ps(normal[1], normal[1], zero)),
-                      _mm256_fmadd_ps(normal[2], normal[2], zero));
-    const __m256 inverse = _mm256_blendv_ps(_mm256_set1_ps(1.0f), _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(squared)),
-                                            _mm256_cmp_ps(squared, _mm256_setzero_ps(), _CMP_GT_OQ));
+    const __m256 squared = _mm256_add_ps(
+        _mm256_add_ps(_mm256_fmadd_ps(normal[0], normal[0], zero), _mm256_fmadd_ps(normal[1], normal[1], zero)),
+        _mm256_fmadd_ps(normal[2], normal[2], zero));
+    const __m256 inverse =
+        _mm256_blendv_ps(_mm256_set1_ps(1.0f), _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(squared)),
+                         _mm256_cmp_ps(squared, _mm256_setzero_ps(), _CMP_GT_OQ));
     store_xyz8(s.out_normals + 3 * v, _mm256_mul_ps(normal[0], inverse), _mm256_mul_ps(normal[1], inverse),
                _mm256_mul_ps(normal[2], inverse));
   }
@@ -397,9 +398,9 @@ MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const
       dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, s.weights + v, s.positions + 3 * v, normals,
                                                    s.out_positions + 3 * v, out_normals);
     } else {
-      dual_quaternion_packed_batch_avx2<kSlots, kNormals>(dqs, s.bones + kSlots * v, s.packed_weights + (kSlots - 1) * v,
-                                                          s.positions + 3 * v, normals, s.out_positions + 3 * v,
-                                                          out_normals);
+      dual_quaternion_packed_batch_avx2<kSlots, kNormals>(dqs, s.bones + kSlots * v,
+                                                          s.packed_weights + (kSlots - 1) * v, s.positions + 3 * v,
+                                                          normals, s.out_positions + 3 * v, out_normals);
     }
   }
   if (v == count) return;

@@ -74,18 +74,18 @@ struct ClipEncodeOptions {
   Interpolation interpolation = Interpolation::kSlerp;
   // Techniques, each switchable for measurement:
   bool per_track_keys = true;  // false: one knot spacing shared by every track (the finest any needs)
-  bool cubic = true;           // false: linear B-splines only (per-track clips; whole-pose clips follow `interpolation`)
-  bool linear = true;          // with cubic: each track takes the cheaper of cubic and linear; false: cubic only
-  bool quantise = true;        // false: float32 points
-  bool entropy = true;         // false: fixed-width residuals instead of Rice codes
-  bool delta = true;           // false: delta order 0 (codes coded as they are)
+  bool cubic = true;     // false: linear B-splines only (per-track clips; whole-pose clips follow `interpolation`)
+  bool linear = true;    // with cubic: each track takes the cheaper of cubic and linear; false: cubic only
+  bool quantise = true;  // false: float32 points
+  bool entropy = true;   // false: fixed-width residuals instead of Rice codes
+  bool delta = true;     // false: delta order 0 (codes coded as they are)
   // false: fit the channels as the motion holds them; true: first replace
   // each rotation angle by the equivalent (whole turns, the other Euler
   // solution) nearest to the previous frame's, so a flip costs no knots. The
   // decoded angles may then differ from the source's by such equivalents;
   // the rotations do not.
   bool continuous = true;
-  int max_iterations = 12;     // refinement rounds of step 3, >= 1
+  int max_iterations = 12;  // refinement rounds of step 3, >= 1
 
   // Fails on a bound <= 0 or not finite, a velocity or contact bound < 0, a bad shell radius, pose keys out
   // of order or not starting at 0, max_iterations < 1.
@@ -103,13 +103,13 @@ struct ClipEncodeStats {
   double worst_shell_error_cm = 0;
   int worst_shell_joint = -1;
   int worst_shell_frame = -1;
-  double mean_joint_error_cm = 0;  // over every joint and frame
-  JointVelocityError velocity;     // of the decoded file, cm/s (compress/jitter.h)
-  PlantedFeetSpeed planted;        // of the decoded file on the capture's contacts (feet false: none found)
+  double mean_joint_error_cm = 0;     // over every joint and frame
+  JointVelocityError velocity;        // of the decoded file, cm/s (compress/jitter.h)
+  PlantedFeetSpeed planted;           // of the decoded file on the capture's contacts (feet false: none found)
   double worst_contact_error_cm = 0;  // heel, ball or toe of the foot in contact, over its contact frames
-  int keys = 0;                    // points stored over all tracks
-  int iterations = 0;              // rounds of step 3 run
-  double encode_seconds = 0;       // wall clock
+  int keys = 0;                       // points stored over all tracks
+  int iterations = 0;                 // rounds of step 3 run
+  double encode_seconds = 0;          // wall clock
 };
 
 // Encodes `motion` of `skeleton`. Fails on invalid options, a motion that

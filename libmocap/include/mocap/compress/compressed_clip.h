@@ -40,10 +40,10 @@ inline constexpr std::uint16_t kClipFormatVersion = 1;
 
 // The skeleton as the clip remembers it (its fingerprint).
 struct ClipBone {
-  std::string name;            // 1..255 bytes
-  int parent = -1;             // bone index, -1 for the root (bone 0 only); parents come first
-  std::vector<Channel> dofs;   // as the ASF dof line (the root's order line) gives them, <= 8
-  float length = 0.0f;         // metres
+  std::string name;           // 1..255 bytes
+  int parent = -1;            // bone index, -1 for the root (bone 0 only); parents come first
+  std::vector<Channel> dofs;  // as the ASF dof line (the root's order line) gives them, <= 8
+  float length = 0.0f;        // metres
   // The axis rotation C as Euler angles (radians) about X, Y, Z composed in
   // `axis_order`; the encoder writes C's xyz_euler_angles (skeleton.h), order 0.
   Eigen::Vector3f axis = Eigen::Vector3f::Zero();
@@ -56,10 +56,10 @@ struct ClipBone {
 
 // How a track's values are stored in the file.
 enum class TrackStorage : std::uint8_t {
-  kConstant = 0,   // one float32 for every frame
-  kRice = 1,       // integer codes on a grid, delta-coded, Rice-coded
-  kFixed = 2,      // integer codes on a grid, delta-coded, fixed width
-  kFloat = 3,      // float32 points, no quantisation
+  kConstant = 0,  // one float32 for every frame
+  kRice = 1,      // integer codes on a grid, delta-coded, Rice-coded
+  kFixed = 2,     // integer codes on a grid, delta-coded, fixed width
+  kFloat = 3,     // float32 points, no quantisation
 };
 
 // One channel as a curve. Uniform tracks (spacing > 0): a B-spline of
@@ -71,12 +71,12 @@ enum class TrackStorage : std::uint8_t {
 // from the key poses by the clip's `interpolation`.
 struct ClipTrack {
   TrackStorage storage = TrackStorage::kConstant;
-  std::uint8_t degree = 3;     // 1 or 3
-  std::uint8_t order = 0;      // delta order 0..2 of the codes (kRice, kFixed)
-  std::uint8_t parameter = 0;  // Rice parameter k 0..30 (kRice), or bits 0..32 per residual (kFixed)
-  int spacing = 0;             // frames between knots, 1..65535; 0: keyed at CompressedClip::keys
-  int step_code = 0;           // grid step = (8 + (c & 7)) * 2^((c >> 3) - 3), c in -1000..1000 (see step_of)
-  float constant = 0.0f;       // kConstant: the value
+  std::uint8_t degree = 3;          // 1 or 3
+  std::uint8_t order = 0;           // delta order 0..2 of the codes (kRice, kFixed)
+  std::uint8_t parameter = 0;       // Rice parameter k 0..30 (kRice), or bits 0..32 per residual (kFixed)
+  int spacing = 0;                  // frames between knots, 1..65535; 0: keyed at CompressedClip::keys
+  int step_code = 0;                // grid step = (8 + (c & 7)) * 2^((c >> 3) - 3), c in -1000..1000 (see step_of)
+  float constant = 0.0f;            // kConstant: the value
   std::vector<std::int32_t> codes;  // kRice/kFixed: point i = codes[i] * step; kFloat: float bits
   std::vector<float> points;        // derived: the decoded points, in the channel's unit
   // Derived for the sampler: uniform segments and 1 / spacing.
@@ -85,11 +85,11 @@ struct ClipTrack {
 };
 
 struct CompressedClip {
-  std::string name;          // the file, for messages (not stored)
+  std::string name;  // the file, for messages (not stored)
   std::uint16_t version = kClipFormatVersion;
-  double fps = 120.0;        // frames per second, > 0 and finite
-  int first_frame = 1;       // frame number of frame 0
-  int frame_count = 0;       // >= 1
+  double fps = 120.0;   // frames per second, > 0 and finite
+  int first_frame = 1;  // frame number of frame 0
+  int frame_count = 0;  // >= 1
   // Empty when frame numbers are first_frame, first_frame + 1, ...; else all
   // of them (increasing).
   std::vector<int> irregular_frame_numbers;
@@ -98,15 +98,15 @@ struct CompressedClip {
   // BVH skeleton's clip, as encode_clip sets it from the skeleton. Part of
   // the fingerprint only (check_skeleton): decoding does not depend on it.
   bool offsets_in_parent_frame = false;
-  std::vector<ClipBone> bones;   // bones[0] is the root
-  int channel_count = 0;         // sum of the bones' dofs (derived)
-  std::vector<int> keys;         // whole-pose clips: the key frame indices (increasing, first and last frame); else empty
+  std::vector<ClipBone> bones;  // bones[0] is the root
+  int channel_count = 0;        // sum of the bones' dofs (derived)
+  std::vector<int> keys;  // whole-pose clips: the key frame indices (increasing, first and last frame); else empty
   // Whole-pose clips: how rebuild_motion (compress/rebuild.h) goes between
   // the key poses (header flags bit 0: 1 cubic, 0 slerp). kSlerp when `keys`
   // is empty (the flag must then be 0).
   Interpolation interpolation = Interpolation::kSlerp;
-  std::vector<ClipTrack> tracks; // one per channel
-  std::size_t byte_size = 0;     // the file's size when read or formatted
+  std::vector<ClipTrack> tracks;  // one per channel
+  std::size_t byte_size = 0;      // the file's size when read or formatted
 
   int frame_number(int f) const {
     return irregular_frame_numbers.empty() ? first_frame + f : irregular_frame_numbers[static_cast<std::size_t>(f)];

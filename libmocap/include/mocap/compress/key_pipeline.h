@@ -43,8 +43,8 @@ struct KeyCompressOptions {
   // One weight per bone for the pose distance (threshold and the count's
   // starting keys); empty: default_joint_weights.
   std::vector<double> weights;
-  SelectionOptions selection;  // refinement passes of the count search
-  ErrorOptions error;          // velocity weight and shell radius (metres) of the measure
+  SelectionOptions selection;    // refinement passes of the count search
+  ErrorOptions error;            // velocity weight and shell radius (metres) of the measure
   bool uniform_baseline = true;  // also measure uniform keys at the same count (step 4)
 
   // Fails, naming the field, on a value out of its budget's range, a
@@ -53,13 +53,13 @@ struct KeyCompressOptions {
 };
 
 struct KeyCompressResult {
-  std::vector<int> keys;       // frame indices, increasing; first and last frame included
-  double threshold = 0.0;      // the threshold used or found; NaN for the max-error budgets
-  double start_mean_error_cm = 0.0;  // kCount/kRatio: the threshold's keys before refinement
-  double select_seconds = 0.0;  // wall time of step 1
-  Motion key_motion;            // the key frames, AMC frame numbers kept: what a key file holds
-  Motion rebuilt;               // every frame, rebuilt
-  MotionError error;            // of `rebuilt` against the original
+  std::vector<int> keys;                      // frame indices, increasing; first and last frame included
+  double threshold = 0.0;                     // the threshold used or found; NaN for the max-error budgets
+  double start_mean_error_cm = 0.0;           // kCount/kRatio: the threshold's keys before refinement
+  double select_seconds = 0.0;                // wall time of step 1
+  Motion key_motion;                          // the key frames, AMC frame numbers kept: what a key file holds
+  Motion rebuilt;                             // every frame, rebuilt
+  MotionError error;                          // of `rebuilt` against the original
   std::vector<double> position_per_frame_cm;  // position error of every frame (mean over joints)
   std::vector<double> joint_mean_cm;          // each bone's position error averaged over frames
   MotionError uniform_error;                  // of uniform_keys(frames, keys.size()) (when asked)

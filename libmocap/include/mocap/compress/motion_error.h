@@ -88,9 +88,9 @@ class ErrorMeasure {
   int max_frames_ = 0;
   int frames_ = 0;
   std::vector<double> position_, joint_, velocity_, combined_, shell_;  // per frame
-  std::vector<int> joint_at_, shell_joint_;  // per frame: bone at the frame's joint and shell max
-  std::vector<double> joint_position_, joint_velocity_;         // per bone, summed over frames
-  std::vector<double> sorted_;                                  // scratch for percentiles
+  std::vector<int> joint_at_, shell_joint_;              // per frame: bone at the frame's joint and shell max
+  std::vector<double> joint_position_, joint_velocity_;  // per bone, summed over frames
+  std::vector<double> sorted_;                           // scratch for percentiles
 };
 
 // Compares `other` with `reference`, two motions of `skeleton` with the same

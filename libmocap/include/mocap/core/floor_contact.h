@@ -17,10 +17,10 @@
 namespace mocap {
 
 struct FloorContact {
-  double lowest_m = 0.0;   // the lowest joint height (world Y) over the clip, metres
-  int lowest_frame = -1;   // frame index of that joint, -1 for an empty motion
+  double lowest_m = 0.0;        // the lowest joint height (world Y) over the clip, metres
+  int lowest_frame = -1;        // frame index of that joint, -1 for an empty motion
   int lowest_frame_number = 0;  // the file's number of that frame (Motion::frame_numbers)
-  int lowest_bone = -1;    // the bone whose end point it is (0: the root)
+  int lowest_bone = -1;         // the bone whose end point it is (0: the root)
   // The skeleton's hip height: the root's height above the lowest joint of
   // the rest pose (a T-pose for CMU skeletons), metres.
   double hip_height_m = 0.0;

@@ -38,13 +38,13 @@
 namespace mocap {
 
 struct EyeDisplayGeometry {
-  int screen_px = 240;                // square screen's side, pixels, [16, 4096]
+  int screen_px = 240;                 // square screen's side, pixels, [16, 4096]
   double effective_radius_px = 120.0;  // lit disc, (0, screen_px / 2]
-  double map_radius_px = 60.0;        // iris centre's offset at gaze 1, [0, effective radius]
-  double iris_radius_px = 60.0;       // (0, effective radius]
-  double pupil_min_radius_px = 14.0;  // at pupil 0, (0, pupil max]
-  double pupil_max_radius_px = 38.0;  // at pupil 1, [pupil min, iris radius]
-  double lid_meet = 0.15;             // closed lids' seam below the centre, of the effective radius, [-0.5, 0.5]
+  double map_radius_px = 60.0;         // iris centre's offset at gaze 1, [0, effective radius]
+  double iris_radius_px = 60.0;        // (0, effective radius]
+  double pupil_min_radius_px = 14.0;   // at pupil 0, (0, pupil max]
+  double pupil_max_radius_px = 38.0;   // at pupil 1, [pupil min, iris radius]
+  double lid_meet = 0.15;              // closed lids' seam below the centre, of the effective radius, [-0.5, 0.5]
 
   // Fails (no file) naming the first field outside its range.
   Result<void> validate() const;

@@ -55,8 +55,8 @@ struct EyeLineFormat {
   std::string x_key = "x";
   std::string y_key = "y";
   std::string openness_key = "l";  // the design's wire key for the lid opening
-  std::string pupil_key;     // empty: no pupil
-  std::string sequence_key;  // empty: no frame number
+  std::string pupil_key;           // empty: no pupil
+  std::string sequence_key;        // empty: no frame number
   double x_min = -1.0, x_max = 1.0;
   double y_min = -1.0, y_max = 1.0;
   double l_min = 0.0, l_max = 1.0;

@@ -63,9 +63,9 @@
 namespace mocap {
 
 struct AsfFromBvh {
-  AsfSkeleton asf;     // what format_asf writes (no limits; name and documentation empty)
-  Skeleton skeleton;   // build_skeleton(asf): what format_amc writes `motion` against
-  Motion motion;       // frames of `skeleton`, at the BVH's rate and frame numbers
+  AsfSkeleton asf;    // what format_asf writes (no limits; name and documentation empty)
+  Skeleton skeleton;  // build_skeleton(asf): what format_amc writes `motion` against
+  Motion motion;      // frames of `skeleton`, at the BVH's rate and frame numbers
   // For each bone of the BVH skeleton (the input, or to_bvh's for an Acclaim
   // one): the ASF bone whose end point is that joint's (or End Site's)
   // position on every frame; 0 for the root.

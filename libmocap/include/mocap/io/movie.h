@@ -35,8 +35,7 @@ class MovieWriter {
   MovieWriter& operator=(const MovieWriter&) = delete;
 
   // Starts ffmpeg writing `path` from frames of width x height at `fps`.
-  Result<void> open(const std::string& path, int width, int height, double fps,
-                    RowOrder rows = RowOrder::kTopFirst);
+  Result<void> open(const std::string& path, int width, int height, double fps, RowOrder rows = RowOrder::kTopFirst);
   // One frame: width * height * 3 bytes, RGB, rows in the order given to open.
   Result<void> write(std::span<const std::uint8_t> rgb);
   // Ends the stream, waits for ffmpeg and renames its file into place.

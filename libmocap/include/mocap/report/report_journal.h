@@ -42,8 +42,8 @@ struct JournalRun {
 // A journal held open by one run. Closed (and unlocked) when destroyed.
 struct ReportJournal {
   std::string path;
-  int fd = -1;                  // open for appending, locked
-  ReportOptions options;        // the run's, written with every clip
+  int fd = -1;            // open for appending, locked
+  ReportOptions options;  // the run's, written with every clip
   // What an earlier run finished (resume_journal), to hand to run_report.
   ReportResume resume;
   int torn_bytes = 0;  // bytes of a torn last line that resume_journal cut off

@@ -31,7 +31,7 @@ struct ReportOptions {
   // centimetres by default, as most BVH tools write. Their rate is their own
   // Frame Time, not `fps`.
   double bvh_metres_per_unit = 0.01;
-  ErrorOptions error;                              // velocity weight and shell radius of the measure
+  ErrorOptions error;  // velocity weight and shell radius of the measure
   // Refinement passes of select_keys_for_count (ratio budgets): the
   // selection's cost grows with them; 0 keeps the better of the threshold's
   // and uniform keys.

@@ -45,8 +45,8 @@
 #include <mocap/core/fk.h>
 #include <mocap/core/skeleton.h>
 #include <mocap/io/mesh.h>
-#include <mocap/skin/bind.h>
 #include <mocap/rig/heat_weights.h>
+#include <mocap/skin/bind.h>
 
 #include <Eigen/Core>
 #include <span>
@@ -60,11 +60,11 @@ struct EmbedOptions {
 };
 
 struct Embedding {
-  Pose bind_pose;                 // the skeleton as the mesh stands, limbs along the mesh's
-  Placement placement;            // the start's similarity, unchanged
-  std::vector<double> bone_scale; // per bone (bind.h); 1 for bones not fitted
-  std::vector<int> fitted;        // bones whose end point was fitted, in bone order
-  std::string note;               // what was not fitted and why; empty when every limb was
+  Pose bind_pose;                  // the skeleton as the mesh stands, limbs along the mesh's
+  Placement placement;             // the start's similarity, unchanged
+  std::vector<double> bone_scale;  // per bone (bind.h); 1 for bones not fitted
+  std::vector<int> fitted;         // bones whose end point was fitted, in bone order
+  std::string note;                // what was not fitted and why; empty when every limb was
   // For the weights (heat_weights.h): the head with the jaw and face, above
   // the neck's narrowest cross-section, on the head bone rather than the
   // neck's (CMU's head bone starts at the skull's base, above the chin).

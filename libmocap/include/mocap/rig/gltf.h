@@ -23,12 +23,12 @@
 
 #include <mocap/core/error.h>
 #include <mocap/core/fk.h>
-#include <mocap/io/mesh.h>
 #include <mocap/core/motion.h>
-#include <mocap/rig/rigged_model.h>
 #include <mocap/core/skeleton.h>
-#include <mocap/skin/bind.h>
+#include <mocap/io/mesh.h>
 #include <mocap/io/skin_weights.h>
+#include <mocap/rig/rigged_model.h>
+#include <mocap/skin/bind.h>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -64,10 +64,10 @@ struct GltfAnimation {
 
 // What a .glb holds. The mesh and weights are the caller's (not copied).
 struct GltfDocument {
-  const Mesh* mesh = nullptr;               // positions and normals in metres, bind pose; null: no mesh, no skin
-  std::span<const VertexWeights> weights;   // one per vertex; bone = index into `joints`
-  std::vector<GltfNode> nodes;              // the joints and any node above them
-  std::vector<int> joints;                  // node index per skin joint (at most 65535)
+  const Mesh* mesh = nullptr;                 // positions and normals in metres, bind pose; null: no mesh, no skin
+  std::span<const VertexWeights> weights;     // one per vertex; bone = index into `joints`
+  std::vector<GltfNode> nodes;                // the joints and any node above them
+  std::vector<int> joints;                    // node index per skin joint (at most 65535)
   std::vector<Eigen::Matrix4f> inverse_bind;  // one per joint: mesh space to the joint node's space
   std::vector<GltfAnimation> animations;
 };

@@ -52,13 +52,13 @@ struct RigidPart {
 };
 
 struct HeatWeightOptions {
-  float heat = 1.0f;           // c in H = c / d^2 (Pinocchio's 1): larger keeps weights nearer their bone
-  float tie = 1.0001f;         // bones within tie * nearest distance are all nearest
-  float reach = 2.0f;          // bones tried for visibility: within reach * nearest distance + 2 cm
-  float min_weight = 0.01f;    // smaller weights are dropped before the four are kept
-  float grid_cell = 0.02f;     // metres: the visibility grid's cells
-  bool visibility = true;      // false: the nearest bone, seen or not (for comparison)
-  bool blind_take_nearest = true;  // a vertex that sees no bone heats from its nearest one (see 1.)
+  float heat = 1.0f;                   // c in H = c / d^2 (Pinocchio's 1): larger keeps weights nearer their bone
+  float tie = 1.0001f;                 // bones within tie * nearest distance are all nearest
+  float reach = 2.0f;                  // bones tried for visibility: within reach * nearest distance + 2 cm
+  float min_weight = 0.01f;            // smaller weights are dropped before the four are kept
+  float grid_cell = 0.02f;             // metres: the visibility grid's cells
+  bool visibility = true;              // false: the nearest bone, seen or not (for comparison)
+  bool blind_take_nearest = true;      // a vertex that sees no bone heats from its nearest one (see 1.)
   std::vector<RigidPart> rigid_parts;  // applied after 1., in order
 };
 

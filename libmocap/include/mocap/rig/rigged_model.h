@@ -29,9 +29,9 @@
 
 #include <mocap/core/error.h>
 #include <mocap/io/mesh.h>
+#include <mocap/io/skin_weights.h>
 #include <mocap/skin/bind.h>
 #include <mocap/skin/skin_frames.h>
-#include <mocap/io/skin_weights.h>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>

@@ -70,8 +70,8 @@ Placement fit_placement(const Skeleton& skeleton, const Pose& bind_pose, const M
 // The frame of every bone in mesh space, as described above, written to
 // `frames` (one per bone), with bone factors `bone_scale` (one per bone,
 // each > 0; empty: all 1, see above). `positions` receive the bones' end
-// points in the skeleton's frame before the placement (factors applied). `positions` and `rotations` are scratch with one
-// entry per bone. No allocation.
+// points in the skeleton's frame before the placement (factors applied). `positions` and `rotations` are scratch with
+// one entry per bone. No allocation.
 void bone_frames(const Skeleton& skeleton, const Pose& pose, const Placement& placement,
                  std::span<Eigen::Vector3d> positions, std::span<Eigen::Quaterniond> rotations,
                  std::span<Eigen::Affine3d> frames, std::span<const double> bone_scale = {});

@@ -17,7 +17,9 @@ namespace mocap::clip_bits {
 inline std::uint32_t zigzag(std::int64_t v) {
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63));
 }
-inline std::int64_t unzigzag(std::uint32_t z) { return static_cast<std::int64_t>(z >> 1) ^ -static_cast<std::int64_t>(z & 1); }
+inline std::int64_t unzigzag(std::uint32_t z) {
+  return static_cast<std::int64_t>(z >> 1) ^ -static_cast<std::int64_t>(z & 1);
+}
 
 // Rice codes: quotient z >> k in unary (ones, then a zero) when below
 // kRiceEscape, else kRiceEscape ones and the value in 32 raw bits.
@@ -53,8 +55,14 @@ struct ByteReader {
     if (!has(1)) return bad = true, 0;
     return bytes[at++];
   }
-  std::uint32_t u16() { const std::uint32_t lo = u8(); return lo | (u8() << 8); }
-  std::uint32_t u32() { const std::uint32_t lo = u16(); return lo | (u16() << 16); }
+  std::uint32_t u16() {
+    const std::uint32_t lo = u8();
+    return lo | (u8() << 8);
+  }
+  std::uint32_t u32() {
+    const std::uint32_t lo = u16();
+    return lo | (u16() << 16);
+  }
   float f32() { return std::bit_cast<float>(u32()); }
   double f64() {
     const std::uint64_t lo = u32();
@@ -88,7 +96,11 @@ struct BitWriter {
     while (used >= 8) out.push_back(static_cast<std::uint8_t>(acc)), acc >>= 8, used -= 8;
   }
   void ones(int n) {
-    while (n > 0) { const int m = n < 32 ? n : 32; put((std::uint64_t{1} << m) - 1, m); n -= m; }
+    while (n > 0) {
+      const int m = n < 32 ? n : 32;
+      put((std::uint64_t{1} << m) - 1, m);
+      n -= m;
+    }
   }
   void rice(std::uint32_t z, int k) {
     const std::uint32_t q = z >> k;
@@ -112,7 +124,11 @@ struct BitReader {
   std::uint32_t byte = 0;
   int left = 0;  // unread bits of `byte`
   std::uint32_t bit() {
-    if (left == 0) { byte = in.u8(); left = 8; if (in.bad) return 0; }
+    if (left == 0) {
+      byte = in.u8();
+      left = 8;
+      if (in.bad) return 0;
+    }
     const std::uint32_t b = byte & 1;
     byte >>= 1, --left;
     return b;

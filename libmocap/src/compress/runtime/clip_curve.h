@@ -38,7 +38,9 @@ inline void sin_cos(float x, float& s, float& c) {
   }
 }
 
-inline int gaps(int frames, int spacing) { return std::max(1, (frames - 1 + spacing - 1) / spacing); }
+inline int gaps(int frames, int spacing) {
+  return std::max(1, (frames - 1 + spacing - 1) / spacing);
+}
 
 template <class T>
 inline void cubic_basis(T u, T w[4]) {
@@ -61,7 +63,8 @@ inline int uniform_segment(T t, T inv_spacing, int segments, T& u) {
 
 template <class T, class P>
 inline T uniform_at(const P* p, int degree, int segment, T u) {
-  if (degree == 1) return static_cast<T>(p[segment]) + (static_cast<T>(p[segment + 1]) - static_cast<T>(p[segment])) * u;
+  if (degree == 1)
+    return static_cast<T>(p[segment]) + (static_cast<T>(p[segment + 1]) - static_cast<T>(p[segment])) * u;
   T w[4];
   cubic_basis(u, w);
   const P* q = p + segment;

@@ -9,7 +9,9 @@
 namespace mocap {
 using clip_curve::sin_cos;
 
-ClipCursor make_cursor(const CompressedClip&) { return {}; }
+ClipCursor make_cursor(const CompressedClip&) {
+  return {};
+}
 
 void sample_clip(const CompressedClip& clip, double seconds, ClipCursor& cursor,
                  std::span<Eigen::Quaternionf> local_rotations, Eigen::Vector3f& root_translation) {
@@ -78,7 +80,8 @@ double sample_channel(const CompressedClip& clip, int channel, double frame) {
     const bool rotation = is_rotation(bone.dofs[static_cast<std::size_t>(channel - bone.first_channel)]);
     const double reference = clip_pose::channel_reference_at(clip, channel, rotation, j, t);
     const bool at_key = count < 2 || t == clip.keys[j] || t == clip.keys[j + 1];
-    if (!rotation || at_key) return at_key ? clip_pose::key_value(clip, channel, t == clip.keys[j] ? j : j + 1) : reference;
+    if (!rotation || at_key)
+      return at_key ? clip_pose::key_value(clip, channel, t == clip.keys[j] ? j : j + 1) : reference;
     const clip_pose::BoneRig rig = clip_pose::rig_of(clip, b);
     // channels_from_rotation indexes a frame by rig.channel: a rig whose
     // channels count from this bone's first.
@@ -93,7 +96,8 @@ double sample_channel(const CompressedClip& clip, int channel, double frame) {
   }
   if (track.storage == TrackStorage::kConstant) return track.constant;
   double u = 0.0;
-  const int i = clip_curve::uniform_segment(t, 1.0 / track.spacing, clip_curve::gaps(clip.frame_count, track.spacing), u);
+  const int i =
+      clip_curve::uniform_segment(t, 1.0 / track.spacing, clip_curve::gaps(clip.frame_count, track.spacing), u);
   return clip_curve::uniform_at<double>(track.points.data(), track.degree, i, u);
 }
 
@@ -110,11 +114,13 @@ Result<Motion> decode_motion(const CompressedClip& clip, const Skeleton& skeleto
     keys.values.reserve(clip.keys.size() * static_cast<std::size_t>(clip.channel_count));
     for (std::size_t j = 0; j < clip.keys.size(); ++j) {
       keys.frame_numbers.push_back(clip.first_frame + clip.keys[j]);
-      for (int c = 0; c < clip.channel_count; ++c) keys.values.push_back(clip_pose::key_value(clip, c, static_cast<int>(j)));
+      for (int c = 0; c < clip.channel_count; ++c)
+        keys.values.push_back(clip_pose::key_value(clip, c, static_cast<int>(j)));
     }
     auto motion = rebuild_motion(skeleton, keys, clip.name.empty() ? "clip" : clip.name, clip.interpolation);
     if (!motion) return motion;
-    for (int f = 0; f < clip.frame_count; ++f) motion->frame_numbers[static_cast<std::size_t>(f)] = clip.frame_number(f);
+    for (int f = 0; f < clip.frame_count; ++f)
+      motion->frame_numbers[static_cast<std::size_t>(f)] = clip.frame_number(f);
     return motion;
   }
   Motion motion;

@@ -58,7 +58,8 @@ inline Eigen::Vector3d key_translation(const CompressedClip& clip, int j) {
   for (std::size_t k = 0; k < root.dofs.size(); ++k) {
     const Channel c = root.dofs[k];
     if (is_rotation(c) || c == Channel::L) continue;
-    v[static_cast<int>(c) - static_cast<int>(Channel::TX)] = key_value(clip, root.first_channel + static_cast<int>(k), j);
+    v[static_cast<int>(c) - static_cast<int>(Channel::TX)] =
+        key_value(clip, root.first_channel + static_cast<int>(k), j);
   }
   return v;
 }
@@ -98,7 +99,8 @@ inline Eigen::Quaterniond rotation_at(const CompressedClip& clip, const BoneRig&
     const double theta = std::acos(std::min(dot, 1.0));
     if (theta < 1e-6) return Eigen::Quaterniond(Eigen::Vector4d(((1.0 - s) * q0 + s * q1).normalized()));
     const double inv = 1.0 / std::sin(theta);
-    return Eigen::Quaterniond(Eigen::Vector4d((std::sin((1.0 - s) * theta) * inv) * q0 + (std::sin(s * theta) * inv) * q1));
+    return Eigen::Quaterniond(
+        Eigen::Vector4d((std::sin((1.0 - s) * theta) * inv) * q0 + (std::sin(s * theta) * inv) * q1));
   }
   const auto slope = [&](int g) {
     return Eigen::Vector3d(detail::log_rotation(key_rotation(clip, r, g).conjugate() * key_rotation(clip, r, g + 1)) /
@@ -138,7 +140,9 @@ inline double channel_reference_at(const CompressedClip& clip, int c, bool rotat
   if (s == 0.0) return a;
   if (s == 1.0) return b;
   if (clip.interpolation != Interpolation::kCubic) return (1.0 - s) * a + s * b;
-  const auto slope = [&](int g) { return (key_value(clip, c, g + 1) - key_value(clip, c, g)) / (keys[g + 1] - keys[g]); };
+  const auto slope = [&](int g) {
+    return (key_value(clip, c, g + 1) - key_value(clip, c, g)) / (keys[g + 1] - keys[g]);
+  };
   const detail::HermiteBasis hermite(s, h);
   return hermite(a, b, tangent_at<double>(keys, count, j, rotation, slope),
                  tangent_at<double>(keys, count, j + 1, rotation, slope));

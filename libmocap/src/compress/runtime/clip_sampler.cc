@@ -113,7 +113,6 @@ Eigen::Quaternionf fixed_rotation(const ClipBone& bone, bool root, const std::ve
   return q.cast<float>();
 }
 
-
 // The whole-pose plan: the rebuild's key rotations, and per segment what
 // rebuild_poses prepares per pair of keys (interpolators.h: Slerp::set,
 // CubicInterpolator's tangents and prepare), in double, stored as float.
@@ -278,7 +277,8 @@ void sample_whole_pose(const ClipSamplerPlan& plan, double t, ClipCursor& cursor
   }
   for (const auto& p : w.two_dof)
     if (static_cast<std::size_t>(p.bone) < bones)
-      local_rotations[static_cast<std::size_t>(p.bone)] = project_two_dofs(p, local_rotations[static_cast<std::size_t>(p.bone)]);
+      local_rotations[static_cast<std::size_t>(p.bone)] =
+          project_two_dofs(p, local_rotations[static_cast<std::size_t>(p.bone)]);
 }
 
 }  // namespace

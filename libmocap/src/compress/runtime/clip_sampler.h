@@ -70,21 +70,21 @@ struct Block {
 struct WholePose {
   bool cubic = false;
   int bones = 0;
-  std::vector<Eigen::Quaternionf> key;          // keys x bones: the local rotations at the keys
-  std::vector<Eigen::Vector3f> translation;     // keys: the root's tx, ty, tz
-  std::vector<Eigen::Vector3f> move;            // keys: cubic: the translation's tangent, metres per frame
-  struct Slerp {                                // segments x bones
-    Eigen::Quaternionf b;                       // the later key on the earlier one's side of the sphere
+  std::vector<Eigen::Quaternionf> key;       // keys x bones: the local rotations at the keys
+  std::vector<Eigen::Vector3f> translation;  // keys: the root's tx, ty, tz
+  std::vector<Eigen::Vector3f> move;         // keys: cubic: the translation's tangent, metres per frame
+  struct Slerp {                             // segments x bones
+    Eigen::Quaternionf b;                    // the later key on the earlier one's side of the sphere
     float theta = 0, sin_theta = 0, cos_theta = 1, inv_sin = 0;  // theta: half the angle between them; inv_sin 0: nlerp
   };
   std::vector<Slerp> slerp;
-  struct Cubic {                                // segments x bones: q_a exp(b1 w1) exp(b2 w2) exp(b3 w3)
+  struct Cubic {  // segments x bones: q_a exp(b1 w1) exp(b2 w2) exp(b3 w3)
     Eigen::Vector3f w1, w2, w3;
   };
   std::vector<Cubic> cubic_arcs;
-  struct TwoDof {                               // a bone with two rotation dofs, projected onto them
+  struct TwoDof {  // a bone with two rotation dofs, projected onto them
     int bone = 0;
-    int a1 = 0, a2 = 0;                         // its dofs' axes in dof order (0 x, 1 y, 2 z)
+    int a1 = 0, a2 = 0;  // its dofs' axes in dof order (0 x, 1 y, 2 z)
     bool root = false;
     Eigen::Quaternionf c = Eigen::Quaternionf::Identity();
   };
@@ -113,8 +113,8 @@ struct ClipSamplerPlan {
   std::vector<int> keys;  // whole-pose clips: the key frame indices
   Eigen::Vector3f root_position = Eigen::Vector3f::Zero();
   Eigen::Quaternionf root_axis = Eigen::Quaternionf::Identity();  // O: the root's lane is O * M
-  std::vector<clip_sampler::Block> blocks;  // per-track clips
-  std::unique_ptr<clip_sampler::WholePose> whole;  // whole-pose clips (then no blocks)
+  std::vector<clip_sampler::Block> blocks;                        // per-track clips
+  std::unique_ptr<clip_sampler::WholePose> whole;                 // whole-pose clips (then no blocks)
 };
 
 }  // namespace mocap

@@ -21,8 +21,8 @@ using clip_bits::ByteWriter;
 
 constexpr std::array<std::uint8_t, 4> kMagic = {'M', 'K', 'C', 0x1a};
 constexpr std::size_t kHeaderBytes = 16;  // magic, version, flags, size, crc
-constexpr std::uint16_t kCubicFlag = 1;    // whole-pose clips: the rebuild is the cubic
-constexpr std::uint16_t kBvhFlag = 2;      // the skeleton's offsets turn with the parent (BVH)
+constexpr std::uint16_t kCubicFlag = 1;   // whole-pose clips: the rebuild is the cubic
+constexpr std::uint16_t kBvhFlag = 2;     // the skeleton's offsets turn with the parent (BVH)
 constexpr std::array<std::string_view, 6> kAxisOrders = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
 constexpr int kMaxBones = 1024;
 constexpr int kMaxDofs = 8;
@@ -30,7 +30,7 @@ constexpr int kMaxFrames = 10'000'000;
 constexpr int kMaxSpacing = 65535;
 constexpr int kMaxStepCode = 1000;
 constexpr std::int64_t kMaxCode = std::int64_t{1} << 28;  // so that second differences fit a 32-bit zigzag
-constexpr double kMaxValue = 1e6;                        // radians or metres: anything larger is damage
+constexpr double kMaxValue = 1e6;                         // radians or metres: anything larger is damage
 
 // Points of a track: control points of a uniform B-spline, or key values.
 std::int64_t point_count(const CompressedClip& clip, const ClipTrack& t) {
@@ -48,7 +48,8 @@ void derive(CompressedClip& clip) {
         euler_to_quaternion(bone.axis.cast<double>(), kAxisOrders[std::min<std::size_t>(bone.axis_order, 5)]);
     bone.axis_rotation = c.cast<float>();
     bone.dof_axes.clear();
-    for (const Channel d : bone.dofs) bone.dof_axes.push_back((c * Eigen::Vector3d::Unit(static_cast<int>(d) % 3)).cast<float>());
+    for (const Channel d : bone.dofs)
+      bone.dof_axes.push_back((c * Eigen::Vector3d::Unit(static_cast<int>(d) % 3)).cast<float>());
     bone.first_channel = channel;
     channel += static_cast<int>(bone.dofs.size());
   }
@@ -149,7 +150,8 @@ struct Parser {
     t.step_code = static_cast<int>(code);
     if (t.storage == TrackStorage::kRice && t.parameter > clip_bits::kMaxRiceParameter)
       return fail_at(what + ": Rice parameter above 24");
-    if (t.storage == TrackStorage::kFixed && t.parameter > 32) return fail_at(what + ": more than 32 bits per residual");
+    if (t.storage == TrackStorage::kFixed && t.parameter > 32)
+      return fail_at(what + ": more than 32 bits per residual");
     if (t.order > m) return fail_at(what + ": delta order above the number of points");
     // Every point costs at least one bit: a count beyond the bytes left is damage, not a reason to allocate.
     if (t.storage == TrackStorage::kRice && static_cast<std::uint64_t>(m - t.order) > 8 * (in.bytes.size() - in.at))
@@ -214,7 +216,8 @@ struct Parser {
     }
     for (int k = 0; k < 3; ++k) clip.root_position[k] = in.f32();
     if (!truncated("root position")) return false;
-    if (!(clip.root_position.array().abs() <= kMaxValue).all()) return fail_at("root position not finite or out of range");
+    if (!(clip.root_position.array().abs() <= kMaxValue).all())
+      return fail_at("root position not finite or out of range");
     const std::uint32_t bones = in.varint();
     if (!truncated("bone count")) return false;
     if (bones < 1 || bones > static_cast<std::uint32_t>(kMaxBones)) return fail_at("bone count not in 1..1024");
@@ -233,7 +236,8 @@ struct Parser {
       const std::uint32_t parent = in.varint();
       const std::uint32_t dofs = in.u8();
       if (!truncated(what)) return false;
-      if ((b == 0) != (parent == 0) || parent > bones) return fail_at(what + " '" + bone.name + "': parent out of range");
+      if ((b == 0) != (parent == 0) || parent > bones)
+        return fail_at(what + " '" + bone.name + "': parent out of range");
       bone.parent = static_cast<int>(parent) - 1;
       if (dofs > static_cast<std::uint32_t>(kMaxDofs)) return fail_at(what + " '" + bone.name + "': more than 8 dofs");
       unsigned seen = 0;
@@ -279,7 +283,8 @@ struct Parser {
     for (int c = 0; c < clip.channel_count; ++c) {
       if (!track(clip, clip.tracks[c], c)) return false;
     }
-    if (in.at != in.bytes.size()) return fail_at(std::to_string(in.bytes.size() - in.at) + " bytes after the last track");
+    if (in.at != in.bytes.size())
+      return fail_at(std::to_string(in.bytes.size() - in.at) + " bytes after the last track");
     derive(clip);
     return true;
   }
@@ -287,8 +292,9 @@ struct Parser {
 
 }  // namespace
 
-double step_of(int step_code) { return std::ldexp(8.0 + (step_code & 7), (step_code >> 3) - 3); }
-
+double step_of(int step_code) {
+  return std::ldexp(8.0 + (step_code & 7), (step_code >> 3) - 3);
+}
 
 bool looks_like_compressed_clip(std::span<const std::uint8_t> first_bytes) {
   return first_bytes.size() >= kMagic.size() && std::equal(kMagic.begin(), kMagic.end(), first_bytes.begin());
@@ -296,7 +302,8 @@ bool looks_like_compressed_clip(std::span<const std::uint8_t> first_bytes) {
 
 Result<CompressedClip> parse_compressed_clip(std::span<const std::uint8_t> bytes, const std::string& name) {
   if (bytes.size() < kHeaderBytes) {
-    if (!looks_like_compressed_clip(bytes) && bytes.size() >= 4) return fail(name, 0, "not a compressed clip (no MKC magic)");
+    if (!looks_like_compressed_clip(bytes) && bytes.size() >= 4)
+      return fail(name, 0, "not a compressed clip (no MKC magic)");
     return fail(name, 0, "truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the 16-byte header");
   }
   if (!looks_like_compressed_clip(bytes)) return fail(name, 0, "not a compressed clip (no MKC magic)");
@@ -306,11 +313,13 @@ Result<CompressedClip> parse_compressed_clip(std::span<const std::uint8_t> bytes
   const std::uint32_t size = head.u32();
   const std::uint32_t crc = head.u32();
   if (version != kClipFormatVersion)
-    return fail(name, 0, "format version " + std::to_string(version) + ", this reader knows version " +
-                             std::to_string(kClipFormatVersion));
+    return fail(name, 0,
+                "format version " + std::to_string(version) + ", this reader knows version " +
+                    std::to_string(kClipFormatVersion));
   if (size != bytes.size())
-    return fail(name, 0, "header says " + std::to_string(size) + " bytes, the file has " + std::to_string(bytes.size()) +
-                             (size > bytes.size() ? " (truncated)" : " (extra bytes)"));
+    return fail(name, 0,
+                "header says " + std::to_string(size) + " bytes, the file has " + std::to_string(bytes.size()) +
+                    (size > bytes.size() ? " (truncated)" : " (extra bytes)"));
   if (crc32(bytes.subspan(kHeaderBytes)) != crc) return fail(name, 0, "checksum mismatch (corrupted)");
   if ((flags & ~std::uint32_t{kCubicFlag | kBvhFlag}) != 0)
     return fail(name, 0, "unknown flags " + std::to_string(flags));
@@ -365,7 +374,8 @@ std::vector<std::uint8_t> format_compressed_clip(const CompressedClip& clip) {
     w.u8(bone.axis_order);
   }
   w.varint(static_cast<std::uint32_t>(clip.keys.size()));
-  for (std::size_t i = 1; i < clip.keys.size(); ++i) w.varint(static_cast<std::uint32_t>(clip.keys[i] - clip.keys[i - 1]));
+  for (std::size_t i = 1; i < clip.keys.size(); ++i)
+    w.varint(static_cast<std::uint32_t>(clip.keys[i] - clip.keys[i - 1]));
   for (const ClipTrack& t : clip.tracks) write_track(w, t);
   std::vector<std::uint8_t>& out = w.bytes;
   const auto size = static_cast<std::uint32_t>(out.size());
@@ -392,7 +402,9 @@ Result<void> check_skeleton(const CompressedClip& clip, const Skeleton& skeleton
   if (clip.offsets_in_parent_frame != skeleton.offsets_in_parent_frame)
     return differs(std::string("it is ") + convention(skeleton.offsets_in_parent_frame) + ", the clip's is " +
                    convention(clip.offsets_in_parent_frame));
-  const auto close = [](double a, double b, double tolerance) { return std::abs(a - b) <= tolerance * std::max(1.0, std::abs(b)); };
+  const auto close = [](double a, double b, double tolerance) {
+    return std::abs(a - b) <= tolerance * std::max(1.0, std::abs(b));
+  };
   const Eigen::Vector3f root = skeleton.root_position.cast<float>();
   if (!(root - clip.root_position).isZero(1e-6f)) return differs("the root position differs");
   for (std::size_t b = 0; b < clip.bones.size(); ++b) {
@@ -403,7 +415,8 @@ Result<void> check_skeleton(const CompressedClip& clip, const Skeleton& skeleton
     if (c.parent != s.parent) return differs(at + " has another parent in the clip");
     if (c.dofs != s.dofs) return differs(at + " has other dofs in the clip");
     if (!close(c.length, s.length, 1e-6))
-      return differs(at + " is " + std::to_string(s.length) + " m long, " + std::to_string(c.length) + " m in the clip");
+      return differs(at + " is " + std::to_string(s.length) + " m long, " + std::to_string(c.length) +
+                     " m in the clip");
     // The clip stores C as float Euler angles: compare rotations, not angles,
     // so that any order or angle triple giving the same C matches.
     const Eigen::Quaterniond clip_axis = euler_to_quaternion(c.axis.cast<double>(), kAxisOrders[c.axis_order]);
@@ -435,6 +448,8 @@ ClipSummary summarize(const CompressedClip& clip) {
   return s;
 }
 
-void finalize_clip(CompressedClip& clip) { derive(clip); }
+void finalize_clip(CompressedClip& clip) {
+  derive(clip);
+}
 
 }  // namespace mocap

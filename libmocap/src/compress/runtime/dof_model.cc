@@ -7,13 +7,11 @@
 
 namespace mocap::detail {
 
-
 Eigen::Quaterniond dof_rotation(const BoneRig& rig, const double* angles) {
   Eigen::Quaterniond m = Eigen::Quaterniond::Identity();
   for (int k = 0; k < rig.rotations; ++k) m = Eigen::AngleAxisd(angles[k], unit_axis(rig.axis[k])) * m;
   return m;
 }
-
 
 BoneRig make_bone_rig(const Eigen::Quaterniond& c, std::span<const Channel> dofs, int first_channel, bool root) {
   BoneRig r;
@@ -76,7 +74,6 @@ Eigen::Quaterniond project_two_dofs(const BoneRig& rig, const Eigen::Quaterniond
   first = twist_angle(r2.conjugate() * m, rig.axis[0]);
   return r2 * Eigen::Quaterniond(Eigen::AngleAxisd(first, e1));
 }
-
 
 void channels_from_rotation(const BoneRig& r, const Eigen::Quaterniond& rotation, double* c) {
   if (r.rotations == 0 || r.linear_channels) return;

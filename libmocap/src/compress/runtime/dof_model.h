@@ -40,7 +40,6 @@ inline Eigen::Vector3d unit_axis(int a) {
 // applies it to whole frames).
 Eigen::Quaterniond dof_rotation(const BoneRig& rig, const double* angles);
 
-
 // The BoneRig of one bone: its frame C (for the root, O), its dofs in
 // dof-line order and its first channel in a frame.
 BoneRig make_bone_rig(const Eigen::Quaterniond& c, std::span<const Channel> dofs, int first_channel, bool root);
