@@ -16,7 +16,9 @@ if [[ -f "$root/scripts/setup.sh" ]]; then
   bash "$root/scripts/setup.sh"
 fi
 
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON >/dev/null
+source "$root/scripts/cmake_env.sh"
+cmake_dir "$build"
+cmake -S "$root" -B "$build" "${cmake_env[@]}" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON >/dev/null
 targets=()
 for source in "$root"/tests/bench/bench_*.cc; do
   [[ -e "$source" ]] && targets+=("$(basename "$source" .cc)")

@@ -5,7 +5,10 @@
 # own without it). Extra arguments go to cmake's configure step.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOCAP_WERROR=ON -DCMAKE_UNITY_BUILD=ON "$@" >/dev/null
+source "$root/scripts/cmake_env.sh"
+cmake_dir "$root/build"
+cmake -S "$root" -B "$root/build" "${cmake_env[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOCAP_WERROR=ON -DCMAKE_UNITY_BUILD=ON \
+  "$@" >/dev/null
 # Fails here, naming the package, when a library comes from outside setup.sh's list.
 bash "$root/scripts/check_packages.sh" "$root/build/linked-files.txt" >/dev/null
 cmake --build "$root/build" -j"$(nproc)"

@@ -11,19 +11,16 @@ seconds="${1:-60}"
 shift || true
 bash "$root/scripts/setup.sh"
 build="$root/build-fuzz"
-launcher=()
-if command -v ccache >/dev/null; then
-  export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-fi
-CC=clang-16 CXX=clang++-16 cmake -S "$root" -B "$build" -DMOCAP_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_UNITY_BUILD=ON \
-  -DCMAKE_CXX_FLAGS="-stdlib=libc++" -DMOCAP_SANITIZE=address,undefined "${launcher[@]}" >/dev/null
-cmake --build "$build" -j"$(nproc)" >/dev/null
-
+source "$root/scripts/cmake_env.sh"
+cmake_dir "$build"
+CC=clang-16 CXX=clang++-16 cmake -S "$root" -B "$build" "${cmake_env[@]}" -DMOCAP_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_UNITY_BUILD=ON -DCMAKE_CXX_FLAGS="-stdlib=libc++" -DMOCAP_SANITIZE=address,undefined >/dev/null
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for f in "$root"/tests/fuzz/fuzz_*.cc; do targets+=("$(basename "$f" .cc)"); done
 fi
+# The targets alone: not the header checks, nor tiers no target links.
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" >/dev/null
 shared="$root/../shared/data/cmu"
 # One target: its corpus seeded, run for $seconds, its output in log/<target>.txt.
 run_target() {

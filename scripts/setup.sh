@@ -19,7 +19,7 @@ for a in "$@"; do
 done
 
 packages=(
-  build-essential cmake pkg-config python3 ccache
+  build-essential cmake ninja-build pkg-config python3 ccache
   libeigen3-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libtinyobjloader-dev libassimp-dev zlib1g-dev

@@ -26,11 +26,7 @@ start_all=$SECONDS
 # client is missing fails, naming the install command.
 bash "$root/scripts/setup.sh" blender ffmpeg slurm
 
-launcher=()
-if command -v ccache >/dev/null; then
-  export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-fi
+source "$root/scripts/cmake_env.sh"
 
 times=()
 timed() {  # timed <stage> <command...>
@@ -43,8 +39,9 @@ timed() {  # timed <stage> <command...>
 configure() {  # configure <dir> <sanitizers> [cmake args...]
   local dir="$1" sanitizers="$2"
   shift 2
-  cmake -S "$root" -B "$root/$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOCAP_WERROR=ON -DCMAKE_UNITY_BUILD=ON \
-    -DMOCAP_SANITIZE="$sanitizers" "${launcher[@]}" "$@" >/dev/null
+  cmake_dir "$root/$dir"
+  cmake -S "$root" -B "$root/$dir" "${cmake_env[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOCAP_WERROR=ON \
+    -DCMAKE_UNITY_BUILD=ON -DMOCAP_SANITIZE="$sanitizers" "$@" >/dev/null
 }
 
 # Suites that run threads, each program run directly.
