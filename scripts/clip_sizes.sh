@@ -10,6 +10,6 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
 bounds="${2:-1 0.1 0.02}"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j2 --target test_clip_codec >/dev/null
-MOCAP_CLIP_BOUNDS="$bounds" "$build/tests/test_clip_codec" --gtest_filter='ClipCodec.EveryRealClipHoldsEveryBound' |
+cmake --build "$build" -j2 --target test_compress >/dev/null
+MOCAP_CLIP_BOUNDS="$bounds" "$build/tests/test_compress" --gtest_filter='ClipCodec.EveryRealClipHoldsEveryBound' |
   grep -vE '^\[|^Running main|^$'

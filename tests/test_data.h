@@ -7,6 +7,7 @@
 #include <Eigen/Geometry>
 
 #include <filesystem>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ struct ClipFiles {
 std::vector<ClipFiles> clips_in(const std::filesystem::path& dir);
 // How many clips ../shared/data/cmu holds (PROVENANCE.md).
 inline constexpr std::size_t kSharedClipCount = 18;
+
+// Radians per degree (AMC and BVH angles), and metres per length unit of
+// CMU's ASFs and of cgspeed's BVH conversion of them (0.0254 / 0.45).
+inline constexpr double kDegree = std::numbers::pi / 180.0;
+inline constexpr double kCmuUnit = 0.0254 / 0.45;
 // True under CI=true, where ../shared/data must be there whole.
 bool under_ci();
 // The clips of ../shared/data/cmu, or empty when it is absent; under CI a

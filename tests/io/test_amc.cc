@@ -16,7 +16,7 @@ namespace {
 
 using test::read_text;
 
-constexpr double kDegree = std::numbers::pi / 180.0;
+using test::kDegree;
 
 // Frame counts from ../shared/data/cmu/clips.tsv, written by another program.
 std::map<std::string, int> expected_frame_counts() {

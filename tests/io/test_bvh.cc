@@ -20,9 +20,9 @@ namespace {
 using test::end_points_in_bvh;
 using test::read_text;
 
-constexpr double kDegree = std::numbers::pi / 180.0;
+using test::kDegree;
 // cgspeed's BVH is in the ASF's units: inches / 0.45 (PROVENANCE.md).
-constexpr double kCmuUnit = 0.0254 / 0.45;
+using test::kCmuUnit;
 
 TEST(Bvh, CgspeedConversionMatchesOurAmcForwardKinematics) {
   MOCAP_REQUIRE_SHARED_DATA();

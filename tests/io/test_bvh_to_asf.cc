@@ -21,7 +21,7 @@ namespace {
 using test::end_points_in_bvh;
 
 // cgspeed's BVH is in the ASF's units: inches / 0.45 (PROVENANCE.md).
-constexpr double kCmuUnit = 0.0254 / 0.45;
+using test::kCmuUnit;
 constexpr double kTenthMillimetre = 1e-5;  // 0.01 mm, the bound the issue sets
 
 struct ReadBack {

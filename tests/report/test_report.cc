@@ -18,6 +18,7 @@
 #include <regex>
 #include <sstream>
 
+#include "numbers_only.h"
 #include "test_data.h"
 
 namespace mocap {
@@ -57,26 +58,7 @@ std::vector<std::string> short_shared_clips() {
   return paths;
 }
 
-// The report with what depends on the machine (times, threads, sharding) set
-// to fixed values, as JSON: two runs of the same clips must give the same text.
-std::string numbers_only(Report r) {
-  r.wall_seconds = 0;
-  r.threads = 1;
-  r.shard_index = 0;
-  r.shard_count = 1;
-  r.options.threads = 0;
-  r.run = {};
-  for (ClipResult& c : r.clips) {
-    c.seconds = 0;
-    for (BudgetResult& b : c.budgets) {
-      b.select_seconds = 0;
-      b.file.encode_seconds = 0;
-      b.uniform_file.encode_seconds = 0;
-    }
-    for (ClipFileResult& t : c.track_files) t.encode_seconds = 0;
-  }
-  return format_json(r);
-}
+using test::numbers_only;
 
 // ---------------------------------------------------------------------------
 // Pairing

@@ -11,6 +11,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "numbers_only.h"
 #include "test_data.h"
 
 namespace mocap {
@@ -20,13 +21,14 @@ using test::read_text;
 using test::TempDir;
 
 namespace fs = std::filesystem;
+using test::numbers_only;
 
 void write_text(const fs::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
 }
 
 // The .mkc files only where a test needs them: they are most of the time.
-ReportOptions quick_options(int threads, bool clip_files = false) {
+ReportOptions journal_options(int threads, bool clip_files = false) {
   ReportOptions o;
   o.clip_files = clip_files;
   o.budgets = {0.05, 0.15};
@@ -35,25 +37,6 @@ ReportOptions quick_options(int threads, bool clip_files = false) {
   o.worst_clips = 2;
   o.threads = threads;
   return o;
-}
-
-// The report as JSON with what depends on the run (times, threads, date) set
-// to fixed values.
-std::string numbers_only(Report r) {
-  r.wall_seconds = 0;
-  r.threads = 1;
-  r.options.threads = 0;
-  r.run = {};
-  for (ClipResult& c : r.clips) {
-    c.seconds = 0;
-    for (BudgetResult& b : c.budgets) {
-      b.select_seconds = 0;
-      b.file.encode_seconds = 0;
-      b.uniform_file.encode_seconds = 0;
-    }
-    for (ClipFileResult& t : c.track_files) t.encode_seconds = 0;
-  }
-  return format_json(r);
 }
 
 std::vector<ClipInput> bundled() {
@@ -98,11 +81,11 @@ TEST(ReportJournal, AStoppedRunContinuedGivesTheNumbersOfOneRun) {
   TempDir dir;
   const auto clips = bundled();
   ASSERT_GE(clips.size(), 3u);
-  const Report whole = run_report(clips, quick_options(2, true));
+  const Report whole = run_report(clips, journal_options(2, true));
   const std::string path = (dir.path() / "r.json.journal").string();
   // Stopped after one clip on two threads; continued on one (threads may differ).
-  run_and_stop(path, {clips, quick_options(2, true)}, 1);
-  const Report resumed = resume_and_finish(path, {clips, quick_options(1, true)}, 1);
+  run_and_stop(path, {clips, journal_options(2, true)}, 1);
+  const Report resumed = resume_and_finish(path, {clips, journal_options(1, true)}, 1);
   ASSERT_EQ(resumed.clips.size(), clips.size());
   EXPECT_EQ(numbers_only(resumed), numbers_only(whole));
   // The threads recorded are those of a run of every clip, not of the rest.
@@ -113,15 +96,15 @@ TEST(ReportJournal, AResumedJournalWithNothingDoneOrNoFileRunsEverything) {
   TempDir dir;
   const auto clips = bundled();
   const std::string path = (dir.path() / "r.csv.journal").string();
-  const Report whole = run_report(clips, quick_options(2));
+  const Report whole = run_report(clips, journal_options(2));
   // No journal: --resume starts one.
-  EXPECT_EQ(numbers_only(resume_and_finish(path, {clips, quick_options(2)}, 0)), numbers_only(whole));
+  EXPECT_EQ(numbers_only(resume_and_finish(path, {clips, journal_options(2)}, 0)), numbers_only(whole));
 }
 
 TEST(ReportJournal, ATornLastLineIsIgnoredAndCutOff) {
   TempDir dir;
   const auto clips = bundled();
-  const JournalRun run{clips, quick_options(1)};
+  const JournalRun run{clips, journal_options(1)};
   const std::string path = (dir.path() / "r.json.journal").string();
   run_and_stop(path, run, 2);
   const std::string text = read_text(path);
@@ -141,7 +124,7 @@ TEST(ReportJournal, ATornLastLineIsIgnoredAndCutOff) {
   flipped[text.size() - 10] = flipped[text.size() - 10] == '1' ? '2' : '1';
   write_text(path, flipped);
   const Report resumed = resume_and_finish(path, run, 1);
-  EXPECT_EQ(numbers_only(resumed), numbers_only(run_report(clips, quick_options(1))));
+  EXPECT_EQ(numbers_only(resumed), numbers_only(run_report(clips, journal_options(1))));
 
   // The same change before the last line is damage, refused with its line.
   run_and_stop(path, run, 2);
@@ -158,7 +141,7 @@ TEST(ReportJournal, ATornLastLineIsIgnoredAndCutOff) {
 TEST(ReportJournal, AJournalWithItsFirstLineTornStartsAfresh) {
   TempDir dir;
   const auto clips = bundled();
-  const JournalRun run{clips, quick_options(1)};
+  const JournalRun run{clips, journal_options(1)};
   const std::string path = (dir.path() / "r.json.journal").string();
   run_and_stop(path, run, 1);
   const std::string text = read_text(path);
@@ -177,7 +160,7 @@ TEST(ReportJournal, AnotherRunsJournalIsRefusedSayingWhatDiffers) {
   fs::copy_file(test::bundled_data_dir() / "09.asf", dir.path() / "09.asf");
   const auto clips =
       find_clips(std::vector<std::string>{amc.string(), (test::bundled_data_dir() / "16_05.amc").string()});
-  const JournalRun run{clips, quick_options(1)};
+  const JournalRun run{clips, journal_options(1)};
   const std::string path = (dir.path() / "r.json.journal").string();
   run_and_stop(path, run, 1);
 
@@ -222,7 +205,7 @@ TEST(ReportJournal, AnotherRunsJournalIsRefusedSayingWhatDiffers) {
 TEST(ReportJournal, OneRunHoldsAJournalAtATime) {
   TempDir dir;
   const auto clips = bundled();
-  const JournalRun run{clips, quick_options(1)};
+  const JournalRun run{clips, journal_options(1)};
   const std::string path = (dir.path() / "r.json.journal").string();
   auto first = create_journal(path, run);
   ASSERT_TRUE(first) << first.error().to_string();
