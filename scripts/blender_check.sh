@@ -37,17 +37,9 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-if ! command -v blender >/dev/null 2>&1; then
-  if [ "$install" = 0 ]; then
-    if [ "${CI:-}" = true ]; then
-      echo "blender_check: FAIL (CI): blender is not on PATH (bash scripts/setup.sh blender installs it)"
-      exit 1
-    fi
-    echo "blender_check: skipped: blender is not on PATH (bash scripts/setup.sh blender installs it)"
-    exit 77
-  fi
-  bash "$here/setup.sh" blender
-fi
+source "$here/require_tool.sh"
+[ "$install" = 1 ] || require_tool "bash scripts/setup.sh blender" blender  # 77, or 1 under CI=true
+command -v blender >/dev/null 2>&1 || bash "$here/setup.sh" blender
 if [ -z "$mocap" ]; then
   for candidate in "$root/build/tools/mocap" "$(command -v mocap || true)"; do
     if [ -n "$candidate" ] && [ -x "$candidate" ]; then mocap=$candidate; break; fi

@@ -50,12 +50,8 @@ mocap=$(command -v "$mocap" || true)
 [ -x "$mocap" ] || { echo "slurm_report: no mocap binary (give --mocap PATH)" >&2; exit 1; }
 
 # Not installed: a skip outside CI, a failure under CI=true (where test.sh
-# installs it). Installed but broken: always a failure.
-skip() {
-  if [ "${CI:-}" = true ]; then echo "slurm_report: FAIL (CI): $*" >&2; exit 1; fi
-  echo "slurm_report: SKIP: $*" >&2
-  exit 77
-}
+# installs it; scripts/require_tool.sh). Installed but broken: always a failure.
+source "$here/scripts/require_tool.sh"
 broken() { echo "slurm_report: FAIL: Slurm is installed but broken: $*" >&2; exit 1; }
 started=$(date +%s.%N)
 elapsed() { awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }'; }
@@ -80,10 +76,8 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 if [ $local_cluster -eq 1 ]; then
-  for tool in munged slurmctld slurmd sbatch squeue scontrol sinfo; do
-    command -v $tool >/dev/null || skip "$tool not found: install Slurm and munge with 'bash scripts/setup.sh slurm'"
-  done
-  [ "$(id -u)" -eq 0 ] || skip "the local cluster runs its daemons as root (SlurmUser=root); run as root"
+  require_tool "bash scripts/setup.sh slurm" munged slurmctld slurmd sbatch squeue scontrol sinfo
+  [ "$(id -u)" -eq 0 ] || unavailable "the local cluster runs its daemons as root (SlurmUser=root); run as root"
   mkdir -p "$tmp/munge" "$tmp/state" "$tmp/spool" "$tmp/log" "$tmp/run"
   chmod 700 "$tmp/munge"
   # A key of this cluster only, and munged with its socket, pid, log and seed here.
@@ -149,7 +143,8 @@ EOF
   [ "$state" = idle ] || broken "the node did not become idle within 15 s (state '${state:-none}'): $(tail -n 3 "$tmp/log/slurmd.log" 2>/dev/null | tr '\n' ' ')"
   echo "slurm_report: one-node Slurm $(sinfo -V | awk '{print $2}') up in $(elapsed): slurmctld port $port, $tmp"
 else
-  command -v sbatch >/dev/null || skip "sbatch not found (Slurm's client; or give --local-cluster)"
+  command -v sbatch >/dev/null ||
+    unavailable "sbatch is not on PATH (Slurm's client: bash scripts/setup.sh slurm installs it; or give --local-cluster)"
 fi
 
 [ -n "$work" ] || work=$tmp/work

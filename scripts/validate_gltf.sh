@@ -8,13 +8,9 @@
 set -uo pipefail
 version="2.0.0-dev.3.10"
 cache="${MOCAP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mocap}/gltf-validator-$version"
-# Under CI=true (test.sh installs Node.js) nothing missing is a skip.
-skip=77
-[ "${CI:-}" = true ] && skip=1
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  echo "validate_gltf.sh: node and npm are needed (bash scripts/setup.sh installs them); nothing checked" >&2
-  exit $skip
-fi
+# Under CI=true (test.sh installs Node.js) nothing missing is a skip (scripts/require_tool.sh).
+source "$(dirname "$0")/require_tool.sh"
+require_tool "bash scripts/setup.sh" node npm
 # Node.js trusts only its own CA list; trust the system's too (where a site's
 # TLS proxy or private registry is installed), as curl and apt do.
 if [[ -z "${NODE_EXTRA_CA_CERTS:-}" && -f /etc/ssl/certs/ca-certificates.crt ]]; then
@@ -23,8 +19,7 @@ fi
 if [[ ! -f "$cache/node_modules/gltf-validator/package.json" ]]; then
   mkdir -p "$cache"
   if ! log="$(cd "$cache" && npm install --no-save --no-audit --no-fund --loglevel=error "gltf-validator@$version" 2>&1)"; then
-    echo "validate_gltf.sh: cannot install gltf-validator@$version from npm; nothing checked: $(grep -m1 'npm ERR! code\|npm ERR!.*reason' <<<"$log")" >&2
-    exit $skip
+    unavailable "cannot install gltf-validator@$version from npm; nothing checked: $(grep -m1 'npm ERR! code\|npm ERR!.*reason' <<<"$log")"
   fi
 fi
 status=0

@@ -5,14 +5,8 @@
 # Exit 0: all formatted; 1: some are not; 77: no clang-format-14 (1 under CI=true).
 set -uo pipefail
 root=$1
-if ! command -v clang-format-14 >/dev/null 2>&1; then
-  if [ "${CI:-}" = true ]; then
-    echo "format_check: FAIL (CI): clang-format-14 is not on PATH (bash scripts/setup.sh installs it)"
-    exit 1
-  fi
-  echo "format_check: skipped: clang-format-14 is not on PATH (bash scripts/setup.sh installs it)"
-  exit 77
-fi
+source "$(dirname "$0")/../scripts/require_tool.sh"
+require_tool "bash scripts/setup.sh" clang-format-14
 cd "$root" || exit 1
 mapfile -t files < <(find libmocap tools viewer tests examples python -name '*.cc' -o -name '*.h' | sort)
 if [ ${#files[@]} -lt 100 ]; then

@@ -11,21 +11,22 @@
 #   --stderr-lines N    stderr has exactly N lines
 #   --stdout-lines N    stdout has exactly N lines
 #   --stdout-check CMD  `sh -c CMD` exits 0 with stdout on its standard input
-#   --file-check F CMD  the command wrote F, and `sh -c CMD` exits 0 with F on its standard input
+#   --file-check F CMD  the command wrote F (removed before it runs, so that an old F
+#                       cannot pass), and `sh -c CMD` exits 0 with F on its standard input
 #   --timeout S         kill the command after S seconds (a hang fails)
 # Prints what was expected and what came out when a check fails.
 set -u
 
 expected_exit=""
 timeout_s=60
-declare -a checks=()
+declare -a checks=() outputs=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --exit) expected_exit="$2"; shift 2 ;;
     --timeout) timeout_s="$2"; shift 2 ;;
     --stderr | --stdout | --stderr-lines | --stdout-lines | --stdout-check)
       checks+=("$1" "$2"); shift 2 ;;
-    --file-check) checks+=("$1" "$2"$'\n'"$3"); shift 3 ;;
+    --file-check) checks+=("$1" "$2"$'\n'"$3"); outputs+=("$2"); shift 3 ;;
     --) shift; break ;;
     *) echo "expect.sh: unknown option '$1'" >&2; exit 64 ;;
   esac
@@ -35,6 +36,7 @@ if [[ -z "$expected_exit" || $# -eq 0 ]]; then
   exit 64
 fi
 
+for f in "${outputs[@]}"; do rm -f -- "$f"; done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 timeout --kill-after=5 "$timeout_s" "$@" >"$work/stdout" 2>"$work/stderr"

@@ -7,10 +7,8 @@
 #   eyes_preview.sh mocap out-dir
 set -euo pipefail
 mocap=$1 out=$2
-if ! command -v ffmpeg >/dev/null || ! command -v ffprobe >/dev/null; then
-  if [ "${CI:-}" = true ]; then echo "FAIL: ffmpeg/ffprobe not installed (bash scripts/setup.sh ffmpeg)"; exit 1; fi
-  echo "ffmpeg/ffprobe not installed: skipped (bash scripts/setup.sh ffmpeg)"; exit 77
-fi
+source "$(dirname "$0")/../../scripts/require_tool.sh"
+require_tool "bash scripts/setup.sh ffmpeg" ffmpeg ffprobe
 movie="$out/eyes_preview.mp4"
 rm -f "$movie"
 "$mocap" eyes --model physio --seed 2 --duration 2 --rate 30 --preview "$movie"

@@ -19,16 +19,9 @@
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 mocap=$1 checker=$2 cmu=$3 work=$4
-missing() {
-  if [ "${CI:-}" = true ]; then
-    echo "blender_game_rigs: FAIL (CI): $1"
-    exit 1
-  fi
-  echo "blender_game_rigs: skipped: $1"
-  exit 77
-}
-command -v blender >/dev/null 2>&1 || missing "blender is not on PATH (bash scripts/setup.sh blender installs it)"
-[ -f "$cmu/16_15.amc" ] && [ -f "$cmu/49_06.amc" ] || missing "no CMU clips 16_15 and 49_06 in $cmu"
+source "$here/../../scripts/require_tool.sh"
+require_tool "bash scripts/setup.sh blender" blender
+[ -f "$cmu/16_15.amc" ] && [ -f "$cmu/49_06.amc" ] || unavailable "no CMU clips 16_15 and 49_06 in $cmu"
 rm -rf "$work" && mkdir -p "$work" || exit 1
 "$checker" makehuman "$work/makehuman.glb" || exit 1
 if ! blender -b --factory-startup --python "$here/blender_game_rigs.py" -- --glb "$work/makehuman.glb" \

@@ -5,14 +5,8 @@
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 mocap=$1 khronos=$2 data=$3 work=$4
-if ! command -v blender >/dev/null 2>&1; then
-  if [ "${CI:-}" = true ]; then
-    echo "blender_retarget: FAIL (CI): blender is not on PATH (bash scripts/setup.sh blender installs it)"
-    exit 1
-  fi
-  echo "blender_retarget: skipped: blender is not on PATH (bash scripts/setup.sh blender installs it)"
-  exit 77
-fi
+source "$here/../../scripts/require_tool.sh"
+require_tool "bash scripts/setup.sh blender" blender
 mkdir -p "$work"
 status=0
 run() {  # model (a path, or a name in KHRONOS_DIR) asf amc frames

@@ -6,10 +6,8 @@
 #   test_record.sh with_xvfb.sh mocap-viewer data-dir out.mp4
 set -euo pipefail
 xvfb=$1 viewer=$2 data=$3 out=$4
-if ! command -v ffmpeg >/dev/null || ! command -v ffprobe >/dev/null; then
-  if [ "${CI:-}" = true ]; then echo "FAIL: ffmpeg/ffprobe not installed (bash scripts/setup.sh ffmpeg)"; exit 1; fi
-  echo "ffmpeg/ffprobe not installed: skipped (bash scripts/setup.sh ffmpeg)"; exit 77
-fi
+source "$(dirname "$0")/../../scripts/require_tool.sh"
+require_tool "bash scripts/setup.sh ffmpeg" ffmpeg ffprobe
 rm -f "$out"
 bash "$xvfb" "$viewer" "$data/49.asf" "$data/49_06.amc" --frame 1 --last 360 --record-fps 30 --size 320x240 \
   --record "$out"

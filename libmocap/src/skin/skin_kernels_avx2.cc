@@ -27,9 +27,21 @@ MOCAP_AVX2_INLINE void store3(float* out, __m128 r) {
   _mm_store_ss(out + 2, _mm_movehl_ps(r, r));
 }
 
-// Vertex v of a linear blend through its first kSlots slots: writes its
-// position and returns its normal, not yet normalised (lane 3 is 0), when
-// kNormals. The sums run in the four-slot order, cut short.
+// Four vertices' (x, y, z, _) as twelve consecutive floats: three 16-byte
+// stores where four store3 take eight narrow ones.
+MOCAP_AVX2_INLINE void store3x4(float* out, __m128 r0, __m128 r1, __m128 r2, __m128 r3) {
+  const __m128 a = _mm_blend_ps(r0, _mm_permute_ps(r1, _MM_SHUFFLE(0, 0, 0, 0)), 0x8);  // x0 y0 z0 x1
+  const __m128 b = _mm_shuffle_ps(r1, r2, _MM_SHUFFLE(1, 0, 2, 1));                     // y1 z1 x2 y2
+  const __m128 c =
+      _mm_blend_ps(_mm_permute_ps(r3, _MM_SHUFFLE(2, 1, 0, 0)), _mm_movehl_ps(r2, r2), 0x1);  // z2 x3 y3 z3
+  _mm_storeu_ps(out, a);
+  _mm_storeu_ps(out + 4, b);
+  _mm_storeu_ps(out + 8, c);
+}
+
+// Vertex v of a linear blend through its first kSlots slots: its position
+// and, when kNormals, its normal, not yet normalised (lane 3 is 0). The sums
+// run in the four-slot order, cut short.
 // The weights of vertex v's kSlots slots, each in all lanes: VertexWeights,
 // or packed (kPacked), where the last slot's is 1 - the others' in
 // last_weight's order (packed_weights.h), formed in vector registers.
@@ -65,7 +77,8 @@ MOCAP_AVX2_INLINE void weights_avx2(const Streams& s, int v, __m256 (&w)[4]) {
 }
 
 template <int kSlots, bool kNormals, bool kPacked>
-MOCAP_AVX2_INLINE __m128 linear_vertex_avx2(const PackedMatrix* __restrict packed, const Streams& s, int v) {
+MOCAP_AVX2_INLINE void linear_vertex_avx2(const PackedMatrix* __restrict packed, const Streams& s, int v,
+                                          __m128& position, __m128& normal) {
   // The bone indices in one load.
   std::uint64_t bones = 0;
   if constexpr (kPacked) {
@@ -106,24 +119,17 @@ MOCAP_AVX2_INLINE __m128 linear_vertex_avx2(const PackedMatrix* __restrict packe
   const __m256 xy = _mm256_blend_ps(_mm256_broadcast_ss(p), _mm256_broadcast_ss(p + 1), 0xF0);
   const __m256 z1 = _mm256_blend_ps(_mm256_broadcast_ss(p + 2), _mm256_set1_ps(1.0f), 0xF0);
   const __m256 t = _mm256_fmadd_ps(a, xy, _mm256_mul_ps(b, z1));
-  __m128 normal = _mm_setzero_ps();
+  position = _mm_add_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1));
   if constexpr (kNormals) {
-    // Read before the position is written: arrays of equal size often start
-    // at the same offset in a page, and a load after a store to the same
-    // address modulo 4 KiB waits for it (4K aliasing).
     const float* n = s.normals + 3 * v;
     const __m256 nxy = _mm256_blend_ps(_mm256_broadcast_ss(n), _mm256_broadcast_ss(n + 1), 0xF0);
     const __m256 nz0 = _mm256_blend_ps(_mm256_broadcast_ss(n + 2), _mm256_setzero_ps(), 0xF0);
     const __m256 u = _mm256_fmadd_ps(a, nxy, _mm256_mul_ps(b, nz0));
     normal = _mm_add_ps(_mm256_castps256_ps128(u), _mm256_extractf128_ps(u, 1));
+  } else {
+    normal = _mm_setzero_ps();
   }
-  store3(s.out_positions + 3 * v, _mm_add_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1)));
-  return normal;
 }
-
-// Packed rigid vertices with normals, eight at a time, from vertex 0 while
-// eight remain; returns how many it did (defined below, beside the SoA helpers).
-int rigid_with_normals_avx2(const PackedMatrix* __restrict packed, const Streams& s, int count);
 
 // 1 / |m| per lane of `squared` (= |m|^2), 1 where it is 0 so that a zero
 // normal stays zero, as Eigen's normalized() leaves it. sqrt and division are
@@ -131,39 +137,6 @@ int rigid_with_normals_avx2(const PackedMatrix* __restrict packed, const Streams
 MOCAP_AVX2_INLINE __m128 inverse_length(__m128 squared) {
   const __m128 inverse = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(squared));
   return _mm_blendv_ps(_mm_set1_ps(1.0f), inverse, _mm_cmpgt_ps(squared, _mm_setzero_ps()));
-}
-
-template <int kSlots, bool kNormals, bool kPacked>
-MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Streams s, int count) {
-  int v = 0;
-  if constexpr (kPacked && kSlots == 1 && kNormals) v = rigid_with_normals_avx2(packed, s, count);
-  if constexpr (kNormals) {
-    // Four normals share one square root and one division.
-    for (; v + 4 <= count; v += 4) {
-      const __m128 m0 = linear_vertex_avx2<kSlots, true, kPacked>(packed, s, v);
-      const __m128 m1 = linear_vertex_avx2<kSlots, true, kPacked>(packed, s, v + 1);
-      const __m128 m2 = linear_vertex_avx2<kSlots, true, kPacked>(packed, s, v + 2);
-      const __m128 m3 = linear_vertex_avx2<kSlots, true, kPacked>(packed, s, v + 3);
-      // Lane i: (x^2 + y^2) + (z^2 + 0) of normal i.
-      const __m128 squared = _mm_hadd_ps(_mm_hadd_ps(_mm_mul_ps(m0, m0), _mm_mul_ps(m1, m1)),
-                                         _mm_hadd_ps(_mm_mul_ps(m2, m2), _mm_mul_ps(m3, m3)));
-      const __m128 inverse = inverse_length(squared);
-      float* out = s.out_normals + 3 * v;
-      store3(out, _mm_mul_ps(m0, _mm_shuffle_ps(inverse, inverse, _MM_SHUFFLE(0, 0, 0, 0))));
-      store3(out + 3, _mm_mul_ps(m1, _mm_shuffle_ps(inverse, inverse, _MM_SHUFFLE(1, 1, 1, 1))));
-      store3(out + 6, _mm_mul_ps(m2, _mm_shuffle_ps(inverse, inverse, _MM_SHUFFLE(2, 2, 2, 2))));
-      store3(out + 9, _mm_mul_ps(m3, _mm_shuffle_ps(inverse, inverse, _MM_SHUFFLE(3, 3, 3, 3))));
-    }
-  }
-  for (; v < count; ++v) {
-    const __m128 m = linear_vertex_avx2<kSlots, kNormals, kPacked>(packed, s, v);
-    if constexpr (kNormals) {
-      const __m128 squared = _mm_mul_ps(m, m);
-      const __m128 sums = _mm_hadd_ps(squared, squared);
-      const __m128 inverse = inverse_length(_mm_hadd_ps(sums, sums));  // the same sums in the same order
-      store3(s.out_normals + 3 * v, _mm_mul_ps(m, inverse));
-    }
-  }
 }
 
 // Four 8-float vectors transposed within each 128-bit half: in (a_i | b_i)
@@ -228,47 +201,65 @@ MOCAP_AVX2_INLINE void normalize8(__m256& x, __m256& y, __m256& z) {
   z = _mm256_mul_ps(z, scale);
 }
 
-// The one-influence loop with normals, lane i = vertex i: the eight
-// vertices' matrices are transposed on load (as the DQS batch transposes
-// quaternions), so both transforms are plain multiply-adds and eight
-// normals share one square root and one division. Every sum runs in the
-// order linear_vertex_avx2 and the four-normal loop use, so a vertex gets
-// the same bits here as there, and ranges and threads change nothing.
-MOCAP_AVX2 int rigid_with_normals_avx2(const PackedMatrix* __restrict packed, const Streams& s, int count) {
+// Four vertices at a time (their loads before their stores: arrays of equal
+// size often start at the same offset in a page, and a load after a store to
+// the same address modulo 4 KiB waits for it, 4K aliasing), then one by one.
+template <int kSlots, bool kNormals, bool kPacked>
+MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Streams s, int count) {
   int v = 0;
-  for (; v + 8 <= count; v += 8) {
-    const std::uint16_t* bones = s.bones + v;
-    // c[j][r]: row r of column j, lane i from vertex v + i's matrix.
-    __m256 c[4][4];
-    for (int j = 0; j < 4; ++j) load_soa4([&](int i) { return packed[bones[i]].c + 4 * j; }, c[j]);
-    __m256 px, py, pz, nx, ny, nz;
-    load_xyz8(s.positions + 3 * v, px, py, pz);
-    load_xyz8(s.normals + 3 * v, nx, ny, nz);  // before any store: see linear_vertex_avx2
-    // (c0 x + c2 z) + (c1 y + c3), as linear_vertex_avx2 sums.
-    // No product here may be left bare before an add: the compiler would
-    // fuse the two (-ffp-contract=fast) and round once where the other loops
-    // round twice. So a product feeding an add is an FMA with the addend the
-    // other loops have (c3 * 0 for the normal's, +0 for a square).
-    const __m256 zero = _mm256_setzero_ps();
-    __m256 out[3], normal[3];
-    for (int r = 0; r < 3; ++r) {
-      out[r] = _mm256_add_ps(_mm256_fmadd_ps(c[0][r], px, _mm256_mul_ps(c[2][r], pz)),
-                             _mm256_fmadd_ps(c[1][r], py, c[3][r]));
-      normal[r] = _mm256_add_ps(_mm256_fmadd_ps(c[0][r], nx, _mm256_mul_ps(c[2][r], nz)),
-                                _mm256_fmadd_ps(c[1][r], ny, _mm256_mul_ps(c[3][r], zero)));
+  if constexpr (kNormals && kSlots <= 2) {
+    // Eight normals share one square root and one division, lane i = vertex i
+    // (measured slower at 3 and 4 slots, where the blend holds more registers).
+    for (; v + 8 <= count; v += 8) {
+      __m128 p[8], m[8];
+      for (int i = 0; i < 8; ++i) linear_vertex_avx2<kSlots, true, kPacked>(packed, s, v + i, p[i], m[i]);
+      store3x4(s.out_positions + 3 * v, p[0], p[1], p[2], p[3]);
+      store3x4(s.out_positions + 3 * v + 12, p[4], p[5], p[6], p[7]);
+      __m256 x = _mm256_set_m128(m[4], m[0]), y = _mm256_set_m128(m[5], m[1]);
+      __m256 z = _mm256_set_m128(m[6], m[2]), w = _mm256_set_m128(m[7], m[3]);
+      transpose4_halves(x, y, z, w);  // w: the normals' lane 3, 0
+      // (x^2 + y^2) + z^2, as the four-normal loop's horizontal adds sum (its + 0 changes no bit). No
+      // product may be left bare before an add: the compiler would fuse the two (-ffp-contract=fast)
+      // and round once where the other loops round twice, so each square is an FMA with + 0.
+      const __m256 zero = _mm256_setzero_ps();
+      const __m256 squared = _mm256_add_ps(_mm256_add_ps(_mm256_fmadd_ps(x, x, zero), _mm256_fmadd_ps(y, y, zero)),
+                                           _mm256_fmadd_ps(z, z, zero));
+      const __m256 inverse =
+          _mm256_blendv_ps(_mm256_set1_ps(1.0f), _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(squared)),
+                           _mm256_cmp_ps(squared, zero, _CMP_GT_OQ));
+      store_xyz8(s.out_normals + 3 * v, _mm256_mul_ps(x, inverse), _mm256_mul_ps(y, inverse),
+                 _mm256_mul_ps(z, inverse));
     }
-    store_xyz8(s.out_positions + 3 * v, out[0], out[1], out[2]);
-    // (x^2 + y^2) + z^2, as the four-normal loop's horizontal adds.
-    const __m256 squared = _mm256_add_ps(
-        _mm256_add_ps(_mm256_fmadd_ps(normal[0], normal[0], zero), _mm256_fmadd_ps(normal[1], normal[1], zero)),
-        _mm256_fmadd_ps(normal[2], normal[2], zero));
-    const __m256 inverse =
-        _mm256_blendv_ps(_mm256_set1_ps(1.0f), _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(squared)),
-                         _mm256_cmp_ps(squared, _mm256_setzero_ps(), _CMP_GT_OQ));
-    store_xyz8(s.out_normals + 3 * v, _mm256_mul_ps(normal[0], inverse), _mm256_mul_ps(normal[1], inverse),
-               _mm256_mul_ps(normal[2], inverse));
   }
-  return v;
+  for (; v + 4 <= count; v += 4) {
+    __m128 p0, p1, p2, p3, m0, m1, m2, m3;
+    linear_vertex_avx2<kSlots, kNormals, kPacked>(packed, s, v, p0, m0);
+    linear_vertex_avx2<kSlots, kNormals, kPacked>(packed, s, v + 1, p1, m1);
+    linear_vertex_avx2<kSlots, kNormals, kPacked>(packed, s, v + 2, p2, m2);
+    linear_vertex_avx2<kSlots, kNormals, kPacked>(packed, s, v + 3, p3, m3);
+    store3x4(s.out_positions + 3 * v, p0, p1, p2, p3);
+    if constexpr (kNormals) {
+      // Four normals share one square root and one division. Lane i: (x^2 + y^2) + (z^2 + 0) of normal i.
+      const __m128 squared = _mm_hadd_ps(_mm_hadd_ps(_mm_mul_ps(m0, m0), _mm_mul_ps(m1, m1)),
+                                         _mm_hadd_ps(_mm_mul_ps(m2, m2), _mm_mul_ps(m3, m3)));
+      const __m128 inverse = inverse_length(squared);
+      store3x4(s.out_normals + 3 * v, _mm_mul_ps(m0, _mm_shuffle_ps(inverse, inverse, _MM_SHUFFLE(0, 0, 0, 0))),
+               _mm_mul_ps(m1, _mm_shuffle_ps(inverse, inverse, _MM_SHUFFLE(1, 1, 1, 1))),
+               _mm_mul_ps(m2, _mm_shuffle_ps(inverse, inverse, _MM_SHUFFLE(2, 2, 2, 2))),
+               _mm_mul_ps(m3, _mm_shuffle_ps(inverse, inverse, _MM_SHUFFLE(3, 3, 3, 3))));
+    }
+  }
+  for (; v < count; ++v) {
+    __m128 p, m;
+    linear_vertex_avx2<kSlots, kNormals, kPacked>(packed, s, v, p, m);
+    store3(s.out_positions + 3 * v, p);
+    if constexpr (kNormals) {
+      const __m128 squared = _mm_mul_ps(m, m);
+      const __m128 sums = _mm_hadd_ps(squared, squared);
+      const __m128 inverse = inverse_length(_mm_hadd_ps(sums, sums));  // the same sums in the same order
+      store3(s.out_normals + 3 * v, _mm_mul_ps(m, inverse));
+    }
+  }
 }
 
 // p + 2 r x (r x p + rw p) for a unit quaternion r = (rx, ry, rz, rw): p

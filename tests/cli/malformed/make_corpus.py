@@ -3,7 +3,7 @@
 
 Each file is data/09.asf or data/09_06.amc (CMU subject 09, run), cut down to
 a few frames or to the left leg, with one thing broken. What each file must
-make `mocap` print (file and line) is listed in tests/cli/CMakeLists.txt.
+make `mocap` print (file and line) is listed in tests/cli/cases.txt.
 The files are committed; run this again only to change the corpus:
     python3 tests/cli/malformed/make_corpus.py
 """
