@@ -41,6 +41,17 @@ std::vector<VertexWeights> automatic_weights(const Mesh& mesh, std::span<const B
     if (auto w = make_vertex_weights(influences)) weights[v] = *w;
   }
 
+  smooth_weights(mesh, weights, options.smoothing_iterations, options.smoothing);
+  return weights;
+}
+
+void smooth_weights(const Mesh& mesh, std::vector<VertexWeights>& weights, int iterations, float smoothing,
+                    std::span<const std::uint8_t> pinned) {
+  const std::size_t n = mesh.positions.size();
+  std::vector<std::pair<int, float>> influences;
+  int bone_count = 0;
+  for (const VertexWeights& w : weights)
+    for (const auto b : w.bone) bone_count = std::max(bone_count, b + 1);
   // Neighbours in compressed rows, from the edges.
   const auto edges = mesh_edges(mesh);
   std::vector<int> first(n + 1, 0);
@@ -57,13 +68,13 @@ std::vector<VertexWeights> automatic_weights(const Mesh& mesh, std::span<const B
   }
 
   std::vector<VertexWeights> next(n);
-  std::vector<float> dense(bones.size(), 0.0f);
+  std::vector<float> dense(static_cast<std::size_t>(bone_count), 0.0f);
   std::vector<int> touched;
-  for (int pass = 0; pass < options.smoothing_iterations; ++pass) {
+  for (int pass = 0; pass < iterations; ++pass) {
     for (std::size_t v = 0; v < n; ++v) {
       const int begin = first[v];
       const int end = first[v + 1];
-      if (begin == end) {
+      if (begin == end || (!pinned.empty() && pinned[v])) {
         next[v] = weights[v];
         continue;
       }
@@ -75,8 +86,8 @@ std::vector<VertexWeights> automatic_weights(const Mesh& mesh, std::span<const B
           dense[w.bone[k]] += scale * w.weight[k];
         }
       };
-      add(weights[v], 1.0f - options.smoothing);
-      const float share = options.smoothing / static_cast<float>(end - begin);
+      add(weights[v], 1.0f - smoothing);
+      const float share = smoothing / static_cast<float>(end - begin);
       for (int i = begin; i < end; ++i) add(weights[neighbours[i]], share);
       influences.clear();
       for (const int b : touched) {
@@ -87,7 +98,6 @@ std::vector<VertexWeights> automatic_weights(const Mesh& mesh, std::span<const B
     }
     weights.swap(next);
   }
-  return weights;
 }
 
 }  // namespace mocap
