@@ -13,7 +13,9 @@
 //  6. the weights: read from `weights_path` (io/skin_weights.h, bones by
 //     name), or automatic from the bound bone segments: bone heat
 //     (heat_weights.h, the default; with the embedding's rigid parts, so
-//     the face goes with the head) or distance (auto_weights.h).
+//     the face goes with the head), distance (auto_weights.h) or geodesic
+//     voxel binding (voxel_weights.h: for meshes of many parts, shells,
+//     holes; with the same rigid parts).
 // Steps 4 and 6 run on the surface welded by position (weld_by_position in
 // io/mesh.h), so a mesh split at UV seams is fitted as one surface and the
 // copies of a vertex get the same weights.
@@ -43,6 +45,7 @@ enum class BindFit {
 enum class WeightMethod {
   kHeat,      // bone heat with visibility (heat_weights.h)
   kDistance,  // distance to bones, smoothed (auto_weights.h)
+  kVoxel,     // geodesic distance inside the mesh's voxel solid (voxel_weights.h)
 };
 
 struct MeshBindOptions {
@@ -68,13 +71,15 @@ struct BoundMesh {
   Pose bind_pose;                      // the skeleton as the mesh stands
   SkeletonBind bind;                   // placement, bone factors, inverse bind matrices, bone segments
   std::string fit_note;                // embedding: what was not fitted and why; empty when all was
+  std::string weights_note;            // automatic weights: bones given no weight and why; empty when none
   std::vector<VertexWeights> weights;  // one per vertex of `mesh`
   bool automatic_weights = false;      // computed, not read
 };
 
 // Steps 1-6 above. Validates `options` first; then every error names its
 // file (and line where the parser gives one): the OBJ, a group it lacks, the
-// bind-pose AMC (or that it has no frame), the weights file.
+// bind-pose AMC (or that it has no frame), the weights file; voxel weights
+// fail naming the OBJ when no bone meets the mesh's solid.
 Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& options);
 
 }  // namespace mocap
