@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <tuple>
 #include <vector>
 
 namespace mocap {
@@ -66,6 +67,16 @@ void smooth_weights(const Mesh& mesh, std::vector<VertexWeights>& weights, int i
     neighbours[fill[e[0]]++] = e[1];
     neighbours[fill[e[1]]++] = e[0];
   }
+  // Each vertex's neighbours by position, and bones by index below, so that
+  // the float sums do not depend on how the mesh numbers its vertices (a
+  // mesh welded from a triangle soup gives the same weights at the same
+  // places as the original).
+  const auto by_position = [&](int a, int b) {
+    const Eigen::Vector3f &p = mesh.positions[a], &q = mesh.positions[b];
+    return std::tie(p.x(), p.y(), p.z(), a) < std::tie(q.x(), q.y(), q.z(), b);
+  };
+  for (std::size_t v = 0; v < n; ++v)
+    std::sort(neighbours.begin() + first[v], neighbours.begin() + first[v + 1], by_position);
 
   std::vector<VertexWeights> next(n);
   std::vector<float> dense(static_cast<std::size_t>(bone_count), 0.0f);
@@ -90,6 +101,7 @@ void smooth_weights(const Mesh& mesh, std::vector<VertexWeights>& weights, int i
       const float share = smoothing / static_cast<float>(end - begin);
       for (int i = begin; i < end; ++i) add(weights[neighbours[i]], share);
       influences.clear();
+      std::sort(touched.begin(), touched.end());
       for (const int b : touched) {
         influences.emplace_back(b, dense[b]);
         dense[b] = 0.0f;
