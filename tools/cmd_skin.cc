@@ -26,8 +26,8 @@ struct SkinOptions {
   std::string amc;
   MeshBindOptions bind;  // --mesh, --mesh-units, --group, --weights, --bind-pose, --bind-scale
   bool auto_weights = false;
-  std::string weight_method = "heat";  // with --auto-weights: heat, distance or voxel
-  std::string fit = "embed";           // embed or height
+  std::string weight_method = "voxel";  // with --auto-weights: voxel, heat or distance
+  std::string fit = "embed";            // embed or height
   bool fit_report = false;
   std::string save_weights;
   std::vector<double> bind_offset;
@@ -302,9 +302,9 @@ void add_skin_command(CLI::App& app, int& exit_code) {
   command->add_flag("--auto-weights", options->auto_weights, "Compute weights from the bound skeleton");
   command
       ->add_option("--weight-method", options->weight_method,
-                   "With --auto-weights: heat (bone heat over the surface, with visibility), distance, or voxel "
-                   "(geodesic voxel binding: meshes of many parts, shells, holes)")
-      ->check(CLI::IsMember({"heat", "distance", "voxel"}));
+                   "With --auto-weights: voxel (geodesic voxel binding: any mesh, of many parts, shells, holes), "
+                   "heat (bone heat over the surface, with visibility) or distance")
+      ->check(CLI::IsMember({"voxel", "heat", "distance"}));
   command
       ->add_option("--fit", options->fit,
                    "embed (limbs fitted into the mesh, bone lengths following it) or height (one scale from the "
