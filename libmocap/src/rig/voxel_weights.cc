@@ -112,7 +112,8 @@ std::vector<int> mesh_parts(const Mesh& mesh, int& parts) {
 Result<void> VoxelWeightOptions::validate() const {
   if (auto valid = solid.validate(); !valid) return valid;
   if (!(falloff >= 0.0f && falloff <= 1.0f)) return fail("", 0, "voxel weights: falloff must be in [0, 1]");
-  if (!(min_weight >= 0.0f && min_weight < 0.5f)) return fail("", 0, "voxel weights: min_weight must be in [0, 0.5)");
+  // Below 1 / kMaxInfluences the largest share always stays.
+  if (!(min_weight >= 0.0f && min_weight < 0.25f)) return fail("", 0, "voxel weights: min_weight must be in [0, 0.25)");
   if (smoothing_iterations < 0) return fail("", 0, "voxel weights: smoothing_iterations must be >= 0");
   if (!(smoothing > 0.0f && smoothing <= 1.0f)) return fail("", 0, "voxel weights: smoothing must be in (0, 1]");
   return {};
@@ -264,8 +265,12 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
                          [](const auto& x, const auto& y) { return x.second > y.second; });
         const float zero = influences[kMaxInfluences].second;
         influences.resize(kMaxInfluences);
-        total = 0.0f;
-        for (auto& bw : influences) total += bw.second -= zero;
+        float rest = 0.0f;
+        for (const auto& bw : influences) rest += bw.second - zero;
+        if (rest > 0.0f) {  // else five or more bones exactly as near: kept as they are
+          for (auto& bw : influences) bw.second -= zero;
+          total = rest;
+        }
       }
       std::erase_if(influences, [&](const auto& bw) { return bw.second <= options.min_weight * total; });
     } else {

@@ -70,7 +70,7 @@ namespace mocap {
 struct VoxelWeightOptions {
   VoxelSolidOptions solid;             // resolution and hole closing (voxel_solid.h)
   float falloff = 0.5f;                // a in [0, 1] (step 5): larger, sharper transitions between bones
-  float min_weight = 0.01f;            // in [0, 0.5): smaller shares are dropped before the four are kept
+  float min_weight = 0.01f;            // in [0, 0.25): shares of the total below it are dropped
   int smoothing_iterations = 10;       // >= 0 Jacobi passes over the edges (step 6)
   float smoothing = 0.5f;              // in (0, 1]
   std::vector<RigidPart> rigid_parts;  // step 2 (embed.h finds the head's)
