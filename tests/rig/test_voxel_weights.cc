@@ -356,6 +356,8 @@ TEST(VoxelWeightsOnParts, TheMakeHumanMeshWithAllItsHelpersWalksAsOne) {
     const auto bound = bind_mesh(*skeleton, o);
     ASSERT_TRUE(bound) << bound.error().to_string();
     const Mesh& mesh = bound->mesh;
+    for (const VertexWeights& w : bound->weights)  // every piece, inside or out
+      ASSERT_NEAR(w.weight[0] + w.weight[1] + w.weight[2] + w.weight[3], 1.0f, 1e-5f);
     const int body = mesh.find_group("body");
     ASSERT_GE(body, 0);
     std::vector<std::uint8_t> on_body(mesh.positions.size(), 0);
