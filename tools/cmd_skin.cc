@@ -26,8 +26,8 @@ struct SkinOptions {
   std::string amc;
   MeshBindOptions bind;  // --mesh, --mesh-units, --group, --weights, --bind-pose, --bind-scale
   bool auto_weights = false;
-  std::string weight_method = "heat";  // with --auto-weights: heat or distance
-  std::string fit = "embed";           // embed or height
+  std::string weight_method = "voxel";  // with --auto-weights: voxel, heat or distance
+  std::string fit = "embed";            // embed or height
   bool fit_report = false;
   std::string save_weights;
   std::vector<double> bind_offset;
@@ -158,7 +158,9 @@ int run_skin(const SkinOptions& options) {
     bind_options.translation = Eigen::Vector3d(options.bind_offset[0], options.bind_offset[1], options.bind_offset[2]);
   }
   bind_options.fit = options.fit == "height" ? BindFit::kHeight : BindFit::kEmbed;
-  bind_options.weight_method = options.weight_method == "distance" ? WeightMethod::kDistance : WeightMethod::kHeat;
+  bind_options.weight_method = options.weight_method == "distance" ? WeightMethod::kDistance
+                               : options.weight_method == "voxel"  ? WeightMethod::kVoxel
+                                                                   : WeightMethod::kHeat;
   if (auto valid = bind_options.validate(); !valid) {
     std::cerr << "mocap skin: " << valid.error().message << "\n";
     return kUsage;
@@ -175,6 +177,7 @@ int run_skin(const SkinOptions& options) {
   }
   warn_if_implausible_mesh(bound->mesh, options.bind.units);
   if (!bound->fit_note.empty()) std::cerr << "mocap skin: warning: embedding: " << bound->fit_note << "\n";
+  if (!bound->weights_note.empty()) std::cerr << "mocap skin: warning: " << bound->weights_note << "\n";
   if (options.fit_report) {
     const FitReport report =
         fit_report(skeleton, bound->bind_pose, bound->bind, bound->mesh.positions, bound->mesh.triangles);
@@ -299,8 +302,9 @@ void add_skin_command(CLI::App& app, int& exit_code) {
   command->add_flag("--auto-weights", options->auto_weights, "Compute weights from the bound skeleton");
   command
       ->add_option("--weight-method", options->weight_method,
-                   "With --auto-weights: heat (bone heat over the surface, with visibility) or distance")
-      ->check(CLI::IsMember({"heat", "distance"}));
+                   "With --auto-weights: voxel (geodesic voxel binding: any mesh, of many parts, shells, holes), "
+                   "heat (bone heat over the surface, with visibility) or distance")
+      ->check(CLI::IsMember({"voxel", "heat", "distance"}));
   command
       ->add_option("--fit", options->fit,
                    "embed (limbs fitted into the mesh, bone lengths following it) or height (one scale from the "

@@ -98,7 +98,7 @@ def bind_mesh(
     bind_pose: Optional[_Path] = None,
     weights: Optional[_Path] = None,
     fit: str = "embed",
-    weight_method: str = "heat",
+    weight_method: str = "voxel",
     yaw: float = 0.0,
 ) -> BoundMesh:
     """An OBJ (units 'm', 'dm', 'cm', 'mm', 'in', 'ft') bound to clip's skeleton; fit 'embed' | 'height'."""

@@ -297,8 +297,8 @@ BoundMeshFile bind_mesh_file(const Capture& clip, const std::filesystem::path& m
                              const std::string& weight_method, double yaw_radians) {
   if (fit != "embed" && fit != "height")
     throw py::value_error("fit: expected 'embed' or 'height', found '" + fit + "'");
-  if (weight_method != "heat" && weight_method != "distance")
-    throw py::value_error("weight_method: expected 'heat' or 'distance', found '" + weight_method + "'");
+  if (weight_method != "voxel" && weight_method != "heat" && weight_method != "distance")
+    throw py::value_error("weight_method: expected 'voxel', 'heat' or 'distance', found '" + weight_method + "'");
   MeshBindOptions options;
   options.mesh_path = path_text(mesh);
   options.units = units;
@@ -306,7 +306,9 @@ BoundMeshFile bind_mesh_file(const Capture& clip, const std::filesystem::path& m
   options.bind_pose_fps = clip.motion.fps;
   if (weights) options.weights_path = path_text(*weights);
   options.fit = fit == "height" ? BindFit::kHeight : BindFit::kEmbed;
-  options.weight_method = weight_method == "distance" ? WeightMethod::kDistance : WeightMethod::kHeat;
+  options.weight_method = weight_method == "distance" ? WeightMethod::kDistance
+                          : weight_method == "heat"   ? WeightMethod::kHeat
+                                                      : WeightMethod::kVoxel;
   options.yaw_radians = yaw_radians;
   check(options.validate());
   Result<BoundMesh> bound = fail("", 0, "");
@@ -515,7 +517,7 @@ PYBIND11_MODULE(_mocap, m) {
           "What the embedding did not fit and why; empty when all was.");
   m.def("bind_mesh", &bind_mesh_file, py::arg("clip"), py::arg("mesh"), py::kw_only(), py::arg("units") = "m",
         py::arg("bind_pose") = py::none(), py::arg("weights") = py::none(), py::arg("fit") = "embed",
-        py::arg("weight_method") = "heat", py::arg("yaw") = 0.0,
+        py::arg("weight_method") = "voxel", py::arg("yaw") = 0.0,
         "An OBJ bound to clip's skeleton: embedded, weighted by bone heat unless a weights file is given.");
   m.def("skin", &skin, py::arg("clip"), py::arg("mesh"), py::kw_only(), py::arg("method") = "lbs",
         py::arg("threads") = 0, py::arg("frames") = py::none(),

@@ -7,10 +7,13 @@
 #include <mocap/rig/embed.h>
 #include <mocap/rig/heat_weights.h>
 #include <mocap/rig/mesh_bind.h>
+#include <mocap/rig/voxel_weights.h>
 #include <mocap/skin/skinner.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
+#include <span>
 
 #include "test_data.h"
 
@@ -89,36 +92,70 @@ TEST(MeshBind, IsTheStepsItStandsFor) {
   }
 }
 
-// ... and the default, the embedding with bone heat.
+// The steps bind_mesh stands for with the embedding, done one by one on the
+// humanoid as `o` reads it.
+struct EmbeddedSteps {
+  Mesh mesh;
+  Embedding embedded;
+  SkeletonBind bind;
+};
+std::optional<EmbeddedSteps> embedded_steps(const Skeleton& skeleton, const MeshBindOptions& o) {
+  const auto mesh = read_obj(o.mesh_path, ObjReadOptions{0.1});
+  const auto apose = read_amc(o.bind_pose_amc, skeleton);
+  if (!mesh || !apose) return std::nullopt;
+  Pose pose = make_pose(skeleton);
+  pose_from_channels(skeleton, apose->frame(0), pose);
+  EmbeddedSteps s{*mesh, embed_skeleton(skeleton, pose, fit_placement(skeleton, pose, *mesh), *mesh), {}};
+  s.bind = bind_skeleton(skeleton, s.embedded.bind_pose, s.embedded.placement, s.embedded.bone_scale);
+  return s;
+}
+
+void expect_same_binding(const BoundMesh& bound, const SkeletonBind& bind, std::span<const VertexWeights> weights) {
+  EXPECT_EQ(bound.bind.bone_scale, bind.bone_scale);
+  for (std::size_t b = 0; b < bind.inverse_bind.size(); ++b) {
+    ASSERT_TRUE(bound.bind.inverse_bind[b].isApprox(bind.inverse_bind[b], 0.0)) << b;
+  }
+  ASSERT_EQ(bound.weights.size(), weights.size());
+  for (std::size_t v = 0; v < weights.size(); ++v) {
+    ASSERT_EQ(bound.weights[v].bone, weights[v].bone) << v;
+    ASSERT_EQ(bound.weights[v].weight, weights[v].weight) << v;
+  }
+}
+
+// ... the embedding with bone heat ...
 TEST(MeshBind, EmbeddingWithHeatIsTheStepsItStandsFor) {
   const auto clip = test::load_bundled("09_06");
-  const MeshBindOptions o = humanoid_options();
+  MeshBindOptions o = humanoid_options();
   ASSERT_EQ(o.fit, BindFit::kEmbed);
-  ASSERT_EQ(o.weight_method, WeightMethod::kHeat);
+  o.weight_method = WeightMethod::kHeat;
   const auto bound = bind_mesh(clip.skeleton, o);
   ASSERT_TRUE(bound) << bound.error().to_string();
   EXPECT_TRUE(bound->fit_note.empty()) << bound->fit_note;
-  const auto mesh = read_obj(o.mesh_path, ObjReadOptions{0.1});
-  ASSERT_TRUE(mesh);
-  const auto apose = read_amc(o.bind_pose_amc, clip.skeleton);
-  ASSERT_TRUE(apose);
-  Pose pose = make_pose(clip.skeleton);
-  pose_from_channels(clip.skeleton, apose->frame(0), pose);
-  const Embedding embedded = embed_skeleton(clip.skeleton, pose, fit_placement(clip.skeleton, pose, *mesh), *mesh);
-  const SkeletonBind bind = bind_skeleton(clip.skeleton, embedded.bind_pose, embedded.placement, embedded.bone_scale);
-  EXPECT_EQ(bound->bind.bone_scale, bind.bone_scale);
-  for (std::size_t b = 0; b < bind.inverse_bind.size(); ++b) {
-    ASSERT_TRUE(bound->bind.inverse_bind[b].isApprox(bind.inverse_bind[b], 0.0)) << b;
-  }
+  const auto steps = embedded_steps(clip.skeleton, o);
+  ASSERT_TRUE(steps);
   HeatWeightOptions heat;
-  heat.rigid_parts = embedded.rigid_parts;
+  heat.rigid_parts = steps->embedded.rigid_parts;
   ASSERT_EQ(heat.rigid_parts.size(), 1u);  // the head
-  const auto weights = heat_weights(*mesh, bind.segments, heat);
-  ASSERT_EQ(bound->weights.size(), weights.size());
-  for (std::size_t v = 0; v < weights.size(); ++v) {
-    ASSERT_EQ(bound->weights[v].bone, weights[v].bone) << v;
-    ASSERT_EQ(bound->weights[v].weight, weights[v].weight) << v;
-  }
+  expect_same_binding(*bound, steps->bind, heat_weights(steps->mesh, steps->bind.segments, heat));
+}
+
+// ... and the default, the embedding with geodesic voxel weights (with the
+// embedding's rigid parts, as heat).
+TEST(MeshBind, EmbeddingWithVoxelWeightsIsTheDefaultAndItsSteps) {
+  const auto clip = test::load_bundled("09_06");
+  const MeshBindOptions o = humanoid_options();
+  ASSERT_EQ(o.fit, BindFit::kEmbed);
+  ASSERT_EQ(o.weight_method, WeightMethod::kVoxel);
+  const auto bound = bind_mesh(clip.skeleton, o);
+  ASSERT_TRUE(bound) << bound.error().to_string();
+  EXPECT_TRUE(bound->weights_note.empty()) << bound->weights_note;
+  const auto steps = embedded_steps(clip.skeleton, o);
+  ASSERT_TRUE(steps);
+  VoxelWeightOptions voxel;
+  voxel.rigid_parts = steps->embedded.rigid_parts;
+  const auto weights = voxel_weights(steps->mesh, steps->bind.segments, voxel);
+  ASSERT_TRUE(weights) << weights.error().to_string();
+  expect_same_binding(*bound, steps->bind, weights->weights);
 }
 
 // glTF and FBX exports split a surface at every UV seam (a vertex per

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <tuple>
 #include <vector>
 
 namespace mocap {
@@ -41,6 +42,17 @@ std::vector<VertexWeights> automatic_weights(const Mesh& mesh, std::span<const B
     if (auto w = make_vertex_weights(influences)) weights[v] = *w;
   }
 
+  smooth_weights(mesh, weights, options.smoothing_iterations, options.smoothing);
+  return weights;
+}
+
+void smooth_weights(const Mesh& mesh, std::vector<VertexWeights>& weights, int iterations, float smoothing,
+                    std::span<const std::uint8_t> pinned) {
+  const std::size_t n = mesh.positions.size();
+  std::vector<std::pair<int, float>> influences;
+  int bone_count = 0;
+  for (const VertexWeights& w : weights)
+    for (const auto b : w.bone) bone_count = std::max(bone_count, b + 1);
   // Neighbours in compressed rows, from the edges.
   const auto edges = mesh_edges(mesh);
   std::vector<int> first(n + 1, 0);
@@ -55,15 +67,25 @@ std::vector<VertexWeights> automatic_weights(const Mesh& mesh, std::span<const B
     neighbours[fill[e[0]]++] = e[1];
     neighbours[fill[e[1]]++] = e[0];
   }
+  // Each vertex's neighbours by position, and bones by index below, so that
+  // the float sums do not depend on how the mesh numbers its vertices (a
+  // mesh welded from a triangle soup gives the same weights at the same
+  // places as the original).
+  const auto by_position = [&](int a, int b) {
+    const Eigen::Vector3f &p = mesh.positions[a], &q = mesh.positions[b];
+    return std::tie(p.x(), p.y(), p.z(), a) < std::tie(q.x(), q.y(), q.z(), b);
+  };
+  for (std::size_t v = 0; v < n; ++v)
+    std::sort(neighbours.begin() + first[v], neighbours.begin() + first[v + 1], by_position);
 
   std::vector<VertexWeights> next(n);
-  std::vector<float> dense(bones.size(), 0.0f);
+  std::vector<float> dense(static_cast<std::size_t>(bone_count), 0.0f);
   std::vector<int> touched;
-  for (int pass = 0; pass < options.smoothing_iterations; ++pass) {
+  for (int pass = 0; pass < iterations; ++pass) {
     for (std::size_t v = 0; v < n; ++v) {
       const int begin = first[v];
       const int end = first[v + 1];
-      if (begin == end) {
+      if (begin == end || (!pinned.empty() && pinned[v])) {
         next[v] = weights[v];
         continue;
       }
@@ -75,10 +97,11 @@ std::vector<VertexWeights> automatic_weights(const Mesh& mesh, std::span<const B
           dense[w.bone[k]] += scale * w.weight[k];
         }
       };
-      add(weights[v], 1.0f - options.smoothing);
-      const float share = options.smoothing / static_cast<float>(end - begin);
+      add(weights[v], 1.0f - smoothing);
+      const float share = smoothing / static_cast<float>(end - begin);
       for (int i = begin; i < end; ++i) add(weights[neighbours[i]], share);
       influences.clear();
+      std::sort(touched.begin(), touched.end());
       for (const int b : touched) {
         influences.emplace_back(b, dense[b]);
         dense[b] = 0.0f;
@@ -87,7 +110,6 @@ std::vector<VertexWeights> automatic_weights(const Mesh& mesh, std::span<const B
     }
     weights.swap(next);
   }
-  return weights;
 }
 
 }  // namespace mocap

