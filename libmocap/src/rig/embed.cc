@@ -1,5 +1,6 @@
 #include <mocap/rig/embed.h>
 #include <mocap/rig/mesh_inside.h>
+#include <mocap/rig/mesh_orientation.h>
 
 #include <algorithm>
 #include <cmath>
@@ -240,6 +241,20 @@ std::optional<double> crotch_height(const Mesh& mesh, double mid_x, double floor
 
 Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const Placement& start, const Mesh& mesh,
                          const EmbedOptions& options) {
+  if (!start.axes.isIdentity(1e-12)) {
+    // A mesh that stands otherwise: embedded turned into the library's frame
+    // (Y up, facing +Z), where the method's "up" and "forward" hold.
+    Placement upright = start;
+    upright.axes = Eigen::Matrix3d::Identity();
+    Embedding turned =
+        embed_skeleton(skeleton, start_pose, upright, turned_mesh(mesh, start.axes.transpose()), options);
+    turned.placement = start;
+    for (RigidPart& part : turned.rigid_parts) {
+      part.point = start.axes.cast<float>() * part.point;
+      part.normal = start.axes.cast<float>() * part.normal;
+    }
+    return turned;
+  }
   const std::size_t bones = skeleton.bones.size();
   Embedding out;
   out.bind_pose = start_pose;
