@@ -73,6 +73,12 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
   HeatWeightOptions heat;
   if (options.fit == BindFit::kEmbed && !options.scale && !options.translation) {
     Embedding embedded = embed_skeleton(skeleton, out.bind_pose, placement, surface.mesh);
+    if (!embedded.limb_error.empty()) {
+      return fail(options.mesh_path, 0,
+                  embedded.limb_error +
+                      " (expected arms and legs the embedding can follow; --fit height places "
+                      "the skeleton by the mesh's height alone)");
+    }
     out.bind_pose = std::move(embedded.bind_pose);
     bone_scale = std::move(embedded.bone_scale);
     out.fit_note = std::move(embedded.note);

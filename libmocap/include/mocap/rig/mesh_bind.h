@@ -12,7 +12,8 @@
 //     own frame and outputs come out as the file stands;
 //  4. with `fit` kEmbed and no explicit placement, the skeleton embedded in
 //     the mesh from there (embed.h): the bind pose's limbs turned along the
-//     mesh's and each bone's length fitted (SkeletonBind::bone_scale);
+//     mesh's and each bone's length fitted (SkeletonBind::bone_scale); a
+//     limb the embedding does not find is an error naming it;
 //  5. bind_skeleton with that pose, placement and bone factors;
 //  6. the weights: read from `weights_path` (io/skin_weights.h, bones by
 //     name), or automatic from the bound bone segments: bone heat
@@ -82,7 +83,8 @@ struct BoundMesh {
 
 // Steps 1-6 above. Validates `options` first; then every error names its
 // file (and line where the parser gives one): the OBJ, a group it lacks, the
-// bind-pose AMC (or that it has no frame), the weights file.
+// bind-pose AMC (or that it has no frame), the weights file, a limb the
+// embedding did not find (the mesh's file, each limb named).
 Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& options);
 
 }  // namespace mocap
