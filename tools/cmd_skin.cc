@@ -174,7 +174,7 @@ int run_skin(const SkinOptions& options) {
     return kBadInput;
   }
   warn_if_implausible_mesh(bound->mesh, options.bind.units);
-  std::cerr << "mocap skin: mesh " << bound->orientation << "\n";
+  std::printf("mesh: %s\n", bound->orientation.c_str());  // what was found, a result beside the others
   if (!bound->fit_note.empty()) std::cerr << "mocap skin: warning: embedding: " << bound->fit_note << "\n";
   if (options.fit_report) {
     const FitReport report =
