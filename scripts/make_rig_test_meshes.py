@@ -16,6 +16,11 @@ facing +Z, A-pose):
   parts_ymz_cm.obj    the same turned to face -Z, Y up (as the issue's
                       soldier came out of Blender), centimetres
   body_zup_cm.obj     the one-piece body, Z up, facing +X, centimetres
+  overlap_zup_cm.obj  the parts overlapping as game characters' do: each
+                      limb and the head reach 4 cm into the torso and sit
+                      2 mm inside its surface there (no position shared,
+                      so a weld keeps them apart), with the plates, eyes and
+                      teeth; centimetres, Z up, facing -Y
 
     python3 scripts/make_rig_test_meshes.py OUT_DIR [humanoid.obj]
 
@@ -99,6 +104,20 @@ def add_group(name, face_list, offset=0.0):
 for name in ("head", "torso", "l_arm", "r_arm", "l_leg", "r_leg"):
     add_group(name, [f for f in faces if part_of(f) == name])
 
+# Overlapping parts, as game characters come: each limb and the head also
+# take the torso's faces within 0.4 dm (4 cm) of where they were cut, and are
+# moved 0.02 dm (2 mm) inward, so that they share no position with the
+# torso (a weld keeps them apart) and tuck into it.
+overlapping = []
+torso_faces = [f for f in faces if part_of(f) == "torso"]
+torso_vertices = {v for f in torso_faces for v in f}
+for name in ("head", "l_arm", "r_arm", "l_leg", "r_leg"):
+    own = [f for f in faces if part_of(f) == name]
+    seam = [positions[v] for v in {v for f in own for v in f} & torso_vertices]
+    near = [f for f in torso_faces
+            if min(sum((a - b) ** 2 for a, b in zip(centroid(f), q)) for q in seam) < 0.4 ** 2]
+    overlapping.append((name, own + near))
+
 # Armour: the torso's skin between 0.6 H and 0.8 H up, its front (normal
 # toward +Z) and its back, 0.15 dm (1.5 cm) off the skin.
 for name, sign in (("armour_front", 1.0), ("armour_back", -1.0)):
@@ -179,7 +198,15 @@ def write(name, groups, turn, scale, note):
     print(f"{path}: {len(groups)} groups, {vertices} vertices; {note}")
 
 
+groups_overlap = [g for g in groups if g[0] == "torso"]
+for name, face_list in overlapping:
+    add_group(name, face_list, offset=-0.02)
+    groups_overlap.append(groups.pop())
+groups_overlap += [g for g in groups if g[0] not in ("head", "torso", "l_arm", "r_arm", "l_leg", "r_leg")]
+
 write("parts_dm.obj", groups, lambda p: p, 1.0, "decimetres, Y up, facing +Z")
+write("overlap_zup_cm.obj", groups_overlap, lambda p: (p[0], -p[2], p[1]), 10.0,
+      "overlapping parts (no shared position), centimetres, Z up, facing -Y")
 write("parts_zup_m.obj", groups, lambda p: (p[0], -p[2], p[1]), 0.1, "metres, Z up, facing -Y")
 write("parts_ymz_cm.obj", groups, lambda p: (-p[0], p[1], -p[2]), 10.0, "centimetres, Y up, facing -Z")
 body = [g for g in groups if g[0] in ("head", "torso", "l_arm", "r_arm", "l_leg", "r_leg")]

@@ -46,10 +46,9 @@ struct TestMesh {
   std::string up, forward;  // what the orientation should find
 };
 const TestMesh kHumanoidMeshes[] = {
-    {"parts_dm.obj", "dm", "+y", "+z"},
-    {"parts_zup_m.obj", "m", "+z", "-y"},
-    {"parts_ymz_cm.obj", "cm", "+y", "-z"},
-    {"body_zup_cm.obj", "cm", "+z", "+x"},
+    {"parts_dm.obj", "dm", "+y", "+z"},       {"parts_zup_m.obj", "m", "+z", "-y"},
+    {"parts_ymz_cm.obj", "cm", "+y", "-z"},   {"body_zup_cm.obj", "cm", "+z", "+x"},
+    {"overlap_zup_cm.obj", "cm", "+z", "-y"},  // separate overlapping parts: no weld joins them
 };
 
 constexpr const char* kLimbJoints[] = {"lhumerus", "rhumerus", "lradius", "rradius", "lfemur",
@@ -154,11 +153,12 @@ TEST(EmbedBodies, HumanoidPartsTurnedAndScaled) {
       std::printf("%s, %s: worst limb joint %.2f cm (%s), longest edge %.2fx (%.2f mm at rest, %s), %d past 3x\n",
                   t.file.c_str(), c.name.c_str(), m.worst_cm, m.worst_where.c_str(), m.stretch, m.stretch_rest_mm,
                   m.stretch_bone.c_str(), m.over_3x);
-      // Measured (cartwheel, walk): worst limb joint -0.66 / -1.06 cm (inside;
-      // -0.45 on the one-piece body), the same on every turned copy. The
-      // longest edge 9.9x / 14.4x (2-4 mm edges on upperback near the
-      // armpit; 165-325 edge-frames past 3x): the 3x is not met by
-      // bone heat here; the bound is what it does now.
+      // Measured (cartwheel, walk): worst limb joint -0.66 / -1.06 cm, the
+      // same on every turned copy of the parts (-0.45 / -1.06 on the one-piece
+      // body, -0.91 / -1.15 with overlapping parts). The longest edge 9.9x /
+      // 14.4x (overlapping parts 6.0x / 4.5x): 2-8 mm edges near the armpit
+      // and the hip, 18-325 edge-frames past 3x. The 3x is not met by
+      // bone heat; the bound is what it does now.
       EXPECT_LT(m.worst_cm, 0.0) << t.file << " " << c.name << ": " << m.worst_where;
       EXPECT_LT(m.stretch, 16.0) << t.file << " " << c.name;
     }
@@ -187,7 +187,8 @@ TEST(EmbedBodies, UpAndForwardOverride) {
 }
 
 // CesiumMan (a big head, arms out and down) and RiggedFigure (130 welded
-// vertices): bound, skinned, and against their artists' weights.
+// vertices, triangles longer than a limb is thick): bound, skinned, and
+// against their artists' weights.
 TEST(EmbedBodies, KhronosCharacters) {
   const auto dir = test::shared_data_dir() / "meshes" / "khronos";
   if (!std::filesystem::exists(dir / "CesiumMan.glb")) GTEST_SKIP() << "no Khronos models at " << dir;
@@ -221,27 +222,30 @@ TEST(EmbedBodies, KhronosCharacters) {
     EXPECT_GT(agreement.regions[int(test::BodyRegion::kLegs)].fraction(), 0.79);
   }
   {
-    // RiggedFigure: the leg's march stops at its knee (one tilted ring of
-    // vertices): not met yet, and said so by name rather than bound wrong.
     const auto obj = mesh_dir() / "RiggedFigure.obj";
     const auto reference = test::rigged_reference(dir / "RiggedFigure.dae", obj);
     ASSERT_TRUE(reference) << reference.error().to_string();
     const auto bound = bind_mesh(clip.skeleton, options_for(obj, "m"));
-    ASSERT_FALSE(bound);
-    EXPECT_NE(bound.error().message.find("the l leg was not found in the mesh"), std::string::npos)
-        << bound.error().message;
-    // Its artists' weights against the height fit's (heat weights on the skeleton as placed).
-    MeshBindOptions height = options_for(obj, "m");
-    height.fit = BindFit::kHeight;
-    const auto placed = bind_mesh(clip.skeleton, height);
-    ASSERT_TRUE(placed) << placed.error().to_string();
-    const auto agreement = test::segment_agreement(placed->weights, clip.skeleton, *reference);
-    std::printf("RiggedFigure agreement (heat, --fit height): %s\n", agreement.summary(8).c_str());
+    ASSERT_TRUE(bound) << bound.error().to_string();
+    const auto agreement = test::segment_agreement(bound->weights, clip.skeleton, *reference);
+    std::printf("RiggedFigure agreement (heat): %s\n", agreement.summary(8).c_str());
     RecordProperty("riggedfigure_agreement", agreement.summary());
-    // Measured: overall 0.293 (hands 0.000, legs 0.250): below the 0.7 goal, as
-    // a skeleton placed by height alone in a figure of other proportions is.
-    EXPECT_GT(agreement.overall.fraction(), 0.27);
-    EXPECT_LT(agreement.overall.fraction(), 0.7);  // when this fails, the goal is met: raise the bound above
+    for (const Clip& c : clips()) {
+      const ClipMeasure m = measure(options_for(obj, "m"), c.asf, c.amc);
+      std::printf("RiggedFigure, %s: worst limb joint %.2f cm (%s), longest edge %.2fx (%.2f mm at rest, %s)\n",
+                  c.name.c_str(), m.worst_cm, m.worst_where.c_str(), m.stretch, m.stretch_rest_mm,
+                  m.stretch_bone.c_str());
+      // Measured: worst 0.58 cm outside (lfemur, cartwheel; within the 1 cm), -1.09 cm (walk); edges 2.55x / 2.33x.
+      EXPECT_LT(m.worst_cm, 0.8) << c.name << ": " << m.worst_where;
+      EXPECT_LT(m.stretch, 2.8) << c.name;
+    }
+    // Measured with heat weights: overall 0.619, arms 0.143 (its upper arms'
+    // vertices near the shoulder go to CMU's clavicles, which it lacks: the
+    // trunk), hands 0.692, legs 0.679, spine/head 0.769. Before its legs were
+    // found (a bind error), with --fit height: 0.293. The goal, 0.7, is not
+    // met: when the second bound fails, it is; raise the first.
+    EXPECT_GT(agreement.overall.fraction(), 0.59);
+    EXPECT_LT(agreement.overall.fraction(), 0.7);
   }
 }
 

@@ -55,12 +55,18 @@ std::vector<Loop> slice(const Mesh& mesh, const Vec3& origin, const Vec3& normal
     ++uses[it->second];
     return it->second;
   };
-  const double r2 = radius * radius;
   for (const MeshTriangle& t : mesh.triangles) {
     const int* v = t.vertex.data();
     const bool above[3] = {side[v[0]] > 0.0, side[v[1]] > 0.0, side[v[2]] > 0.0};
     if (above[0] == above[1] && above[1] == above[2]) continue;
-    if ((mesh.positions[v[0]].cast<double>() - origin).squaredNorm() > r2) continue;
+    // Within `radius` by the triangle's bounding sphere (about its centroid),
+    // not by one corner: a low-poly limb's triangles are longer than the radius.
+    const Vec3 a = mesh.positions[v[0]].cast<double>(), b = mesh.positions[v[1]].cast<double>(),
+               c = mesh.positions[v[2]].cast<double>();
+    const Vec3 centre = (a + b + c) / 3.0;
+    const double spread =
+        std::sqrt(std::max({(a - centre).squaredNorm(), (b - centre).squaredNorm(), (c - centre).squaredNorm()}));
+    if ((centre - origin).norm() - spread > radius) continue;
     int ids[2];
     Vec3 points[2];
     int found = 0;
