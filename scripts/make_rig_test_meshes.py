@@ -19,8 +19,9 @@ facing +Z, A-pose):
   overlap_zup_cm.obj  the parts overlapping as game characters' do: each
                       limb and the head reach 4 cm into the torso and sit
                       2 mm inside its surface there (no position shared,
-                      so a weld keeps them apart), with the plates, eyes and
-                      teeth; centimetres, Z up, facing -Y
+                      so a weld keeps them apart), with the plates, eyes,
+                      teeth, a closed pouch on the left thigh and a belt of
+                      closed boxes; centimetres, Z up, facing -Y
 
     python3 scripts/make_rig_test_meshes.py OUT_DIR [humanoid.obj]
 
@@ -203,6 +204,37 @@ for name, face_list in overlapping:
     add_group(name, face_list, offset=-0.02)
     groups_overlap.append(groups.pop())
 groups_overlap += [g for g in groups if g[0] not in ("head", "torso", "l_arm", "r_arm", "l_leg", "r_leg")]
+
+
+def box(lo, hi):
+    pts = [(hi[0] if i & 1 else lo[0], hi[1] if i & 2 else lo[1], hi[2] if i & 4 else lo[2]) for i in range(8)]
+    quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]]
+    return pts, quads
+
+
+# Closed accessories on the overlapping body: a pouch (a closed box 8 x 10 x
+# 4 cm) on the outside of the left thigh, touching it, and a belt (a ring of
+# 16 boxes, 5 cm tall, 1 cm thick) just outside the waist at 0.57 H.
+thigh = [positions[v] for f in faces if part_of(f) == "l_leg" for v in f
+         if abs(positions[v][1] - (floor + 0.38 * height)) < 0.1]
+out_x = max(p[0] for p in thigh)
+mid_z = sum(p[2] for p in thigh) / len(thigh)
+y = floor + 0.38 * height
+groups_overlap.append(("pouch", *box((out_x - 0.05, y - 0.5, mid_z - 0.4), (out_x + 0.35, y + 0.5, mid_z + 0.4))))
+waist_y = floor + 0.57 * height
+ring = [p for p in positions if abs(p[1] - waist_y) < 0.1 and abs(p[0]) < 0.1 * height]
+cx = sum(p[0] for p in ring) / len(ring)
+cz = sum(p[2] for p in ring) / len(ring)
+pts, fs = [], []
+for k in range(16):
+    a = 2 * math.pi * k / 16
+    # the waist's own extent in this direction, plus 0.1 dm
+    reach = max((p[0] - cx) * math.cos(a) + (p[2] - cz) * math.sin(a) for p in ring) + 0.1
+    x, z = cx + reach * math.cos(a), cz + reach * math.sin(a)
+    bp, bf = box((x - 0.12, waist_y - 0.25, z - 0.12), (x + 0.12, waist_y + 0.25, z + 0.12))
+    fs += [[len(pts) + v for v in f] for f in bf]
+    pts += bp
+groups_overlap.append(("belt", pts, fs))
 
 write("parts_dm.obj", groups, lambda p: p, 1.0, "decimetres, Y up, facing +Z")
 write("overlap_zup_cm.obj", groups_overlap, lambda p: (p[0], -p[2], p[1]), 10.0,
