@@ -47,6 +47,18 @@
 // shoulder is where that march ends.
 // A mesh that does not stand as the library does (start.axes, bind.h) is
 // embedded turned upright and the result turned back.
+// Multi-part meshes: the slices run on whatever surface `mesh` is, every
+// part at once (bind_mesh gives the welded mesh). A part's cut is a loop of
+// its own: open shells (armour plates) give open loops and are dropped,
+// closed parts beside a limb (a pouch, a belt) and boxes inside one (joint
+// locators) are loops the march does not take while the limb's own is
+// nearer, and a limb part reaching into the torso keeps its loop there
+// (tests/rig/test_embed_bodies.cc measures each). What would mislead it: a
+// closed part wider than the gap between two limbs (a skirt or coat joining
+// the legs: no crotch is found, the hips stay as placed) or a closed shell
+// whose cut lies nearer the march than the limb's. For those, pass the
+// outer surface of the parts' union instead of the parts (the boundary of
+// the voxel solid, rig/voxel_solid.h): the method is unchanged.
 #pragma once
 
 #include <mocap/core/fk.h>
