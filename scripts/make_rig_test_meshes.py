@@ -16,6 +16,10 @@ facing +Z, A-pose):
   parts_ymz_cm.obj    the same turned to face -Z, Y up (as the issue's
                       soldier came out of Blender), centimetres
   body_zup_cm.obj     the one-piece body, Z up, facing +X, centimetres
+  heavy_dm.obj        the one-piece body 2.5 cm fatter (every vertex out
+                      along its normal), decimetres, Y up, facing +Z
+  thin_dm.obj         8 mm thinner likewise
+  bighead_dm.obj      a cartoon's head: above the chin scaled 1.6
   overlap_zup_cm.obj  the parts overlapping as game characters' do: each
                       limb and the head reach 4 cm into the torso and sit
                       2 mm inside its surface there (no position shared,
@@ -241,6 +245,30 @@ write("overlap_zup_cm.obj", groups_overlap, lambda p: (p[0], -p[2], p[1]), 10.0,
       "overlapping parts (no shared position), centimetres, Z up, facing -Y")
 write("parts_zup_m.obj", groups, lambda p: (p[0], -p[2], p[1]), 0.1, "metres, Z up, facing -Y")
 write("parts_ymz_cm.obj", groups, lambda p: (-p[0], p[1], -p[2]), 10.0, "centimetres, Y up, facing -Z")
+# Other builds, one piece each (decimetres, Y up, facing +Z): heavy, every
+# vertex 0.25 dm (2.5 cm) out along its normal (the fingers merge into a
+# mitten); thin, 0.08 dm (8 mm) in; a cartoon's big head, everything above
+# the chin (0.87 H) scaled 1.6 about the point on the neck's axis there.
+def offset_body(distance):
+    pts = [tuple(p[k] + distance * n[k] for k in range(3)) for p, n in zip(positions, normals)]
+    return [("body", pts, faces)]
+
+
+chin = floor + 0.87 * height
+neck = [p for p in positions if abs(p[1] - chin) < 0.1 and abs(p[0]) < 0.08 * height]
+neck_centre = tuple(sum(p[k] for p in neck) / len(neck) for k in range(3))
+
+
+def big_head(p):
+    if p[1] <= chin:
+        return p
+    return tuple(neck_centre[k] + 1.6 * (p[k] - neck_centre[k]) for k in range(3))
+
+
+write("heavy_dm.obj", offset_body(0.25), lambda p: p, 1.0, "every vertex 2.5 cm out, decimetres, Y up, facing +Z")
+write("thin_dm.obj", offset_body(-0.08), lambda p: p, 1.0, "every vertex 8 mm in, decimetres, Y up, facing +Z")
+write("bighead_dm.obj", [("body", [big_head(p) for p in positions], faces)], lambda p: p, 1.0,
+      "the head scaled 1.6, decimetres, Y up, facing +Z")
 body = [g for g in groups if g[0] in ("head", "torso", "l_arm", "r_arm", "l_leg", "r_leg")]
 # One piece again: the body's groups share no vertex, but welded by position they are one surface.
 write("body_zup_cm.obj", body, lambda p: (p[2], p[0], p[1]), 10.0, "centimetres, Z up, facing +X")

@@ -53,13 +53,18 @@ struct TestMesh {
 // edge 9.9x / 14.35x on every turned copy of the parts (identical figures);
 // the one-piece body -0.45 / -1.06 cm, 11.6x / 14.4x; the overlapping parts
 // with a pouch and a belt -0.04 / -0.01 cm (inside the body: the wrist
-// passes a hair from a belt box's surface), 27.0x / 4.5x. The long edges
+// passes a hair from a belt box's surface), 27.0x / 4.5x; heavy -0.61 /
+// -0.56 cm, 10.9x / 18.4x; thin -0.79 / -0.86 cm, 32.4x / 7.9x; big head
+// -1.61 / -1.65 cm, 5.7x / 3.2x (its arms fitted 0.69-0.72 of their placed
+// lengths: the head's height made the placed skeleton taller). The long edges
 // are 1-5 mm edges on upperback near the armpit (18-537 edge-frames past
 // 3x): the 3x is not met by bone heat; the bounds are what it does.
 const TestMesh kHumanoidMeshes[] = {
     {"parts_dm.obj", "dm", "+y", "+z", -0.3, 16.0},      {"parts_zup_m.obj", "m", "+z", "-y", -0.3, 16.0},
     {"parts_ymz_cm.obj", "cm", "+y", "-z", -0.3, 16.0},  {"body_zup_cm.obj", "cm", "+z", "+x", -0.3, 16.0},
     {"overlap_zup_cm.obj", "cm", "+z", "-y", 0.5, 30.0},  // separate overlapping parts: no weld joins them
+    {"heavy_dm.obj", "dm", "+y", "+z", -0.3, 20.0},      {"thin_dm.obj", "dm", "+y", "+z", -0.5, 35.0},
+    {"bighead_dm.obj", "dm", "+y", "+z", -1.3, 6.5},
 };
 
 constexpr const char* kLimbJoints[] = {"lhumerus", "rhumerus", "lradius", "rradius", "lfemur",
