@@ -189,8 +189,9 @@ Result<MeshOrientation> find_mesh_orientation(const Mesh& mesh, std::optional<Si
     const auto shins = band(up_axis, s0, s1, forward_axis, 0.0, false).mean();
     const double ahead = feet.value_or(0.0) - shins.value_or(0.0);
     o.forward = {forward_axis, ahead >= 0.0 ? 1 : -1};
-    std::snprintf(found, sizeof found, "; toes toward %s (%.1f cells past the shins)", o.forward.name().c_str(),
-                  std::abs(ahead));
+    // Under half a cell the toes hardly show (boots, a low-poly foot): said, so that --forward can settle it.
+    std::snprintf(found, sizeof found, "; toes toward %s (%.1f cells past the shins%s)", o.forward.name().c_str(),
+                  std::abs(ahead), std::abs(ahead) < 0.5 ? ": weak, --forward to be sure" : "");
     detail += found;
   }
   o.how = "up " + o.up.name() + ", facing " + o.forward.name() + " (found: " + detail + ")";

@@ -13,7 +13,8 @@
 //     farther, on average, from the left-right middle is the feet;
 //  4. forward: the remaining axis, toward the toes: the side on which the
 //     cells within 5% of the height above the sole lie, on average, beyond
-//     those of the shins (15-25% of the height up).
+//     those of the shins (15-25% of the height up); under half a cell the
+//     line says the finding is weak (CesiumMan's boots: 0.2 cells).
 // Given axes (--up, --forward) replace the found ones; when only one is
 // given, the other is found among the axes perpendicular to it (step 2 or
 // step 4 alone, then the signs).
