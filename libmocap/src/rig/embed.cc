@@ -437,11 +437,13 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
         target[femur] = line.at(sa * thigh / (thigh + shin));
         target[tibia] = ankle;
         // The foot: vertices below the ankle, beside it; its tip the one farthest in +Z (the mesh faces +Z).
+        // Windows in shares of the height (on the 1.67 m humanoid: 8 cm across, 35 cm along, a foot at
+        // least 5 cm long), so that a body of any size, a doll read in other units too, has its feet found.
         Vec3 toe_tip = ankle;
         for (const auto& q : mesh.positions) {
           const Vec3 p = q.cast<double>();
-          if (p.y() < ankle.y() && std::abs(p.x() - ankle.x()) < 0.08 && std::abs(p.z() - ankle.z()) < 0.35 &&
-              p.z() > toe_tip.z()) {
+          if (p.y() < ankle.y() && std::abs(p.x() - ankle.x()) < 0.048 * height &&
+              std::abs(p.z() - ankle.z()) < 0.21 * height && p.z() > toe_tip.z()) {
             toe_tip = p;
           }
         }
@@ -449,13 +451,13 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
           const Vec3 at(
               ankle.x() + (toe_tip.x() - ankle.x()) * (z - ankle.z()) / std::max(toe_tip.z() - ankle.z(), 1e-6),
               floor + 0.4 * (ankle.y() - floor), z);
-          const auto loop = nearest_loop(slice(mesh, at, Vec3::UnitZ(), 0.2), at, 0.08);
+          const auto loop = nearest_loop(slice(mesh, at, Vec3::UnitZ(), 0.12 * height), at, 0.048 * height);
           if (!loop) return std::nullopt;
           return loop->centroid;
         };
         const auto ball = foot_section(ankle.z() + 0.72 * (toe_tip.z() - ankle.z()));
         const auto tip = foot_section(toe_tip.z() - 0.02);
-        if (ball && tip && toe_tip.z() > ankle.z() + 0.05) {
+        if (ball && tip && toe_tip.z() > ankle.z() + 0.03 * height) {
           target[foot] = *ball;
           target[toes] = *tip;
         } else {
