@@ -291,6 +291,29 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
     }
     return turned;
   }
+  {
+    // The method's steps and windows are in metres, made for people (0.8 to
+    // 2.5 m): a body of another size (a doll, a giant, a mesh read in the
+    // wrong unit) is embedded scaled to 1.7 m and the result scaled back.
+    Eigen::AlignedBox3d box;
+    for (const auto& p : mesh.positions) box.extend(p.cast<double>());
+    const double tall = box.isEmpty() ? 0.0 : box.sizes().y();
+    if (tall > 0.0 && (tall < 0.8 || tall > 2.5)) {
+      const double k = 1.7 / tall;
+      Mesh sized = mesh;
+      for (auto& p : sized.positions) p *= static_cast<float>(k);
+      Placement placed = start;
+      placed.scale *= k;
+      placed.translation *= k;
+      Embedding scaled = embed_skeleton(skeleton, start_pose, placed, sized, options);
+      scaled.placement = start;
+      for (RigidPart& part : scaled.rigid_parts) {
+        part.point /= static_cast<float>(k);
+        part.radius /= static_cast<float>(k);
+      }
+      return scaled;
+    }
+  }
   const std::size_t bones = skeleton.bones.size();
   Embedding out;
   out.bind_pose = start_pose;

@@ -46,7 +46,10 @@
 // height, marched in until its cross-section meets the trunk's; the
 // shoulder is where that march ends.
 // A mesh that does not stand as the library does (start.axes, bind.h) is
-// embedded turned upright and the result turned back.
+// embedded turned upright and the result turned back; one shorter than
+// 0.8 m or taller than 2.5 m (a doll, a giant, a mesh read in the wrong
+// unit), scaled to 1.7 m and the result scaled back: the steps and windows
+// above are in metres, for people.
 // Multi-part meshes: the slices run on whatever surface `mesh` is, every
 // part at once (bind_mesh gives the welded mesh). A part's cut is a loop of
 // its own: open shells (armour plates) give open loops and are dropped,
