@@ -176,6 +176,7 @@ int run_skin(const SkinOptions& options) {
     return kBadInput;
   }
   warn_if_implausible_mesh(bound->mesh, options.bind.units);
+  std::printf("mesh: %s\n", bound->orientation.c_str());  // what was found, a result beside the others
   if (!bound->fit_note.empty()) std::cerr << "mocap skin: warning: embedding: " << bound->fit_note << "\n";
   if (!bound->weights_note.empty()) std::cerr << "mocap skin: warning: " << bound->weights_note << "\n";
   if (options.fit_report) {
@@ -288,7 +289,11 @@ void add_skin_command(CLI::App& app, int& exit_code) {
       "skin", "Deform a mesh with a capture, or a rigged model with its animation: OBJ frames or a GLB");
   command->add_option("asf", options->asf, "ASF skeleton, or a .bvh motion alone (not with --model)");
   command->add_option("amc", options->amc, "AMC motion (not with --model or a .bvh)");
-  command->add_option("--mesh", options->bind.mesh_path, "OBJ mesh, Y-up, facing +Z like CMU skeletons");
+  command->add_option("--mesh", options->bind.mesh_path, "OBJ mesh, any up axis and facing (found, or --up/--forward)");
+  command->add_option("--up", options->bind.up,
+                      "The mesh's up axis, +x -x +y -y +z -z (default: found from its shape)");
+  command->add_option("--forward", options->bind.forward,
+                      "The way the mesh faces, +x ... -z (default: found from its shape)");
   command->add_option("--model", options->model,
                       "Rigged model (glTF/GLB, COLLADA, FBX: anything Assimp reads) skinned by its own animation, "
                       "sampled at --fps (default 30); frame k is at k / fps seconds");

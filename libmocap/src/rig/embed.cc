@@ -1,5 +1,6 @@
 #include <mocap/rig/embed.h>
 #include <mocap/rig/mesh_inside.h>
+#include <mocap/rig/mesh_orientation.h>
 
 #include <algorithm>
 #include <cmath>
@@ -54,12 +55,18 @@ std::vector<Loop> slice(const Mesh& mesh, const Vec3& origin, const Vec3& normal
     ++uses[it->second];
     return it->second;
   };
-  const double r2 = radius * radius;
   for (const MeshTriangle& t : mesh.triangles) {
     const int* v = t.vertex.data();
     const bool above[3] = {side[v[0]] > 0.0, side[v[1]] > 0.0, side[v[2]] > 0.0};
     if (above[0] == above[1] && above[1] == above[2]) continue;
-    if ((mesh.positions[v[0]].cast<double>() - origin).squaredNorm() > r2) continue;
+    // Within `radius` by the triangle's bounding sphere (about its centroid),
+    // not by one corner: a low-poly limb's triangles are longer than the radius.
+    const Vec3 a = mesh.positions[v[0]].cast<double>(), b = mesh.positions[v[1]].cast<double>(),
+               c = mesh.positions[v[2]].cast<double>();
+    const Vec3 centre = (a + b + c) / 3.0;
+    const double spread =
+        std::sqrt(std::max({(a - centre).squaredNorm(), (b - centre).squaredNorm(), (c - centre).squaredNorm()}));
+    if ((centre - origin).norm() - spread > radius) continue;
     int ids[2];
     Vec3 points[2];
     int found = 0;
@@ -214,12 +221,42 @@ CentreLine march(const Mesh& mesh, const Vec3& joint, Vec3 direction, double lea
   return line;
 }
 
+// An arm found from its far end: the vertex farthest out on its side
+// (`side` +1 toward +X, beyond `mid_x`) above `min_y` (the finger tips of a
+// T- or A-pose, the hand or elbow of an arm hanging at the side), the arm
+// marched from there toward `toward` (the placed shoulder) until its
+// cross-section meets the trunk's (at the armpit the slice's loop takes the
+// trunk in and its centroid leaves the arm). The shoulder is where the
+// march ends; the direction out is toward the centre line 12 cm from it.
+// None when the march finds no arm (fewer than 5 sections).
+std::optional<std::pair<Vec3, Vec3>> arm_from_tip(const Mesh& mesh, double side, double mid_x, double min_y,
+                                                  const Vec3& toward, double step, double arm_length) {
+  double farthest = 0.0;
+  std::optional<Vec3> tip;
+  for (const auto& q : mesh.positions) {
+    if (q.y() > min_y && side * (q.x() - mid_x) > farthest) farthest = side * (q.x() - mid_x), tip = q.cast<double>();
+  }
+  if (!tip) return std::nullopt;
+  const CentreLine in = march(mesh, *tip, (toward - *tip).normalized(), 0.03, step, 1.5 * arm_length);
+  if (in.point.size() < 5) return std::nullopt;
+  const Vec3 shoulder = in.point.back();
+  std::size_t k = in.point.size() - 1;
+  while (k > 0 && in.arc.back() - in.arc[k] < 0.12) --k;
+  if ((in.point[k] - shoulder).norm() < 1e-6) return std::nullopt;
+  return std::pair(shoulder, Vec3((in.point[k] - shoulder).normalized()));
+}
+
 // Human proportions as fractions of standing height (Winter, "Biomechanics
 // and Motor Control of Human Movement", segment lengths; Drillis and Contini
 // 1966): the hip joint at 0.53, the crotch about 0.47 (so the hip joint lies
 // 0.06 above it), the ankle joint at 0.039 above the sole, the hand 0.108
 // long from the wrist joint to the finger tip.
 constexpr double kCrotchToHip = 0.06;
+// A limb bone's fitted length over its placed one (the capture's proportion
+// at the mesh's height): people's upper and lower limbs vary by about 20%
+// around the mean proportion; cartoons by more. Beyond a factor of 2 either
+// way the march has followed something else (the 0.19-0.25 arms of issue 29).
+constexpr double kLimbFactor[2] = {0.5, 2.0};
 constexpr double kHandLength = 0.108;
 constexpr double kAnkleHeight = 0.039;
 
@@ -240,6 +277,43 @@ std::optional<double> crotch_height(const Mesh& mesh, double mid_x, double floor
 
 Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const Placement& start, const Mesh& mesh,
                          const EmbedOptions& options) {
+  if (!start.axes.isIdentity(1e-12)) {
+    // A mesh that stands otherwise: embedded turned into the library's frame
+    // (Y up, facing +Z), where the method's "up" and "forward" hold.
+    Placement upright = start;
+    upright.axes = Eigen::Matrix3d::Identity();
+    Embedding turned =
+        embed_skeleton(skeleton, start_pose, upright, turned_mesh(mesh, start.axes.transpose()), options);
+    turned.placement = start;
+    for (RigidPart& part : turned.rigid_parts) {
+      part.point = start.axes.cast<float>() * part.point;
+      part.normal = start.axes.cast<float>() * part.normal;
+    }
+    return turned;
+  }
+  {
+    // The method's steps and windows are in metres, made for people (0.8 to
+    // 2.5 m): a body of another size (a doll, a giant, a mesh read in the
+    // wrong unit) is embedded scaled to 1.7 m and the result scaled back.
+    Eigen::AlignedBox3d box;
+    for (const auto& p : mesh.positions) box.extend(p.cast<double>());
+    const double tall = box.isEmpty() ? 0.0 : box.sizes().y();
+    if (tall > 0.0 && (tall < 0.8 || tall > 2.5)) {
+      const double k = 1.7 / tall;
+      Mesh sized = mesh;
+      for (auto& p : sized.positions) p *= static_cast<float>(k);
+      Placement placed = start;
+      placed.scale *= k;
+      placed.translation *= k;
+      Embedding scaled = embed_skeleton(skeleton, start_pose, placed, sized, options);
+      scaled.placement = start;
+      for (RigidPart& part : scaled.rigid_parts) {
+        part.point /= static_cast<float>(k);
+        part.radius /= static_cast<float>(k);
+      }
+      return scaled;
+    }
+  }
   const std::size_t bones = skeleton.bones.size();
   Embedding out;
   out.bind_pose = start_pose;
@@ -280,18 +354,30 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
     const int humerus = bone(s + "humerus"), radius = bone(s + "radius"), wrist = bone(s + "wrist");
     const int hand = bone(s + "hand"), fingers = bone(s + "fingers"), thumb = bone(s + "thumb");
     if (humerus >= 0 && radius >= 0 && wrist >= 0 && hand >= 0 && fingers >= 0 && thumb >= 0) {
-      const Vec3 shoulder = start_of(humerus);
+      Vec3 shoulder = start_of(humerus);
       // CMU's forearm is lradius alone; its lwrist is the palm (lwrist's
       // twist turns the hand about the forearm), lhand and lfingers the fingers.
       const double upper = placed_length(humerus), fore = placed_length(radius);
-      const CentreLine line =
+      CentreLine line =
           march(mesh, shoulder, (end[humerus] - shoulder).normalized(), 0.4 * upper, step, 3.0 * (upper + fore));
+      bool from_tip = false;
+      if (line.point.size() < 3 || line.arc.back() < 0.3 * (upper + fore)) {
+        // The placed shoulder is not the mesh's (another build: a big head,
+        // a short trunk), so no arm lies in the cone from it: the arm is
+        // found from its far end, marched in to where it meets the trunk.
+        if (const auto found = arm_from_tip(mesh, side == 'l' ? 1.0 : -1.0, end[0].x(), body.min().y() + 0.4 * height,
+                                            shoulder, step, upper + fore)) {
+          shoulder = found->first;
+          line = march(mesh, shoulder, found->second, 0.4 * upper, step, 3.0 * (upper + fore));
+          from_tip = true;
+        }
+      }
       const double tip = line.arc.back();
       // The wrist: a hand's length (kHandLength of the height) short of the finger tip.
       const double sw = std::clamp(tip - kHandLength * height, 0.55 * tip, 0.85 * tip);
       if (line.point.size() < 3 || tip < 0.3 * (upper + fore)) {
-        out.note += "the " + s + " arm was not found in the mesh (centre line " +
-                    std::to_string(static_cast<int>(100 * tip)) + " cm); ";
+        out.limb_error += "the " + s + " arm was not found in the mesh (centre line " +
+                          std::to_string(static_cast<int>(100 * tip)) + " cm); ";
       } else {
         target[humerus] = line.at(sw * upper / (upper + fore));
         target[radius] = line.at(sw);
@@ -299,7 +385,9 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
         // shoulder moved onto the line through the elbow and the centre
         // line's first 12 cm past the armpit.
         const int clavicle = skeleton.find_bone(s + "clavicle");
-        if (clavicle >= 0 && skeleton.bones[humerus].parent == clavicle && line.point.size() > 3) {
+        if (clavicle >= 0 && skeleton.bones[humerus].parent == clavicle && from_tip) {
+          target[clavicle] = shoulder;
+        } else if (clavicle >= 0 && skeleton.bones[humerus].parent == clavicle && line.point.size() > 3) {
           std::size_t far = 2;
           while (far + 1 < line.point.size() && line.arc[far] - line.arc[1] < 0.12) ++far;
           const Vec3 axis = (line.point[far] - line.point[1]).normalized();
@@ -360,7 +448,7 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
         return up >= 0.03 * height && up <= 0.12 * height;
       });
       if (a < 0) {
-        out.note += "the " + s + " leg was not found in the mesh; ";
+        out.limb_error += "the " + s + " leg was not found in the mesh (no shin section 3-12% of the height up); ";
       } else {
         int up_shin = a;
         while (up_shin > 0 && line.arc[a] - line.arc[up_shin] < 0.1) --up_shin;
@@ -372,11 +460,13 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
         target[femur] = line.at(sa * thigh / (thigh + shin));
         target[tibia] = ankle;
         // The foot: vertices below the ankle, beside it; its tip the one farthest in +Z (the mesh faces +Z).
+        // Windows in shares of the height (on the 1.67 m humanoid: 8 cm across, 35 cm along, a foot at
+        // least 5 cm long), so that a body of any size, a doll read in other units too, has its feet found.
         Vec3 toe_tip = ankle;
         for (const auto& q : mesh.positions) {
           const Vec3 p = q.cast<double>();
-          if (p.y() < ankle.y() && std::abs(p.x() - ankle.x()) < 0.08 && std::abs(p.z() - ankle.z()) < 0.35 &&
-              p.z() > toe_tip.z()) {
+          if (p.y() < ankle.y() && std::abs(p.x() - ankle.x()) < 0.048 * height &&
+              std::abs(p.z() - ankle.z()) < 0.21 * height && p.z() > toe_tip.z()) {
             toe_tip = p;
           }
         }
@@ -384,17 +474,17 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
           const Vec3 at(
               ankle.x() + (toe_tip.x() - ankle.x()) * (z - ankle.z()) / std::max(toe_tip.z() - ankle.z(), 1e-6),
               floor + 0.4 * (ankle.y() - floor), z);
-          const auto loop = nearest_loop(slice(mesh, at, Vec3::UnitZ(), 0.2), at, 0.08);
+          const auto loop = nearest_loop(slice(mesh, at, Vec3::UnitZ(), 0.12 * height), at, 0.048 * height);
           if (!loop) return std::nullopt;
           return loop->centroid;
         };
         const auto ball = foot_section(ankle.z() + 0.72 * (toe_tip.z() - ankle.z()));
         const auto tip = foot_section(toe_tip.z() - 0.02);
-        if (ball && tip && toe_tip.z() > ankle.z() + 0.05) {
+        if (ball && tip && toe_tip.z() > ankle.z() + 0.03 * height) {
           target[foot] = *ball;
           target[toes] = *tip;
         } else {
-          out.note += "the " + s + " foot was not found in the mesh; ";
+          out.limb_error += "the " + s + " foot was not found in the mesh; ";
         }
       }
     }
@@ -460,8 +550,22 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
     const int hand = skeleton.find_bone(std::string(1, side) + "hand");
     if (thumb >= 0 && hand >= 0 && !target[thumb]) out.bone_scale[thumb] = out.bone_scale[hand];
   }
+  // A fitted limb bone kept within kLimbFactor of the capture's proportion
+  // (the placed length): beyond, the march followed something else.
+  for (const char* name : {"lhumerus", "lradius", "rhumerus", "rradius", "lfemur", "ltibia", "rfemur", "rtibia"}) {
+    const int b = skeleton.find_bone(name);
+    if (b < 0 || !target[b]) continue;
+    const double f = out.bone_scale[b];
+    if (f < kLimbFactor[0] || f > kLimbFactor[1]) {
+      char text[160];
+      std::snprintf(text, sizeof text, "%s fitted %.2f times its placed length (expected %.1f-%.1f); ", name, f,
+                    kLimbFactor[0], kLimbFactor[1]);
+      out.limb_error += text;
+    }
+  }
   std::sort(out.fitted.begin(), out.fitted.end());
   if (!out.note.empty()) out.note.resize(out.note.size() - 2);
+  if (!out.limb_error.empty()) out.limb_error.resize(out.limb_error.size() - 2);
   return out;
 }
 

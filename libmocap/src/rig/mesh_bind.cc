@@ -3,6 +3,7 @@
 #include <mocap/rig/embed.h>
 #include <mocap/rig/heat_weights.h>
 #include <mocap/rig/mesh_bind.h>
+#include <mocap/rig/mesh_orientation.h>
 #include <mocap/rig/voxel_weights.h>
 
 namespace mocap {
@@ -12,6 +13,17 @@ Result<void> MeshBindOptions::validate() const {
   if (auto unit = metres_per_mesh_unit(units); !unit) return std::unexpected(unit.error());
   if (scale && !(*scale > 0.0)) return fail("", 0, "placement scale " + std::to_string(*scale) + ": expected > 0");
   if (!(bind_pose_fps > 0.0)) return fail("", 0, "bind-pose rate: expected > 0 frames per second");
+  std::optional<SignedAxis> axes[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::string& text = i == 0 ? up : forward;
+    if (text.empty()) continue;
+    auto axis = parse_signed_axis(text);
+    if (!axis) return fail("", 0, std::string(i == 0 ? "--up: " : "--forward: ") + axis.error().message);
+    axes[i] = *axis;
+  }
+  if (axes[0] && axes[1] && axes[0]->axis == axes[1]->axis) {
+    return fail("", 0, "--up " + up + " and --forward " + forward + ": expected two different axes");
+  }
   return {};
 }
 
@@ -37,7 +49,17 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
     pose_from_channels(skeleton, posed->frame(0), out.bind_pose);
   }
 
-  Placement placement = fit_placement(skeleton, out.bind_pose, out.mesh, options.yaw_radians);
+  std::optional<SignedAxis> up, forward;
+  if (!options.up.empty()) up = *parse_signed_axis(options.up);
+  if (!options.forward.empty()) forward = *parse_signed_axis(options.forward);
+  const Result<MeshOrientation> orientation = find_mesh_orientation(out.mesh, up, forward, options.mesh_path);
+  if (!orientation) return std::unexpected(orientation.error());
+  out.orientation = orientation->how;
+  const Eigen::Matrix3d axes = orientation->axes();
+  Placement placement =
+      fit_placement(skeleton, out.bind_pose,
+                    orientation->identity() ? out.mesh : turned_mesh(out.mesh, axes.transpose()), options.yaw_radians);
+  placement.axes = axes;
   if (options.scale || options.translation) {
     // Explicit placement: what is given replaces the fit's scale and translation.
     placement.scale = options.scale.value_or(1.0);
@@ -52,6 +74,12 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
   HeatWeightOptions heat;
   if (options.fit == BindFit::kEmbed && !options.scale && !options.translation) {
     Embedding embedded = embed_skeleton(skeleton, out.bind_pose, placement, surface.mesh);
+    if (!embedded.limb_error.empty()) {
+      return fail(options.mesh_path, 0,
+                  embedded.limb_error +
+                      " (expected arms and legs the embedding can follow; --fit height places "
+                      "the skeleton by the mesh's height alone)");
+    }
     out.bind_pose = std::move(embedded.bind_pose);
     bone_scale = std::move(embedded.bone_scale);
     out.fit_note = std::move(embedded.note);

@@ -26,6 +26,7 @@ void scale_bones(const Skeleton& skeleton, const Pose& pose, std::span<const dou
 
 Eigen::Affine3d Placement::matrix() const {
   Eigen::Affine3d m = Eigen::Affine3d::Identity();
+  m.linear() = axes;
   m.translate(translation);
   m.rotate(Eigen::AngleAxisd(yaw_radians, Eigen::Vector3d::UnitY()));
   m.scale(scale);
@@ -109,8 +110,8 @@ void bone_frames(const Skeleton& skeleton, const Pose& pose, const Placement& pl
     // Rigid frames: the placement's scale moves the origin, it does not scale
     // the frame, so K_b = M_b B_b^-1 stays a rotation plus translation.
     Eigen::Affine3d& frame = frames[b];
-    frame.linear() = (yaw * rotations[b]).toRotationMatrix();
-    frame.translation() = placement.scale * (yaw * origin) + placement.translation;
+    frame.linear() = placement.axes * (yaw * rotations[b]).toRotationMatrix();
+    frame.translation() = placement.axes * (placement.scale * (yaw * origin) + placement.translation);
     frame.makeAffine();
   }
 }

@@ -39,7 +39,29 @@
 // (lhumerus, lradius, lwrist, lhand, lfingers, lthumb, lfemur, ltibia,
 // lfoot, ltoes and the r ones; the hip is moved where lfemur hangs from
 // lhipjoint); for any other the start is kept and `note` says why. A limb
-// whose march fails keeps its start as well (`note`).
+// whose march fails is named in `limb_error`.
+// An arm that the cone from the placed shoulder does not find (a body of
+// other proportions: a big head puts CMU's shoulder in the neck) is found
+// from its far end: the vertex farthest out on its side above 40% of the
+// height, marched in until its cross-section meets the trunk's; the
+// shoulder is where that march ends.
+// A mesh that does not stand as the library does (start.axes, bind.h) is
+// embedded turned upright and the result turned back; one shorter than
+// 0.8 m or taller than 2.5 m (a doll, a giant, a mesh read in the wrong
+// unit), scaled to 1.7 m and the result scaled back: the steps and windows
+// above are in metres, for people.
+// Multi-part meshes: the slices run on whatever surface `mesh` is, every
+// part at once (bind_mesh gives the welded mesh). A part's cut is a loop of
+// its own: open shells (armour plates) give open loops and are dropped,
+// closed parts beside a limb (a pouch, a belt) and boxes inside one (joint
+// locators) are loops the march does not take while the limb's own is
+// nearer, and a limb part reaching into the torso keeps its loop there
+// (tests/rig/test_embed_bodies.cc measures each). What would mislead it: a
+// closed part wider than the gap between two limbs (a skirt or coat joining
+// the legs: no crotch is found, the hips stay as placed) or a closed shell
+// whose cut lies nearer the march than the limb's. For those, pass the
+// outer surface of the parts' union instead of the parts (the boundary of
+// the voxel solid, rig/voxel_solid.h): the method is unchanged.
 #pragma once
 
 #include <mocap/core/fk.h>
@@ -64,7 +86,12 @@ struct Embedding {
   Placement placement;             // the start's similarity, unchanged
   std::vector<double> bone_scale;  // per bone (bind.h); 1 for bones not fitted
   std::vector<int> fitted;         // bones whose end point was fitted, in bone order
-  std::string note;                // what was not fitted and why; empty when every limb was
+  std::string note;                // what was not fitted and why (a BVH skeleton, bones it lacks)
+  // The limbs (arms, legs, feet) that were not found, each named, and fitted
+  // limb bones whose length factor lies outside 0.5-2 (kLimbFactor in
+  // embed.cc): an error for bind_mesh, never a limb left as placed. Empty
+  // when every limb was found.
+  std::string limb_error;
   // For the weights (heat_weights.h): the head with the jaw and face, above
   // the neck's narrowest cross-section, on the head bone rather than the
   // neck's (CMU's head bone starts at the skull's base, above the chin).

@@ -3,12 +3,17 @@
 //  1. read the OBJ (io/mesh.h) in `units` and keep only `groups`, if any;
 //  2. the bind pose: the skeleton's rest pose, or the first frame of the
 //     `bind_pose_amc` AMC (the skeleton posed as the mesh stands);
-//  3. the placement: fit_placement after a yaw of `yaw_radians` (bind.h),
+//  3. the mesh's up axis and facing (rig/mesh_orientation.h: found from its
+//     shape, or `up` / `forward`); the placement: fit_placement on the mesh
+//     turned into the library's frame, after a yaw of `yaw_radians` (bind.h),
 //     or, when `scale` or `translation` is given, those (yaw kept; a missing
-//     one is 1 or zero);
+//     one is 1 or zero; metres in the library's frame); the placement's
+//     `axes` carry the turn, so that everything bound stays in the mesh's
+//     own frame and outputs come out as the file stands;
 //  4. with `fit` kEmbed and no explicit placement, the skeleton embedded in
 //     the mesh from there (embed.h): the bind pose's limbs turned along the
-//     mesh's and each bone's length fitted (SkeletonBind::bone_scale);
+//     mesh's and each bone's length fitted (SkeletonBind::bone_scale); a
+//     limb the embedding does not find is an error naming it;
 //  5. bind_skeleton with that pose, placement and bone factors;
 //  6. the weights: read from `weights_path` (io/skin_weights.h, bones by
 //     name), or automatic from the bound bone segments: geodesic voxel
@@ -52,11 +57,13 @@ enum class WeightMethod {
 };
 
 struct MeshBindOptions {
-  std::string mesh_path;                       // OBJ, Y-up, facing +Z like CMU skeletons
+  std::string mesh_path;                       // OBJ, any up axis and facing (step 3)
   std::string units = "m";                     // the OBJ's unit, a name of kMeshUnits (io/mesh.h)
   std::vector<std::string> groups;             // OBJ groups to keep; empty: all
   std::string bind_pose_amc;                   // AMC whose first frame is the bind pose; empty: the rest pose
   double bind_pose_fps = 120.0;                // its rate (> 0; only its first frame is used)
+  std::string up;                              // the mesh's up axis, "+x" ... "-z" (mesh_orientation.h); empty: found
+  std::string forward;                         // the way the mesh faces, likewise; empty: found
   double yaw_radians = 0.0;                    // the skeleton turned about +Y before placing, radians
   std::optional<double> scale;                 // explicit placement: skeleton scale, > 0
   std::optional<Eigen::Vector3d> translation;  // explicit placement: metres
@@ -65,7 +72,8 @@ struct MeshBindOptions {
   WeightMethod weight_method = WeightMethod::kVoxel;
 
   // Fails (no file) when `units` is not a kMeshUnits name, `scale` is not
-  // > 0, `bind_pose_fps` not > 0 or `mesh_path` is empty.
+  // > 0, `bind_pose_fps` not > 0, `mesh_path` is empty, or `up` / `forward`
+  // is not an axis (parse_signed_axis) or both name the same axis.
   Result<void> validate() const;
 };
 
@@ -73,6 +81,7 @@ struct BoundMesh {
   Mesh mesh;                           // in metres, only the kept groups
   Pose bind_pose;                      // the skeleton as the mesh stands
   SkeletonBind bind;                   // placement, bone factors, inverse bind matrices, bone segments
+  std::string orientation;             // step 3's one line: "up +z, facing -y (found: ...)"
   std::string fit_note;                // embedding: what was not fitted and why; empty when all was
   std::string weights_note;            // automatic weights: bones given no weight and why; empty when none
   std::vector<VertexWeights> weights;  // one per vertex of `mesh`
@@ -81,7 +90,8 @@ struct BoundMesh {
 
 // Steps 1-6 above. Validates `options` first; then every error names its
 // file (and line where the parser gives one): the OBJ, a group it lacks, the
-// bind-pose AMC (or that it has no frame), the weights file; voxel weights
+// bind-pose AMC (or that it has no frame), the weights file, a limb the
+// embedding did not find (the mesh's file, each limb named); voxel weights
 // fail naming the OBJ when no bone meets the mesh's solid.
 Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& options);
 

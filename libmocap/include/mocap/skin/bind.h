@@ -38,11 +38,16 @@ namespace mocap {
 
 using SkinMatrix = Eigen::Matrix<float, 3, 4, Eigen::RowMajor>;
 
-// p_mesh = scale * Ry(yaw) * p_skeleton + translation; metres.
+// p_mesh = axes * (scale * Ry(yaw) * p_skeleton + translation); metres.
+// `axes` turns the library's frame (Y up, facing +Z) into the mesh's own
+// (a Z-up mesh: its columns are the mesh's left, up and forward; see
+// rig/mesh_orientation.h); the identity for a mesh that stands as CMU's
+// skeletons do.
 struct Placement {
   double scale = 1.0;
   double yaw_radians = 0.0;
   Eigen::Vector3d translation = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d axes = Eigen::Matrix3d::Identity();  // a rotation
   Eigen::Affine3d matrix() const;
 };
 
