@@ -1,7 +1,7 @@
 # Type stubs of the extension (python/src/module.cc), for editors and type
 # checkers. Units: lengths in metres, angles in radians, errors in cm.
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -120,6 +120,30 @@ def eye_track(
     target: Optional[Tuple[float, float, float]] = None,
 ) -> Dict[str, npt.NDArray[np.float64]]:
     """{'time' (n,), 'left' and 'right' (n, 4): x, y, openness, pupil, 'brow' (n,)}: mocap eyes' track."""
+
+def eye_stream(
+    clip: Optional[Clip] = None,
+    *,
+    rate: Optional[float] = None,
+    duration: Optional[float] = None,
+    seed: int = 1,
+    model: str = "design",
+    mode: str = "free",
+    pad: Tuple[float, float, float] = (0.0, 0.0, 0.0),
+    target: Optional[Tuple[float, float, float]] = None,
+    swap: bool = False,
+    keys: Tuple[str, str, str] = ("x", "y", "l"),
+    x_range: Tuple[float, float] = (-1.0, 1.0),
+    y_range: Tuple[float, float] = (-1.0, 1.0),
+    l_range: Tuple[float, float] = (0.0, 1.0),
+    pupil_key: str = "",
+    sequence_key: str = "",
+    decimals: int = 3,
+    left: Union[None, _Path, TextIO] = None,
+    right: Union[None, _Path, TextIO] = None,
+) -> Tuple[List[str], List[str]]:
+    """(left, right): the JSON lines (each ending in a newline) the two serial eye displays read, at 40 Hz unless
+    rate says otherwise, as `mocap eyes --left L --right R` writes them; also written to left / right when given."""
 
 def write_bvh(clip: Clip, path: _Path, *, units: str = "cm") -> None: ...
 def write_amc(clip: Clip, path: _Path) -> None: ...

@@ -297,6 +297,61 @@ py::dict eye_track_arrays(const Capture* clip, std::optional<double> rate, std::
   return track;
 }
 
+// The serial lines the two displays read (eyes/eye_stream.h
+// eye_stream_lines): `mocap eyes --left L --right R`'s bytes, at 40 Hz
+// unless `rate` says otherwise, as the CLI streams. Written to `left` /
+// `right` when given: paths (both written or neither) or objects with
+// write().
+py::tuple eye_stream(const Capture* clip, std::optional<double> rate, std::optional<double> duration,
+                     std::uint64_t seed, const std::string& model, const std::string& mode, std::array<double, 3> pad,
+                     std::optional<std::array<double, 3>> target, bool swap, std::array<std::string, 3> keys,
+                     std::array<double, 2> x_range, std::array<double, 2> y_range, std::array<double, 2> l_range,
+                     const std::string& pupil_key, const std::string& sequence_key, int decimals,
+                     const py::object& left, const py::object& right) {
+  EyeSetup setup;
+  eye_setup(setup, clip, rate, 40.0, duration, seed, model, mode, pad, target);
+  EyeStreamOptions options;
+  options.fps = setup.fps;
+  options.duration_s = setup.seconds;
+  options.swap = swap;
+  EyeLineFormat& format = options.format;
+  format.x_key = keys[0];
+  format.y_key = keys[1];
+  format.openness_key = keys[2];
+  format.x_min = x_range[0], format.x_max = x_range[1];
+  format.y_min = y_range[0], format.y_max = y_range[1];
+  format.l_min = l_range[0], format.l_max = l_range[1];
+  format.pupil_key = pupil_key;
+  format.sequence_key = sequence_key;
+  format.decimals = decimals;
+  Result<EyeStreamLines> lines = fail("", 0, "");
+  {
+    py::gil_scoped_release release;
+    EyeTimeline timeline(setup.options);
+    lines = eye_stream_lines(options, [&timeline](double t) { return timeline.at(t); });
+  }
+  if (!lines) throw py::value_error(lines.error().message);
+  std::vector<OutputFile> files;
+  std::vector<std::pair<py::object, const std::vector<std::string>*>> streams;
+  for (const auto& [out, device] : {std::pair{&left, &lines->left}, std::pair{&right, &lines->right}}) {
+    if (out->is_none()) continue;
+    if (py::hasattr(*out, "write")) {
+      streams.emplace_back(*out, device);
+    } else {
+      std::string text;
+      for (const std::string& line : *device) text += line;
+      files.push_back({path_text(out->cast<std::filesystem::path>()), std::move(text)});
+    }
+  }
+  if (!files.empty()) {
+    py::gil_scoped_release release;
+    check(write_files_atomically(files));
+  }
+  for (const auto& [out, device] : streams)
+    for (const std::string& line : *device) out.attr("write")(line);
+  return py::make_tuple(lines->left, lines->right);
+}
+
 py::ssize_t frames(const Capture& c) {
   return c.motion.frame_count();
 }
@@ -635,6 +690,15 @@ PYBIND11_MODULE(_mocap, m) {
         py::arg("pad") = std::array<double, 3>{0.0, 0.0, 0.0}, py::arg("target") = py::none(),
         "Procedural eyes on clip's timeline (or alone): {'time', 'left', 'right' (n, 4: x, y, openness, pupil), "
         "'brow'}.");
+  m.def("eye_stream", &eye_stream, py::arg("clip") = py::none(), py::kw_only(), py::arg("rate") = py::none(),
+        py::arg("duration") = py::none(), py::arg("seed") = 1, py::arg("model") = "design", py::arg("mode") = "free",
+        py::arg("pad") = std::array<double, 3>{0.0, 0.0, 0.0}, py::arg("target") = py::none(), py::arg("swap") = false,
+        py::arg("keys") = std::array<std::string, 3>{"x", "y", "l"},
+        py::arg("x_range") = std::array<double, 2>{-1.0, 1.0}, py::arg("y_range") = std::array<double, 2>{-1.0, 1.0},
+        py::arg("l_range") = std::array<double, 2>{0.0, 1.0}, py::arg("pupil_key") = "", py::arg("sequence_key") = "",
+        py::arg("decimals") = 3, py::arg("left") = py::none(), py::arg("right") = py::none(),
+        "(left, right): the JSON lines (each ending in a newline) the two serial eye displays read, as `mocap eyes "
+        "--left L --right R` writes them; also written to left / right when given (paths or file objects).");
   m.def("write_glb", &write_glb_file, py::arg("clip"), py::arg("path"),
         "A skeleton-only glTF binary of the clip (rig/gltf.h).");
 
