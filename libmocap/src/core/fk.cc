@@ -1,5 +1,7 @@
 #include <mocap/core/fk.h>
 
+#include <memory>
+
 #include "core/rotation.h"
 
 namespace mocap {
@@ -83,186 +85,65 @@ void forward_kinematics(const Skeleton& skeleton, const Pose& pose, std::span<Ei
   forward_kinematics(skeleton, pose.rotation, pose.offset, positions, rotations);
 }
 
-namespace {
-
 // Forward kinematics of kLanes frames at once, one per vector lane (GCC
-// and Clang vector extensions, SSE2 pairs on baseline x86-64): every lane
-// does the operations of pose_from_channels and forward_kinematics above,
-// in their order, so the results are theirs bit for bit. Eigen's quaternion
-// product is its SSE2 kernel's (Geometry_SIMD.h: products summed in pairs,
-// then added or subtracted), the vector rotation its _transformVector, sin
-// and cos rotation::sin_cos's. Frame by frame, each product's result went
-// through memory in a chain per bone; on 14_02 (5,423 frames, 31 bones)
-// world_positions took 5.4 ms that way, 3.6 ms with 2 lanes, 3.1 with 4,
-// 2.8 with 8 and 4.0 with 16 (registers spill).
+// and Clang vector extensions: core/fk_lanes.h): every lane does the
+// operations of pose_from_channels and forward_kinematics above, in their
+// order, so the results are theirs bit for bit. Frame by frame, each
+// quaternion product's result went through memory in a chain per bone; on
+// 14_02 (5,423 frames, 31 bones) world_positions took 5.4 ms that way, 3.6
+// ms with 2 lanes, 3.1 with 4, 2.8 with 8 and 4.0 with 16 (registers
+// spill) in SSE2 pairs, and 2.3 ms with 4 lanes in AVX2 registers where
+// the CPU has them (asked at run time, as the skin and clip_runtime tiers
+// do; best of 15 each, in Python, two loaded cores).
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__SSE2__)
 #define MOCAP_FK_LANES 1
 // These functions are this file's own: their vector arguments' ABI is no one's.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
-constexpr int kLanes = 8;
-using V = double __attribute__((vector_size(8 * kLanes)));
-using U = unsigned long long __attribute__((vector_size(8 * kLanes)));
-using M = long long __attribute__((vector_size(8 * kLanes)));
+#define MOCAP_FK_LANE_COUNT 8  // SSE2 pairs: 2.8 ms on 14_02; 2 lanes 3.6, 4 lanes 3.1, 16 4.0
+namespace portable {
+#include "core/fk_lanes.h"
+}  // namespace portable
 
-struct Q {
-  V w, x, y, z;
-};
-struct P {
-  V x, y, z;
-};
-
-V splat(double v) {
-  return V{} + v;
-}
-
-// Eigen's a * b for double quaternions under SSE2 (quat_product in
-// Geometry_SIMD.h), lane by lane.
-Q multiply(const Q& a, const Q& b) {
-  return {(a.w * b.w - a.y * b.y) - (a.z * b.z + a.x * b.x), (a.w * b.x + a.y * b.z) - (a.z * b.y - a.x * b.w),
-          (a.w * b.y + a.y * b.w) + (a.z * b.x - a.x * b.z), (a.w * b.z - a.y * b.x) + (a.z * b.w + a.x * b.y)};
-}
-
-// Eigen's q * v (_transformVector): uv = 2 (q.vec x v), v + w uv + q.vec x uv.
-P rotate(const Q& q, const P& v) {
-  P uv{q.y * v.z - q.z * v.y, q.z * v.x - q.x * v.z, q.x * v.y - q.y * v.x};
-  uv = {uv.x + uv.x, uv.y + uv.y, uv.z + uv.z};
-  return {(v.x + q.w * uv.x) + (q.y * uv.z - q.z * uv.y), (v.y + q.w * uv.y) + (q.z * uv.x - q.x * uv.z),
-          (v.z + q.w * uv.z) + (q.x * uv.y - q.y * uv.x)};
-}
-
-// rotation::sin_cos of both lanes of x.
-void sin_cos(V x, V& s, V& c) {
-  constexpr double kTwoOverPi = 0.636619772367581343076;
-  constexpr double kPiOver2Hi = 1.57079632673412561417e+00;
-  constexpr double kPiOver2Lo = 6.07710050650619224932e-11;
-  constexpr double kRound = 6755399441055744.0;
-  const M near = (x < 1e5) & (x > -1e5);
-  long long all = -1;
-  for (int i = 0; i < kLanes; ++i) all &= near[i];
-  if (!all) {  // beyond 1e5 rad or NaN: libm, as sin_cos
-    for (int i = 0; i < kLanes; ++i) {
-      double si = 0.0, ci = 0.0;
-      rotation::sin_cos(x[i], si, ci);
-      s[i] = si;
-      c[i] = ci;
-    }
-    return;
-  }
-  const V t = x * kTwoOverPi + kRound;
-  const V n = t - kRound;
-  const V r = (x - n * kPiOver2Hi) - n * kPiOver2Lo;
-  const V r2 = r * r;
-  const V sr =
-      r * (1.0 + r2 * (-1.0 / 6 +
-                       r2 * (1.0 / 120 +
-                             r2 * (-1.0 / 5040 + r2 * (1.0 / 362880 +
-                                                       r2 * (-1.0 / 39916800 + r2 * (1.0 / 6227020800 +
-                                                                                     r2 * (-1.0 / 1307674368000))))))));
-  const V cr =
-      1.0 +
-      r2 * (-0.5 + r2 * (1.0 / 24 +
-                         r2 * (-1.0 / 720 + r2 * (1.0 / 40320 +
-                                                  r2 * (-1.0 / 3628800 + r2 * (1.0 / 479001600 +
-                                                                               r2 * (-1.0 / 87178291200 +
-                                                                                     r2 * (1.0 / 20922789888000))))))));
-  const U quadrant = (U)t & 3;  // t = 1.5 * 2^52 + n: its low mantissa bits are n's, mod 4 as (long long)n & 3
-  const U swap = -(quadrant & 1);
-  const U su = (U)sr, cu = (U)cr;
-  s = (V)(((cu & swap) | (su & ~swap)) ^ ((quadrant & 2) << 62));        // negative in quadrants 2 and 3
-  c = (V)(((su & swap) | (cu & ~swap)) ^ (((quadrant + 1) & 2) << 62));  // negative in 1 and 2
-}
-
-// Frames a and b of `channels` (a motion's values) into `world` and `at`
-// (scratch, one per bone), then into the outputs (rotations may be null).
-void lane_frames(const Skeleton& skeleton, const double* const* frames, std::vector<Q>& world, std::vector<P>& at,
-                 Eigen::Vector3d* const* positions, Eigen::Quaterniond* const* rotations) {
-  for (const int index : skeleton.eval_order) {
-    const auto bi = static_cast<std::size_t>(index);
-    const Bone& bone = skeleton.bones[bi];
-    const bool root = bone.parent < 0;
-    const Eigen::Quaterniond& axis = bone.axis_rotation;
-    Q q = root ? Q{splat(axis.w()), splat(axis.x()), splat(axis.y()), splat(axis.z())}
-               : Q{splat(1.0), splat(0.0), splat(0.0), splat(0.0)};
-    bool identity = !root;
-    P translation{splat(0.0), splat(0.0), splat(0.0)};
-    bool translated = false;
-    V stretch = splat(0.0);
-    const auto first = static_cast<std::size_t>(bone.first_channel);
-    for (std::size_t k = 0; k < bone.dofs.size(); ++k) {
-      V v;
-      for (int i = 0; i < kLanes; ++i) v[i] = frames[i][first + k];
-      const Channel channel = bone.dofs[k];
-      if (is_rotation(channel)) {
-        V sine, cosine;
-        sin_cos(0.5 * v, sine, cosine);
-        const Eigen::Vector3d& e = bone.dof_axes[k];
-        const Q turn{cosine, sine * e.x(), sine * e.y(), sine * e.z()};
-        q = identity ? turn : multiply(turn, q);
-        identity = false;
-      } else if (channel == Channel::L) {
-        stretch = v;
-      } else {
-        const int c = static_cast<int>(channel) - static_cast<int>(Channel::TX);
-        (c == 0 ? translation.x : c == 1 ? translation.y : translation.z) = v;
-        translated = true;
-      }
-    }
-    P offset;
-    if (root) {
-      const Eigen::Vector3d& r = skeleton.root_position;
-      offset = {r.x() + translation.x, r.y() + translation.y, r.z() + translation.z};
-    } else {
-      const V length = bone.length + stretch;
-      offset = {length * bone.direction.x(), length * bone.direction.y(), length * bone.direction.z()};
-      if (translated) {
-        const P turned = rotate({splat(axis.w()), splat(axis.x()), splat(axis.y()), splat(axis.z())}, translation);
-        offset = {offset.x + turned.x, offset.y + turned.y, offset.z + turned.z};
-      }
-    }
-    if (root) {
-      world[bi] = q;
-      at[bi] = offset;
-    } else {
-      const auto parent = static_cast<std::size_t>(bone.parent);
-      world[bi] = multiply(world[parent], q);
-      const P moved = rotate(skeleton.offsets_in_parent_frame ? world[parent] : world[bi], offset);
-      at[bi] = {at[parent].x + moved.x, at[parent].y + moved.y, at[parent].z + moved.z};
-    }
-    for (int i = 0; i < kLanes; ++i) positions[i][bi] = {at[bi].x[i], at[bi].y[i], at[bi].z[i]};
-    if (rotations[0]) {
-      for (int i = 0; i < kLanes; ++i)
-        rotations[i][bi] = Eigen::Quaterniond(world[bi].w[i], world[bi].x[i], world[bi].y[i], world[bi].z[i]);
-    }
-  }
-}
+#if defined(__x86_64__)
+#define MOCAP_FK_AVX2 1
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#endif
+#undef MOCAP_FK_LANE_COUNT
+#define MOCAP_FK_LANE_COUNT 4  // one register per value: 2.3 ms on 14_02; 8 lanes 3.6, 16 2.6
+namespace avx2 {
+#include "core/fk_lanes.h"
+}  // namespace avx2
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
 #endif
 
+namespace {
+bool cpu_has_avx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
 }  // namespace
+#endif
+#endif
 
 void world_transforms(const Skeleton& skeleton, const Motion& motion, int first, int count,
                       std::span<Eigen::Vector3d> positions, std::span<Eigen::Quaterniond> rotations) {
   const std::size_t bones = skeleton.bones.size();
   const int end = first + count;
   int f = first;
-#if MOCAP_FK_LANES
-  if (count >= kLanes) {
-    std::vector<Q> world(bones);
-    std::vector<P> at(bones);
-    for (; f + kLanes <= end; f += kLanes) {
-      const double* rows[kLanes];
-      Eigen::Vector3d* out[kLanes];
-      Eigen::Quaterniond* turns[kLanes];
-      for (int i = 0; i < kLanes; ++i) {
-        const std::size_t row = static_cast<std::size_t>(f + i - first) * bones;
-        rows[i] = motion.frame(f + i).data();
-        out[i] = positions.data() + row;
-        turns[i] = rotations.empty() ? nullptr : rotations.data() + row;
-      }
-      lane_frames(skeleton, rows, world, at, out, turns);
-    }
-  }
+#if MOCAP_FK_AVX2
+  f = cpu_has_avx2() ? avx2::lane_blocks(skeleton, motion, first, end, positions, rotations)
+                     : portable::lane_blocks(skeleton, motion, first, end, positions, rotations);
+#elif MOCAP_FK_LANES
+  f = portable::lane_blocks(skeleton, motion, first, end, positions, rotations);
 #endif
   if (f == end) return;
   // The frames left over, one by one through a pose.
