@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "core/fk_kernels.h"
 #include "core/rotation.h"
 
 namespace mocap {
@@ -134,19 +135,42 @@ bool cpu_has_avx2() {
 #endif
 #endif
 
-void world_transforms(const Skeleton& skeleton, const Motion& motion, int first, int count,
+namespace fk_kernels {
+
+bool available(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::kPortable:
+#if MOCAP_FK_LANES
+      return true;
+#else
+      return false;
+#endif
+    case Kernel::kAvx2:
+#if MOCAP_FK_AVX2
+      return cpu_has_avx2();
+#else
+      return false;
+#endif
+    default: return true;
+  }
+}
+
+void world_transforms(Kernel kernel, const Skeleton& skeleton, const Motion& motion, int first, int count,
                       std::span<Eigen::Vector3d> positions, std::span<Eigen::Quaterniond> rotations) {
   const std::size_t bones = skeleton.bones.size();
   const int end = first + count;
   int f = first;
 #if MOCAP_FK_AVX2
-  f = cpu_has_avx2() ? avx2::lane_blocks(skeleton, motion, first, end, positions, rotations)
-                     : portable::lane_blocks(skeleton, motion, first, end, positions, rotations);
+  if (kernel == Kernel::kAuto) kernel = cpu_has_avx2() ? Kernel::kAvx2 : Kernel::kPortable;
+  if (kernel == Kernel::kAvx2) f = avx2::lane_blocks(skeleton, motion, first, end, positions, rotations);
 #elif MOCAP_FK_LANES
-  f = portable::lane_blocks(skeleton, motion, first, end, positions, rotations);
+  if (kernel == Kernel::kAuto) kernel = Kernel::kPortable;
+#endif
+#if MOCAP_FK_LANES
+  if (kernel == Kernel::kPortable) f = portable::lane_blocks(skeleton, motion, first, end, positions, rotations);
 #endif
   if (f == end) return;
-  // The frames left over, one by one through a pose.
+  // The frames left over (or all), one by one through a pose.
   Pose pose = make_pose(skeleton);
   std::vector<Eigen::Quaterniond> scratch(rotations.empty() ? bones : 0);
   for (; f < end; ++f) {
@@ -155,6 +179,13 @@ void world_transforms(const Skeleton& skeleton, const Motion& motion, int first,
     forward_kinematics(skeleton, pose, positions.subspan(row, bones),
                        rotations.empty() ? std::span(scratch) : rotations.subspan(row, bones));
   }
+}
+
+}  // namespace fk_kernels
+
+void world_transforms(const Skeleton& skeleton, const Motion& motion, int first, int count,
+                      std::span<Eigen::Vector3d> positions, std::span<Eigen::Quaterniond> rotations) {
+  fk_kernels::world_transforms(fk_kernels::Kernel::kAuto, skeleton, motion, first, count, positions, rotations);
 }
 
 std::vector<Eigen::Vector3d> world_positions(const Skeleton& skeleton, const Motion& motion) {
