@@ -90,19 +90,22 @@ void forward_kinematics(const Skeleton& skeleton, const Pose& pose, std::span<Ei
 // and Clang vector extensions: core/fk_lanes.h): every lane does the
 // operations of pose_from_channels and forward_kinematics above, in their
 // order, so the results are theirs bit for bit. Frame by frame, each
-// quaternion product's result went through memory in a chain per bone; on
-// 14_02 (5,423 frames, 31 bones) world_positions took 5.4 ms that way, 3.6
-// ms with 2 lanes, 3.1 with 4, 2.8 with 8 and 4.0 with 16 (registers
-// spill) in SSE2 pairs, and 2.3 ms with 4 lanes in AVX2 registers where
-// the CPU has them (asked at run time, as the skin and clip_runtime tiers
-// do; best of 15 each, in Python, two loaded cores).
+// quaternion product's result went through memory in a chain per bone. On
+// 14_02 (5,423 frames, 31 bones; best of 15 each in Python, two loaded
+// cores) world_positions took 5.4 ms frame by frame; in SSE2 pairs 3.2 ms
+// with 2 lanes, 2.8 with 4, 2.7 with 8, 3.4 with 16 (registers spill); in
+// AVX2 registers, where the CPU has them (asked at run time, as the skin
+// and clip_runtime tiers do), 1.7 ms with 4 lanes (one register a value),
+// 3.2 with 2 or 8. The helpers are forced inline: the AVX2 lanes took 2.3
+// ms with multiply, rotate and sin_cos called.
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__SSE2__)
 #define MOCAP_FK_LANES 1
+#define MOCAP_FK_INLINE [[gnu::always_inline]] inline
 // These functions are this file's own: their vector arguments' ABI is no one's.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
-#define MOCAP_FK_LANE_COUNT 8  // SSE2 pairs: 2.8 ms on 14_02; 2 lanes 3.6, 4 lanes 3.1, 16 4.0
+#define MOCAP_FK_LANE_COUNT 8  // SSE2 pairs
 namespace portable {
 #include "core/fk_lanes.h"
 }  // namespace portable
@@ -116,7 +119,7 @@ namespace portable {
 #pragma GCC target("avx2")
 #endif
 #undef MOCAP_FK_LANE_COUNT
-#define MOCAP_FK_LANE_COUNT 4  // one register per value: 2.3 ms on 14_02; 8 lanes 3.6, 16 2.6
+#define MOCAP_FK_LANE_COUNT 4  // one AVX2 register a value
 namespace avx2 {
 #include "core/fk_lanes.h"
 }  // namespace avx2

@@ -15,27 +15,27 @@ struct P {
   V x, y, z;
 };
 
-V splat(double v) {
+MOCAP_FK_INLINE V splat(double v) {
   return V{} + v;
 }
 
 // Eigen's a * b for double quaternions under SSE2 (quat_product in
 // Geometry_SIMD.h), lane by lane.
-Q multiply(const Q& a, const Q& b) {
+MOCAP_FK_INLINE Q multiply(const Q& a, const Q& b) {
   return {(a.w * b.w - a.y * b.y) - (a.z * b.z + a.x * b.x), (a.w * b.x + a.y * b.z) - (a.z * b.y - a.x * b.w),
           (a.w * b.y + a.y * b.w) + (a.z * b.x - a.x * b.z), (a.w * b.z - a.y * b.x) + (a.z * b.w + a.x * b.y)};
 }
 
 // Eigen's q * v (_transformVector): uv = 2 (q.vec x v), v + w uv + q.vec x uv.
-P rotate(const Q& q, const P& v) {
+MOCAP_FK_INLINE P rotate(const Q& q, const P& v) {
   P uv{q.y * v.z - q.z * v.y, q.z * v.x - q.x * v.z, q.x * v.y - q.y * v.x};
   uv = {uv.x + uv.x, uv.y + uv.y, uv.z + uv.z};
   return {(v.x + q.w * uv.x) + (q.y * uv.z - q.z * uv.y), (v.y + q.w * uv.y) + (q.z * uv.x - q.x * uv.z),
           (v.z + q.w * uv.z) + (q.x * uv.y - q.y * uv.x)};
 }
 
-// rotation::sin_cos of both lanes of x.
-void sin_cos(V x, V& s, V& c) {
+// rotation::sin_cos of every lane of x.
+MOCAP_FK_INLINE void sin_cos(V x, V& s, V& c) {
   constexpr double kTwoOverPi = 0.636619772367581343076;
   constexpr double kPiOver2Hi = 1.57079632673412561417e+00;
   constexpr double kPiOver2Lo = 6.07710050650619224932e-11;
