@@ -67,15 +67,30 @@ def test_a_rigged_models_arrays():
     np.testing.assert_allclose(rest @ model.inverse_bind_matrices, np.tile(np.eye(4), (joints, 1, 1)), atol=1e-5)
 
 
-def test_a_models_own_animation_is_mocap_skin_model(tmp_path):
-    path = khronos("CesiumMan.glb")
+@pytest.mark.parametrize("name, animation, frames", [("CesiumMan.glb", "", 61), ("RiggedFigure.dae", "", 38),
+                                                     ("Fox.glb", "Run", None), ("rigged_simple.fbx", "", None)])
+def test_a_models_own_animation_is_mocap_skin_model(name, animation, frames, tmp_path):
+    path = FBX if name.endswith(".fbx") else khronos(name)
     model = mocap.read_rigged_model(path)
-    run_cli("skin", "--model", path, "--frames", "0:60:30", "-o", tmp_path / "f_%04d.obj")
-    posed = model.skin(frames=[0, 30, 60])
-    assert model.skin().shape == (61, 2612, 3)  # 2 s at 30 fps, as the CLI
-    for row, number in enumerate((0, 30, 60)):
-        np.testing.assert_allclose(posed[row], obj_vertices(tmp_path / f"f_{number:04d}.obj"), rtol=5e-6, atol=1e-6)
-    assert np.abs(posed[1] - posed[0]).max() > 0.05  # it walks (frame 60 is frame 0 again: a loop)
+    every = model.skin(animation)
+    if frames:
+        assert len(every) == frames  # its length at 30 fps, as the CLI's
+    step = (len(every) - 1) // 2
+    picked = [0, step, 2 * step]
+    args = ["--animation", animation] if animation else []
+    run_cli("skin", "--model", path, *args, "--frames", f"0:{2 * step}:{step}", "-o", tmp_path / "f_%04d.obj")
+    posed = model.skin(animation, frames=picked)
+    np.testing.assert_array_equal(posed, every[picked])
+    size = np.ptp(model.vertices, axis=0).max()
+    for row, number in enumerate(picked):
+        np.testing.assert_allclose(posed[row], obj_vertices(tmp_path / f"f_{number:04d}.obj"), rtol=5e-6,
+                                   atol=1e-6 * size)
+    assert np.abs(posed[1] - posed[0]).max() > 0.01 * size  # it moves
+    joints = model.joint_transforms(animation, frames=picked)
+    assert joints.shape == (3, len(model.joint_names), 4, 4)
+    np.testing.assert_array_equal(joints[:, :, 3], np.tile([0, 0, 0, 1], (3, len(model.joint_names), 1)))
+    with pytest.raises(mocap.Error, match="animation"):
+        model.skin("no such animation")
 
 
 @pytest.mark.parametrize("name", ["CesiumMan.glb", "RiggedFigure.dae"])
