@@ -64,13 +64,7 @@ void update_model(ModelState& state, const PosedCapture& clip) {
   if (!state.loaded || state.clip != &clip || clip.frame < 0) return;
   if (state.posed_frame == clip.frame) return;
   const RetargetedClip& retargeted = state.retarget->clip;
-  const int frame = std::clamp(clip.frame, 0, retargeted.frame_count - 1);
-  const std::size_t keyed = retargeted.nodes.size();
-  for (std::size_t i = 0; i < keyed; ++i) {
-    const auto node = static_cast<std::size_t>(retargeted.nodes[i]);
-    state.pose.translation[node] = retargeted.translations[static_cast<std::size_t>(frame) * keyed + i];
-    state.pose.rotation[node] = retargeted.rotations[static_cast<std::size_t>(frame) * keyed + i];
-  }
+  retargeted_pose(retargeted, std::clamp(clip.frame, 0, retargeted.frame_count - 1), state.pose);
   model_skinning_matrices(state.retarget->model, state.pose, state.world, state.skinner->matrices());
   state.skinner->run();
   const int hips = state.retarget->rig.hips_node;

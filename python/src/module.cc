@@ -11,6 +11,7 @@
 #include <mocap/core/fk.h>
 #include <mocap/core/foot_contacts.h>
 #include <mocap/eyes/eye_body.h>
+#include <mocap/eyes/eye_stream.h>
 #include <mocap/eyes/eyes.h>
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
@@ -18,8 +19,11 @@
 #include <mocap/io/bvh.h>
 #include <mocap/io/bvh_to_asf.h>
 #include <mocap/io/capture.h>
+#include <mocap/retarget/gltf_splice.h>
+#include <mocap/retarget/retarget.h>
 #include <mocap/rig/gltf.h>
 #include <mocap/rig/mesh_bind.h>
+#include <mocap/rig/rigged_model.h>
 #include <mocap/skin/skin_frames.h>
 #include <mocap/skin/skinner.h>
 
@@ -28,8 +32,10 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -221,20 +227,26 @@ void write_glb_file(const Capture& clip, const std::filesystem::path& path) {
 }
 
 // Procedural eyes (eyes/eye_body.h's EyeTimeline and eye_track), on a
-// clip's timeline (its head leading the eyes) or alone, as `mocap eyes -o
-// track.csv`: the rate is the clip's or 40 Hz, the length the clip's or
-// 10 s, unless given. Columns as its CSV: time; per eye x, y, openness,
-// pupil; brow.
-py::dict eye_track_arrays(const Capture* clip, std::optional<double> rate, std::optional<double> duration,
-                          std::uint64_t seed, const std::string& model, const std::string& mode,
-                          std::array<double, 3> pad, std::optional<std::array<double, 3>> target) {
+// clip's timeline (its head leading the eyes) or alone, as `mocap eyes`:
+// the length is the clip's or 10 s unless given, the rate `rate` or
+// `default_rate`. Filled in place: options.head points into it.
+struct EyeSetup {
+  std::optional<HeadTrack> head;
+  EyeTimelineOptions options;
+  double fps = 40.0;
+  double seconds = 10.0;
+};
+
+void eye_setup(EyeSetup& setup, const Capture* clip, std::optional<double> rate, double default_rate,
+               std::optional<double> duration, std::uint64_t seed, const std::string& model, const std::string& mode,
+               std::array<double, 3> pad, std::optional<std::array<double, 3>> target) {
   if (model != "design" && model != "physio")
     throw py::value_error("model: expected 'design' or 'physio', found '" + model + "'");
   if (mode != "free" && mode != "listen" && mode != "speak" && mode != "think")
     throw py::value_error("mode: expected 'free', 'listen', 'speak' or 'think', found '" + mode + "'");
   for (const double v : pad)
     if (!(v >= -1.0 && v <= 1.0)) throw py::value_error("pad: expected pleasure, arousal, dominance each in [-1, 1]");
-  EyeTimelineOptions options;
+  EyeTimelineOptions& options = setup.options;
   options.params.model = model == "physio" ? EyeModel::kPhysiological : EyeModel::kDesign;
   options.params.mode = mode == "listen"  ? ConversationMode::kListening
                         : mode == "speak" ? ConversationMode::kSpeaking
@@ -242,23 +254,32 @@ py::dict eye_track_arrays(const Capture* clip, std::optional<double> rate, std::
                                           : ConversationMode::kFree;
   options.params.emotion = {pad[0], pad[1], pad[2]};
   options.seed = seed;
-  std::optional<HeadTrack> head;
   if (clip) {
     Result<HeadTrack> track = head_track(clip->skeleton, clip->motion);
     if (!track) throw LibraryError{Error{clip->amc_path, 0, track.error().message}};
-    head = std::move(*track);
-    options.head = &*head;
+    setup.head = std::move(*track);
+    options.head = &*setup.head;
   }
   if (target) options.world_target = Eigen::Vector3d((*target)[0], (*target)[1], (*target)[2]);
   check(options.validate());
-  const double fps = rate.value_or(clip ? clip->motion.fps : 40.0);
-  const double seconds = duration.value_or(clip ? clip->motion.duration_seconds() : 10.0);
-  if (!(fps > 0) || !(seconds >= 0)) throw py::value_error("rate and duration: expected rate > 0 and duration >= 0");
+  setup.fps = rate.value_or(default_rate);
+  setup.seconds = duration.value_or(clip ? clip->motion.duration_seconds() : 10.0);
+  if (!(setup.fps > 0) || !(setup.seconds >= 0))
+    throw py::value_error("rate and duration: expected rate > 0 and duration >= 0");
+}
+
+// `mocap eyes -o track.csv`'s numbers: its rate the clip's or 40 Hz.
+// Columns as its CSV: time; per eye x, y, openness, pupil; brow.
+py::dict eye_track_arrays(const Capture* clip, std::optional<double> rate, std::optional<double> duration,
+                          std::uint64_t seed, const std::string& model, const std::string& mode,
+                          std::array<double, 3> pad, std::optional<std::array<double, 3>> target) {
+  EyeSetup setup;
+  eye_setup(setup, clip, rate, clip ? clip->motion.fps : 40.0, duration, seed, model, mode, pad, target);
   std::vector<EyeFrame> frames;
   {
     py::gil_scoped_release release;
-    EyeTimeline timeline(options);
-    frames = eye_track(timeline, fps, seconds);
+    EyeTimeline timeline(setup.options);
+    frames = eye_track(timeline, setup.fps, setup.seconds);
   }
   const auto n = static_cast<py::ssize_t>(frames.size());
   std::vector<double> time, left, right, brow;
@@ -274,6 +295,61 @@ py::dict eye_track_arrays(const Capture* clip, std::optional<double> rate, std::
   track["right"] = owned(std::move(right), {n, 4});
   track["brow"] = owned(std::move(brow), {n});
   return track;
+}
+
+// The serial lines the two displays read (eyes/eye_stream.h
+// eye_stream_lines): `mocap eyes --left L --right R`'s bytes, at 40 Hz
+// unless `rate` says otherwise, as the CLI streams. Written to `left` /
+// `right` when given: paths (both written or neither) or objects with
+// write().
+py::tuple eye_stream(const Capture* clip, std::optional<double> rate, std::optional<double> duration,
+                     std::uint64_t seed, const std::string& model, const std::string& mode, std::array<double, 3> pad,
+                     std::optional<std::array<double, 3>> target, bool swap, std::array<std::string, 3> keys,
+                     std::array<double, 2> x_range, std::array<double, 2> y_range, std::array<double, 2> l_range,
+                     const std::string& pupil_key, const std::string& sequence_key, int decimals,
+                     const py::object& left, const py::object& right) {
+  EyeSetup setup;
+  eye_setup(setup, clip, rate, 40.0, duration, seed, model, mode, pad, target);
+  EyeStreamOptions options;
+  options.fps = setup.fps;
+  options.duration_s = setup.seconds;
+  options.swap = swap;
+  EyeLineFormat& format = options.format;
+  format.x_key = keys[0];
+  format.y_key = keys[1];
+  format.openness_key = keys[2];
+  format.x_min = x_range[0], format.x_max = x_range[1];
+  format.y_min = y_range[0], format.y_max = y_range[1];
+  format.l_min = l_range[0], format.l_max = l_range[1];
+  format.pupil_key = pupil_key;
+  format.sequence_key = sequence_key;
+  format.decimals = decimals;
+  Result<EyeStreamLines> lines = fail("", 0, "");
+  {
+    py::gil_scoped_release release;
+    EyeTimeline timeline(setup.options);
+    lines = eye_stream_lines(options, [&timeline](double t) { return timeline.at(t); });
+  }
+  if (!lines) throw py::value_error(lines.error().message);
+  std::vector<OutputFile> files;
+  std::vector<std::pair<py::object, const std::vector<std::string>*>> streams;
+  for (const auto& [out, device] : {std::pair{&left, &lines->left}, std::pair{&right, &lines->right}}) {
+    if (out->is_none()) continue;
+    if (py::hasattr(*out, "write")) {
+      streams.emplace_back(*out, device);
+    } else {
+      std::string text;
+      for (const std::string& line : *device) text += line;
+      files.push_back({path_text(out->cast<std::filesystem::path>()), std::move(text)});
+    }
+  }
+  if (!files.empty()) {
+    py::gil_scoped_release release;
+    check(write_files_atomically(files));
+  }
+  for (const auto& [out, device] : streams)
+    for (const std::string& line : *device) out.attr("write")(line);
+  return py::make_tuple(lines->left, lines->right);
 }
 
 py::ssize_t frames(const Capture& c) {
@@ -319,43 +395,132 @@ BoundMeshFile bind_mesh_file(const Capture& clip, const std::filesystem::path& m
   return {take(std::move(bound)), clip.bone_names, options.mesh_path};
 }
 
-// The mesh posed by `frames` (indices; all when none) of `clip`: skin_frames
-// through a Skinner, each frame's positions copied out. (frames, vertices, 3)
-// float32, metres.
-py::array_t<float> skin(const Capture& clip, const BoundMeshFile& mesh, const std::string& method, int threads,
-                        std::optional<std::vector<int>> frames) {
-  if (mesh.joint_names != clip.bone_names)
-    throw LibraryError{Error{clip.amc_path, 0, "not a motion of the skeleton " + mesh.mesh_path + " was bound to"}};
-  if (method != "lbs" && method != "dqs")
-    throw py::value_error("method: expected 'lbs' or 'dqs', found '" + method + "'");
+// `frames` (indices into `count` frames of `what`), or every one when none.
+std::vector<int> pick_frames(std::optional<std::vector<int>> frames, int count, const std::string& what) {
   std::vector<int> picked;
   if (frames) {
     picked = std::move(*frames);
     for (const int f : picked)
-      if (f < 0 || f >= clip.motion.frame_count())
-        throw py::index_error("frames: " + std::to_string(f) + " is not a frame index of " + clip.amc_path + " (0 to " +
-                              std::to_string(clip.motion.frame_count() - 1) + ")");
+      if (f < 0 || f >= count)
+        throw py::index_error("frames: " + std::to_string(f) + " is not a frame index of " + what + " (0 to " +
+                              std::to_string(count - 1) + ")");
   } else {
-    for (int f = 0; f < clip.motion.frame_count(); ++f) picked.push_back(f);
+    for (int f = 0; f < count; ++f) picked.push_back(f);
   }
-  const std::size_t vertices = mesh.bound.mesh.positions.size();
+  return picked;
+}
+
+SkinMethod skin_method(const std::string& method) {
+  if (method != "lbs" && method != "dqs")
+    throw py::value_error("method: expected 'lbs' or 'dqs', found '" + method + "'");
+  return method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
+}
+
+// `mesh` deformed by `pose` on each of `picked` (skin_frames through a
+// Skinner), each frame's positions copied out: (frames, vertices, 3)
+// float32, the mesh's units. `name` prefixes a Skinner error, as the CLI's.
+py::array_t<float> skin_sequence(const Mesh& mesh, std::span<const VertexWeights> weights, std::size_t joints,
+                                 SkinMethod method, int threads, const std::vector<int>& picked, const PoseFrame& pose,
+                                 const std::string& name) {
+  const std::size_t vertices = mesh.positions.size();
   std::vector<Eigen::Vector3f> out(picked.size() * vertices);
   {
     py::gil_scoped_release release;
-    Skinner skinner =
-        take(Skinner::create(mesh.bound.mesh, mesh.bound.weights, clip.skeleton.bones.size(),
-                             method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear, threads));
+    Result<Skinner> created = Skinner::create(mesh, weights, joints, method, threads);
+    if (!created) throw LibraryError{Error{name, 0, created.error().message}};
     std::size_t next = 0;
-    take(skin_frames(skinner, picked, pose_from_motion(clip.skeleton, clip.motion, mesh.bound.bind),
-                     [&](int, const Skinner& posed) -> Result<void> {
-                       std::copy(posed.positions().begin(), posed.positions().end(), out.begin() + next);
-                       next += vertices;
-                       return {};
-                     }));
+    take(skin_frames(*created, picked, pose, [&](int, const Skinner& posed) -> Result<void> {
+      std::copy(posed.positions().begin(), posed.positions().end(), out.begin() + next);
+      next += vertices;
+      return {};
+    }));
   }
   static_assert(sizeof(Eigen::Vector3f) == 3 * sizeof(float));
   return owned<Eigen::Vector3f, float>(
       std::move(out), {static_cast<py::ssize_t>(picked.size()), static_cast<py::ssize_t>(vertices), 3});
+}
+
+// The mesh posed by `frames` (indices; all when none) of `clip`:
+// (frames, vertices, 3) float32, metres, as `mocap skin`'s OBJ frames.
+py::array_t<float> skin(const Capture& clip, const BoundMeshFile& mesh, const std::string& method, int threads,
+                        std::optional<std::vector<int>> frames) {
+  if (mesh.joint_names != clip.bone_names)
+    throw LibraryError{Error{clip.amc_path, 0, "not a motion of the skeleton " + mesh.mesh_path + " was bound to"}};
+  const SkinMethod how = skin_method(method);
+  const std::vector<int> picked = pick_frames(std::move(frames), clip.motion.frame_count(), clip.amc_path);
+  return skin_sequence(mesh.bound.mesh, mesh.bound.weights, clip.skeleton.bones.size(), how, threads, picked,
+                       pose_from_motion(clip.skeleton, clip.motion, mesh.bound.bind), mesh.mesh_path);
+}
+
+// Rigged models (rig/rigged_model.h) and retargeting (retarget/): a model
+// held by a shared pointer, so that a Retargeted's model (inside the
+// library's RetargetFileResult) is a RiggedModel too.
+// (pybind11 holds no pointer to const; nothing here changes them.)
+using ModelPtr = std::shared_ptr<RiggedModel>;
+using RetargetPtr = std::shared_ptr<RetargetFileResult>;
+
+ModelPtr read_model_file(const std::filesystem::path& path) {
+  Result<RiggedModel> model = fail("", 0, "");
+  {
+    py::gil_scoped_release release;
+    model = read_rigged_model(path_text(path));
+  }
+  return std::make_shared<RiggedModel>(take(std::move(model)));
+}
+
+const ModelAnimation& model_animation(const RiggedModel& model, const std::string& name) {
+  return *take(find_animation(model, name));
+}
+
+// Frame k of the model's animation at k / fps, as `mocap skin --model`:
+// frames 0 to floor(duration * fps).
+int animation_frames(const ModelAnimation& animation, double fps) {
+  if (!(fps > 0)) throw py::value_error("fps: expected a positive number of frames per second");
+  return static_cast<int>(std::floor(animation.duration_seconds * fps + 1e-6)) + 1;
+}
+
+// (frames, joints, 4, 4) float64: each skin joint's node's world transform
+// G_j (rigged_model.h) on each of `picked`, as row-major 4 x 4 matrices
+// (a point is M @ [x, y, z, 1]), the model's units. `set_pose(k, pose)`
+// poses frame k.
+template <class SetPose>
+py::array_t<double> joint_transforms(const RiggedModel& model, ModelPose pose, const std::vector<int>& picked,
+                                     const SetPose& set_pose) {
+  const std::size_t joints = model.joints.size();
+  std::vector<double> out(picked.size() * joints * 16);
+  {
+    py::gil_scoped_release release;
+    std::vector<Eigen::Affine3d> world(model.nodes.size());
+    double* next = out.data();
+    for (const int k : picked) {
+      set_pose(k, pose);
+      node_world_transforms(model, pose, world);
+      for (const ModelJoint& joint : model.joints) {
+        const Eigen::Matrix4d& m = world[static_cast<std::size_t>(joint.node)].matrix();
+        for (int r = 0; r < 4; ++r)
+          for (int c = 0; c < 4; ++c) *next++ = m(r, c);
+      }
+    }
+  }
+  return owned(std::move(out), {static_cast<py::ssize_t>(picked.size()), static_cast<py::ssize_t>(joints), 4, 4});
+}
+
+RetargetPtr retarget(const Capture& clip, const py::object& model, const std::optional<std::filesystem::path>& map,
+                     bool plant_feet, bool keep_animations, const std::optional<std::string>& name) {
+  const std::string model_path = py::isinstance<RiggedModel>(model) ? model.cast<const RiggedModel&>().path
+                                                                    : path_text(model.cast<std::filesystem::path>());
+  RetargetOptions options;
+  if (map) options.map_path = path_text(*map);
+  options.plant_feet = plant_feet;
+  // The animation's name as `mocap retarget` gives it: the motion file's stem.
+  const std::string clip_name = name.value_or(std::filesystem::path(clip.amc_path).stem().string());
+  Result<RetargetFileResult> result = fail("", 0, "");
+  {
+    py::gil_scoped_release release;
+    result =
+        retarget_model_file(clip.skeleton, clip.motion, clip.asf_path, model_path, clip_name, options, keep_animations);
+  }
+  return std::make_shared<RetargetFileResult>(take(std::move(result)));
 }
 
 }  // namespace
@@ -527,6 +692,269 @@ PYBIND11_MODULE(_mocap, m) {
         py::arg("pad") = std::array<double, 3>{0.0, 0.0, 0.0}, py::arg("target") = py::none(),
         "Procedural eyes on clip's timeline (or alone): {'time', 'left', 'right' (n, 4: x, y, openness, pupil), "
         "'brow'}.");
+  m.def("eye_stream", &eye_stream, py::arg("clip") = py::none(), py::kw_only(), py::arg("rate") = py::none(),
+        py::arg("duration") = py::none(), py::arg("seed") = 1, py::arg("model") = "design", py::arg("mode") = "free",
+        py::arg("pad") = std::array<double, 3>{0.0, 0.0, 0.0}, py::arg("target") = py::none(), py::arg("swap") = false,
+        py::arg("keys") = std::array<std::string, 3>{"x", "y", "l"},
+        py::arg("x_range") = std::array<double, 2>{-1.0, 1.0}, py::arg("y_range") = std::array<double, 2>{-1.0, 1.0},
+        py::arg("l_range") = std::array<double, 2>{0.0, 1.0}, py::arg("pupil_key") = "", py::arg("sequence_key") = "",
+        py::arg("decimals") = 3, py::arg("left") = py::none(), py::arg("right") = py::none(),
+        "(left, right): the JSON lines (each ending in a newline) the two serial eye displays read, as `mocap eyes "
+        "--left L --right R` writes them; also written to left / right when given (paths or file objects).");
   m.def("write_glb", &write_glb_file, py::arg("clip"), py::arg("path"),
         "A skeleton-only glTF binary of the clip (rig/gltf.h).");
+
+  py::class_<RiggedModel, ModelPtr>(m, "RiggedModel",
+                                    "A rigged model read through Assimp (rig/rigged_model.h): nodes, skin joints, "
+                                    "mesh, weights, animations; lengths in the file's units")
+      .def_property_readonly("path", [](const RiggedModel& r) { return r.path; })
+      .def_property_readonly(
+          "node_names",
+          [](const RiggedModel& r) {
+            std::vector<std::string> names;
+            for (const ModelNode& n : r.nodes) names.push_back(n.name);
+            return names;
+          },
+          "Every node of the hierarchy, parents first; node 0 is the scene root.")
+      .def_property_readonly(
+          "node_parents",
+          [](const RiggedModel& r) {
+            std::vector<int> parents;
+            for (const ModelNode& n : r.nodes) parents.push_back(n.parent);
+            return owned(std::move(parents), {static_cast<py::ssize_t>(r.nodes.size())});
+          },
+          "(nodes,) int32 each node's parent node, -1 for the scene root.")
+      .def_property_readonly(
+          "rest_translations",
+          [](const RiggedModel& r) {
+            std::vector<Eigen::Vector3d> t;
+            for (const ModelNode& n : r.nodes) t.push_back(n.translation);
+            return owned<Eigen::Vector3d, double>(std::move(t), {static_cast<py::ssize_t>(r.nodes.size()), 3});
+          },
+          "(nodes, 3) float64: each node's local translation in the file (T of T * R * S).")
+      .def_property_readonly(
+          "rest_rotations",
+          [](const RiggedModel& r) {
+            std::vector<Eigen::Quaterniond> q;
+            for (const ModelNode& n : r.nodes) q.push_back(n.rotation);
+            return owned<Eigen::Quaterniond, double>(std::move(q), {static_cast<py::ssize_t>(r.nodes.size()), 4});
+          },
+          "(nodes, 4) float64: each node's local rotation, a unit quaternion x, y, z, w.")
+      .def_property_readonly(
+          "rest_scales",
+          [](const RiggedModel& r) {
+            std::vector<Eigen::Vector3d> t;
+            for (const ModelNode& n : r.nodes) t.push_back(n.scale);
+            return owned<Eigen::Vector3d, double>(std::move(t), {static_cast<py::ssize_t>(r.nodes.size()), 3});
+          },
+          "(nodes, 3) float64: each node's local scale.")
+      .def_property_readonly(
+          "joint_names", [](const RiggedModel& r) { return r.joint_names(); },
+          "The skin's joints (their nodes' names), in joint order: weights' joint indices index these.")
+      .def_property_readonly(
+          "joint_nodes",
+          [](const RiggedModel& r) {
+            std::vector<int> nodes;
+            for (const ModelJoint& j : r.joints) nodes.push_back(j.node);
+            return owned(std::move(nodes), {static_cast<py::ssize_t>(r.joints.size())});
+          },
+          "(joints,) int32: the node each joint is.")
+      .def_property_readonly(
+          "joint_parents",
+          [](const RiggedModel& r) {
+            std::vector<int> joint_of(r.nodes.size(), -1), parents;
+            for (std::size_t j = 0; j < r.joints.size(); ++j)
+              joint_of[static_cast<std::size_t>(r.joints[j].node)] = static_cast<int>(j);
+            for (const ModelJoint& j : r.joints) {
+              int node = r.nodes[static_cast<std::size_t>(j.node)].parent;
+              while (node >= 0 && joint_of[static_cast<std::size_t>(node)] < 0)
+                node = r.nodes[static_cast<std::size_t>(node)].parent;
+              parents.push_back(node < 0 ? -1 : joint_of[static_cast<std::size_t>(node)]);
+            }
+            return owned(std::move(parents), {static_cast<py::ssize_t>(r.joints.size())});
+          },
+          "(joints,) int32: each joint's nearest ancestor joint, -1 for none.")
+      .def_property_readonly(
+          "inverse_bind_matrices",
+          [](const RiggedModel& r) {
+            std::vector<double> out;
+            for (const ModelJoint& j : r.joints)
+              for (int row = 0; row < 4; ++row)
+                for (int col = 0; col < 4; ++col) out.push_back(j.inverse_bind(row, col));
+            return owned(std::move(out), {static_cast<py::ssize_t>(r.joints.size()), 4, 4});
+          },
+          "(joints, 4, 4) float64 row-major: model space to each joint's node space.")
+      .def_property_readonly(
+          "vertices",
+          [](py::object self) {
+            const Mesh& mesh = self.cast<const RiggedModel&>().mesh;
+            return view(mesh.positions.data()->data(), {mesh.vertex_count(), 3}, self);
+          },
+          "(vertices, 3) float32: the mesh in model space, bind pose, the file's units. A read-only view.")
+      .def_property_readonly(
+          "triangles",
+          [](const RiggedModel& r) {
+            std::vector<int> corners;
+            for (const MeshTriangle& t : r.mesh.triangles)
+              corners.insert(corners.end(), t.vertex.begin(), t.vertex.end());
+            return owned(std::move(corners), {static_cast<py::ssize_t>(r.mesh.triangles.size()), 3});
+          },
+          "(triangles, 3) int32 vertex indices.")
+      .def_property_readonly(
+          "weights",
+          [](const RiggedModel& r) {
+            std::vector<int> joints;
+            std::vector<float> weights;
+            for (const VertexWeights& w : r.weights) {
+              joints.insert(joints.end(), w.bone.begin(), w.bone.end());
+              weights.insert(weights.end(), w.weight.begin(), w.weight.end());
+            }
+            const auto n = static_cast<py::ssize_t>(r.weights.size());
+            return py::make_tuple(owned(std::move(joints), {n, kMaxInfluences}),
+                                  owned(std::move(weights), {n, kMaxInfluences}));
+          },
+          "(joints, weights): (vertices, 4) int32 joint indices by decreasing weight and (vertices, 4) float32 "
+          "weights summing to 1 (0 in unused slots).")
+      .def_property_readonly(
+          "animation_names",
+          [](const RiggedModel& r) {
+            std::vector<std::string> names;
+            for (const ModelAnimation& a : r.animations) names.push_back(a.name);
+            return names;
+          },
+          "The model's own animations, as in the file.")
+      .def(
+          "joint_transforms",
+          [](const RiggedModel& r, const std::string& animation, double fps, std::optional<std::vector<int>> frames) {
+            const ModelAnimation& a = model_animation(r, animation);
+            const std::vector<int> picked = pick_frames(std::move(frames), animation_frames(a, fps), r.path);
+            return joint_transforms(r, rest_pose(r), picked,
+                                    [&](int k, ModelPose& pose) { sample_animation(r, a, k / fps, pose); });
+          },
+          py::arg("animation") = "", py::kw_only(), py::arg("fps") = 30.0, py::arg("frames") = py::none(),
+          "(frames, joints, 4, 4) float64: each joint's world transform (row-major) on frame k of the animation "
+          "(default the first) at k / fps s.")
+      .def(
+          "skin",
+          [](const RiggedModel& r, const std::string& animation, double fps, const std::string& method, int threads,
+             std::optional<std::vector<int>> frames) {
+            const ModelAnimation& a = model_animation(r, animation);
+            const SkinMethod how = skin_method(method);
+            const std::vector<int> picked = pick_frames(std::move(frames), animation_frames(a, fps), r.path);
+            return skin_sequence(r.mesh, r.weights, r.joints.size(), how, threads, picked,
+                                 pose_from_animation(r, a, fps), r.path);
+          },
+          py::arg("animation") = "", py::kw_only(), py::arg("fps") = 30.0, py::arg("method") = "lbs",
+          py::arg("threads") = 0, py::arg("frames") = py::none(),
+          "(frames, vertices, 3) float32: the mesh skinned by its own animation, frame k at k / fps s, as "
+          "`mocap skin --model` writes its OBJ frames.")
+      .def("__repr__", [](const RiggedModel& r) {
+        return "<mocap.RiggedModel " + std::filesystem::path(r.path).filename().string() + ": " +
+               std::to_string(r.nodes.size()) + " nodes, " + std::to_string(r.joints.size()) + " joints, " +
+               std::to_string(r.mesh.vertex_count()) + " vertices>";
+      });
+  m.def("read_rigged_model", &read_model_file, py::arg("path"),
+        "A rigged model (glTF/GLB, COLLADA, FBX: anything Assimp reads) with its skin and animations.");
+
+  py::class_<RetargetFileResult, RetargetPtr>(m, "Retargeted",
+                                              "A capture retargeted onto a rigged model, and the .glb of it "
+                                              "(retarget/gltf_splice.h retarget_model_file)")
+      .def_property_readonly(
+          "model", [](const RetargetPtr& r) { return ModelPtr(r, &r->model); },
+          "The model as retargeting read it (its .glb, so that node names are the output's).")
+      .def_property_readonly("name", [](const RetargetFileResult& r) { return r.clip.name; })
+      .def_property_readonly("fps", [](const RetargetFileResult& r) { return r.clip.fps; })
+      .def("__len__", [](const RetargetFileResult& r) { return r.clip.frame_count; })
+      .def_property_readonly(
+          "glb", [](const RetargetFileResult& r) { return py::bytes(r.glb); },
+          "The model's .glb with the animation added: the bytes `mocap retarget -o out.glb` writes.")
+      .def_property_readonly(
+          "scale", [](const RetargetFileResult& r) { return r.rig.scale; }, "Model units per capture metre.")
+      .def_property_readonly(
+          "lift", [](const RetargetFileResult& r) { return r.clip.lift; },
+          "Height added to the hips for the soles to meet the floor, model units.")
+      .def_property_readonly(
+          "body_lift",
+          [](const RetargetFileResult& r) {
+            std::vector<double> lift = r.clip.body_lift;
+            const auto n = static_cast<py::ssize_t>(lift.size());
+            return owned(std::move(lift), {n});
+          },
+          "(frames,) float64: hands and head kept above the floor, model units.")
+      .def_property_readonly(
+          "contacts",
+          [](const RetargetFileResult& r) {
+            py::list feet;
+            for (const FootContacts& side : r.clip.contacts) {
+              std::vector<int> intervals;
+              for (const FootContact& c : side.contacts) intervals.insert(intervals.end(), {c.first, c.last});
+              const auto count = static_cast<py::ssize_t>(intervals.size() / 2);
+              feet.append(owned(std::move(intervals), {count, 2}));
+            }
+            return feet;
+          },
+          "[left, right]: the capture's ankle contacts, (n, 2) int32 first and last frame index.")
+      .def_property_readonly(
+          "keyed_nodes",
+          [](const RetargetFileResult& r) {
+            std::vector<int> nodes = r.clip.nodes;
+            const auto n = static_cast<py::ssize_t>(nodes.size());
+            return owned(std::move(nodes), {n});
+          },
+          "(keyed,) int32: the model nodes the animation keys (every skin joint and the hips), ascending.")
+      .def_property_readonly(
+          "translations",
+          [](py::object self) {
+            const RetargetedClip& c = self.cast<const RetargetFileResult&>().clip;
+            return view(c.translations.data()->data(), {c.frame_count, static_cast<py::ssize_t>(c.nodes.size()), 3},
+                        self);
+          },
+          "(frames, keyed, 3) float64: the keyed nodes' local translations, model units. A read-only view.")
+      .def_property_readonly(
+          "rotations",
+          [](py::object self) {
+            const RetargetedClip& c = self.cast<const RetargetFileResult&>().clip;
+            return view(c.rotations.data()->coeffs().data(),
+                        {c.frame_count, static_cast<py::ssize_t>(c.nodes.size()), 4}, self);
+          },
+          "(frames, keyed, 4) float64: the keyed nodes' local rotations, unit quaternions x, y, z, w. A read-only "
+          "view.")
+      .def(
+          "joint_transforms",
+          [](const RetargetFileResult& r, std::optional<std::vector<int>> frames) {
+            const std::vector<int> picked = pick_frames(std::move(frames), r.clip.frame_count, r.clip.name);
+            return joint_transforms(r.model, rest_pose(r.model), picked,
+                                    [&](int k, ModelPose& pose) { retargeted_pose(r.clip, k, pose); });
+          },
+          py::kw_only(), py::arg("frames") = py::none(),
+          "(frames, joints, 4, 4) float64: each of the model's joints' world transform (row-major, model units) on "
+          "each frame, as the .glb plays it.")
+      .def(
+          "skin",
+          [](const RetargetFileResult& r, const std::string& method, int threads,
+             std::optional<std::vector<int>> frames) {
+            const SkinMethod how = skin_method(method);
+            const std::vector<int> picked = pick_frames(std::move(frames), r.clip.frame_count, r.clip.name);
+            return skin_sequence(r.model.mesh, r.model.weights, r.model.joints.size(), how, threads, picked,
+                                 pose_from_retargeted(r.model, r.clip), r.model.path);
+          },
+          py::kw_only(), py::arg("method") = "lbs", py::arg("threads") = 0, py::arg("frames") = py::none(),
+          "(frames, vertices, 3) float32: the model's mesh skinned on each frame, model units.")
+      .def("__repr__", [](const RetargetFileResult& r) {
+        return "<mocap.Retargeted " + r.clip.name + " onto " + std::filesystem::path(r.model.path).filename().string() +
+               ": " + std::to_string(r.clip.frame_count) + " frames, " + std::to_string(r.rig.driven.size()) +
+               " driven joints>";
+      });
+  m.def("retarget", &retarget, py::arg("clip"), py::arg("model"), py::kw_only(), py::arg("map") = py::none(),
+        py::arg("plant_feet") = true, py::arg("keep_animations") = false, py::arg("name") = py::none(),
+        "The clip played by a rigged model (a path, or a RiggedModel: its file is read again as a .glb), as "
+        "`mocap retarget`: a Retargeted.");
+  m.def(
+      "write_glb",
+      [](const RetargetFileResult& r, const std::filesystem::path& path) {
+        py::gil_scoped_release release;
+        const std::vector<OutputFile> files{{path_text(path), r.glb}};
+        check(write_files_atomically(files));
+      },
+      py::arg("retargeted"), py::arg("path"), "The retargeted model's .glb, as `mocap retarget -o` writes it.");
 }

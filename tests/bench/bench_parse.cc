@@ -300,6 +300,13 @@ void bm_fk(benchmark::State& state, const Loaded* clip) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * clip->motion.frame_count());
 }
 
+// world_positions: every frame's positions into one array (frames on the
+// lanes of core/fk.cc), what the Python module and `mocap fk` call.
+void bm_world_positions(benchmark::State& state, const Loaded* clip) {
+  for (auto _ : state) benchmark::DoNotOptimize(mocap::world_positions(clip->skeleton, clip->motion));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * clip->motion.frame_count());
+}
+
 // What a program that plays a clip pays: read the AMC file, then FK on every
 // frame.
 void bm_load_fk(benchmark::State& state, const Loaded* clip) {
@@ -447,6 +454,7 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark(("NaiveParseBvh/" + n).c_str(), bm_naive_parse_bvh, bvh_texts[i].get())
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("NaiveParse/" + n).c_str(), bm_naive_parse, c)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("WorldPositions/" + n).c_str(), bm_world_positions, c)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("Fk/" + n).c_str(), bm_fk, c)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("LoadFk/" + n).c_str(), bm_load_fk, c)->Unit(benchmark::kMillisecond);
   }

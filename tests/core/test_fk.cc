@@ -5,11 +5,13 @@
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <numbers>
 #include <sstream>
 
+#include "core/fk_kernels.h"
 #include "test_data.h"
 
 namespace mocap {
@@ -126,6 +128,44 @@ TEST(Fk, RestPoseIsEveryChannelAtZero) {
     const Bone& bone = skeleton->bones[b];
     EXPECT_TRUE(rest.rotation[b].isApprox(Eigen::Quaterniond::Identity(), 1e-15)) << bone.name;
     EXPECT_EQ(rest.offset[b], bone.length * bone.direction) << bone.name;
+  }
+}
+
+// Every kernel of world_transforms, whichever the CPU picks, against the
+// frame-by-frame code bit for bit on every real clip: whole motions with
+// and without rotations, and ranges that start and end off the lanes.
+TEST(Fk, EveryKernelIsTheFrameByFrameCodeBitForBit) {
+  using fk_kernels::Kernel;
+  EXPECT_TRUE(fk_kernels::available(Kernel::kPortable));  // a GCC or Clang x86-64 build
+  for (const auto& clip : test::all_real_clips()) {
+    SCOPED_TRACE(clip.name);
+    Skeleton skeleton;
+    Motion motion;
+    ASSERT_TRUE(test::load(clip, skeleton, motion));
+    const std::size_t bones = skeleton.bones.size();
+    const int frames = motion.frame_count();
+    const std::size_t n = static_cast<std::size_t>(frames) * bones;
+    std::vector<Eigen::Vector3d> expected_positions(n);
+    std::vector<Eigen::Quaterniond> expected_rotations(n);
+    fk_kernels::world_transforms(Kernel::kFrameByFrame, skeleton, motion, 0, frames, expected_positions,
+                                 expected_rotations);
+    for (const Kernel kernel : {Kernel::kPortable, Kernel::kAvx2}) {
+      if (!fk_kernels::available(kernel)) continue;
+      SCOPED_TRACE(kernel == Kernel::kAvx2 ? "avx2" : "portable");
+      std::vector<Eigen::Vector3d> positions(n);
+      std::vector<Eigen::Quaterniond> rotations(n);
+      fk_kernels::world_transforms(kernel, skeleton, motion, 0, frames, positions, rotations);
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(positions[i], expected_positions[i]) << "frame " << i / bones << " bone " << i % bones;
+        ASSERT_EQ(rotations[i].coeffs(), expected_rotations[i].coeffs()) << "frame " << i / bones;
+      }
+      // A range off the lanes' boundaries, positions alone.
+      const int first = std::min(3, frames - 1), count = std::max(0, std::min(frames - first, 37));
+      std::vector<Eigen::Vector3d> part(static_cast<std::size_t>(count) * bones);
+      fk_kernels::world_transforms(kernel, skeleton, motion, first, count, part, {});
+      for (std::size_t i = 0; i < part.size(); ++i)
+        ASSERT_EQ(part[i], expected_positions[static_cast<std::size_t>(first) * bones + i]) << "range, value " << i;
+    }
   }
 }
 

@@ -1,4 +1,7 @@
 # Eye tracks as arrays: mocap eyes' CSV track, number for number.
+import io
+import json
+
 import numpy as np
 import pytest
 
@@ -43,3 +46,68 @@ def test_bad_options():
         mocap.eye_track(pad=(2, 0, 0))
     with pytest.raises(mocap.Error, match="target"):
         mocap.eye_track(target=(0, 1.6, 2))  # a world target needs a clip's head
+
+
+def cli_stream(tmp_path, *args):
+    """`mocap eyes --left L --right R ...` into two plain files: (left text, right text, frames each dropped)."""
+    left, right = tmp_path / "left", tmp_path / "right"
+    left.write_bytes(b"")
+    right.write_bytes(b"")
+    err = run_cli("eyes", *args, "--left", left, "--right", right, "--stats")[2]
+    stats = json.loads(err.strip().splitlines()[-1])
+    return left.read_text(), right.read_text(), (stats["left"]["dropped"], stats["right"]["dropped"])
+
+
+def same_stream(lines, text, dropped):
+    """The CLI's stream is the lines, or, where its clock dropped frames under load, the lines without those."""
+    if dropped == 0:
+        assert "".join(lines) == text
+    else:
+        written = text.splitlines(keepends=True)
+        assert len(written) == len(lines) - dropped and set(written) <= set(lines)
+
+
+def test_the_serial_stream_is_mocap_eyes_bit_for_bit(tmp_path):
+    clip = mocap.read_clip(BUNDLED / "09.asf", BUNDLED / "09_06.amc")
+    left, right = mocap.eye_stream(clip)
+    assert len(left) == len(right) == 48  # 1.175 s at 40 Hz, then the neutral frame
+    assert left[0] == '{"req":"c","d":{"x":0,"y":0,"l":1}}\n' and left[-1] == right[-1]
+    text_left, text_right, dropped = cli_stream(tmp_path, "--asf", BUNDLED / "09.asf", "--amc", BUNDLED / "09_06.amc")
+    same_stream(left, text_left, dropped[0])
+    same_stream(right, text_right, dropped[1])
+
+
+def test_the_streams_options_are_the_clis(tmp_path):
+    asf, amc = BUNDLED / "09.asf", BUNDLED / "09_06.amc"
+    clip = mocap.read_clip(asf, amc)
+    kwargs = dict(rate=50, seed=5, mode="speak", target=(0.3, 1.6, 1.0), swap=True, keys=("a", "b", "c"),
+                  x_range=(1, -1), l_range=(0, 255), pupil_key="p", sequence_key="n", decimals=5)
+    left, right = mocap.eye_stream(clip, **kwargs)
+    assert len(left) == 60 and '"n":59}' in left[-1] and '"p":' in left[0]  # 1.175 s at 50 Hz, then neutral
+    assert left[:-1] != right[:-1] and len(set(left)) > 20  # the eyes converge on the target, and move
+    text_left, text_right, dropped = cli_stream(
+        tmp_path, "--asf", asf, "--amc", amc, "--rate", 50, "--seed", 5, "--mode", "speak", "--target", "0.3,1.6,1.0",
+        "--swap", "--keys", "a,b,c", "--x-range", "1,-1", "--l-range", "0,255", "--pupil-key", "p", "--seq-key", "n",
+        "--decimals", 5)
+    same_stream(left, text_left, dropped[0])
+    same_stream(right, text_right, dropped[1])
+    # Written to paths (both or neither) and file objects, as returned.
+    out = io.StringIO()
+    again = mocap.eye_stream(clip, **kwargs, left=tmp_path / "l.jsonl", right=out)
+    assert again == (left, right)
+    assert (tmp_path / "l.jsonl").read_text() == "".join(left) and out.getvalue() == "".join(right)
+    # The track's frames at the same rate: swapped (the right display shows
+    # the left eye), x mirrored, the lid scaled.
+    track = mocap.eye_track(clip, rate=50, seed=5, mode="speak", target=(0.3, 1.6, 1.0))
+    shown = json.loads(right[10])["d"]
+    assert shown["n"] == 10 and shown["c"] == pytest.approx(255 * track["left"][10, 2], abs=1e-5)
+    assert shown["a"] == pytest.approx(-track["left"][10, 0], abs=1e-5)
+
+
+def test_bad_stream_options():
+    with pytest.raises(ValueError, match="decimals"):
+        mocap.eye_stream(decimals=12)
+    with pytest.raises(ValueError, match="duration"):
+        mocap.eye_stream(duration=0)
+    with pytest.raises(mocap.Error, match="cannot"):
+        mocap.eye_stream(left="/nonexistent/dir/left")

@@ -5,9 +5,10 @@ import os
 import sys
 
 import numpy as np
+import pytest
 
 import mocap
-from conftest import BUNDLED
+from conftest import BUNDLED, SHARED, UNDER_CI
 
 CALLS = 1000
 ASF, AMC = BUNDLED / "09.asf", BUNDLED / "09_06.amc"
@@ -85,3 +86,30 @@ def test_skinning_frees_its_frames():
     assert sys.getrefcount(mesh) == base + CALLS
     del views
     assert sys.getrefcount(mesh) == base
+
+
+def test_retargeting_and_its_model_views_let_go():
+    model = SHARED / "meshes" / "khronos" / "CesiumMan.glb"
+    if not model.exists():
+        assert not UNDER_CI, f"under CI=true {model} must exist"
+        pytest.skip(f"no shared data at {model}: skipped")
+    clip = mocap.read_clip(ASF, AMC)
+    # A .glb of 0.7 MB and 141 frames of transforms a call: 200 leaked would be 150 MB.
+    assert grows(lambda: mocap.retarget(clip, model).joint_transforms().sum(), calls=200) < 16 << 20
+    retargeted = mocap.retarget(clip, model)
+    base = sys.getrefcount(retargeted)
+    views = [retargeted.rotations for _ in range(CALLS)]
+    assert sys.getrefcount(retargeted) == base + CALLS
+    del views
+    assert sys.getrefcount(retargeted) == base
+    rigged = retargeted.model  # the Retargeted's own model: it keeps the result alive
+    vertices = rigged.vertices.copy()
+    del retargeted
+    gc.collect()
+    np.testing.assert_array_equal(rigged.vertices, vertices)
+    assert grows(lambda: mocap.read_rigged_model(model).skin(frames=[3]).sum(), calls=200) < 16 << 20
+
+
+def test_eye_streams_are_freed():
+    # 400 lines a call: 1,000 leaked would be about 20 MB of strings.
+    assert grows(lambda: len(mocap.eye_stream(duration=10))) < 4 << 20

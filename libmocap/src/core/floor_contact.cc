@@ -25,17 +25,24 @@ FloorContact floor_contact(const Skeleton& skeleton, const Motion& motion) {
   contact.hip_height_m = positions[0].y() - rest_low;
   contact.rest_height_m = rest_high - rest_low;
 
-  Pose pose = make_pose(skeleton);
+  // Blocks of frames through world_transforms (several frames at once),
+  // the frames and bones in order as one by one.
+  constexpr int kBlock = 256;
+  positions.resize(static_cast<std::size_t>(std::min(kBlock, motion.frame_count())) * bones);
   contact.lowest_m = std::numeric_limits<double>::infinity();
-  for (int f = 0; f < motion.frame_count(); ++f) {
-    pose_from_channels(skeleton, motion.frame(f), pose);
-    forward_kinematics(skeleton, pose, positions, rotations);
-    for (std::size_t b = 0; b < bones; ++b) {
-      if (positions[b].y() < contact.lowest_m) {
-        contact.lowest_m = positions[b].y();
-        contact.lowest_frame = f;
-        contact.lowest_frame_number = motion.frame_numbers[static_cast<std::size_t>(f)];
-        contact.lowest_bone = static_cast<int>(b);
+  for (int first = 0; first < motion.frame_count(); first += kBlock) {
+    const int count = std::min(kBlock, motion.frame_count() - first);
+    world_transforms(skeleton, motion, first, count, positions, {});
+    for (int i = 0; i < count; ++i) {
+      const int f = first + i;
+      for (std::size_t b = 0; b < bones; ++b) {
+        const double y = positions[static_cast<std::size_t>(i) * bones + b].y();
+        if (y < contact.lowest_m) {
+          contact.lowest_m = y;
+          contact.lowest_frame = f;
+          contact.lowest_frame_number = motion.frame_numbers[static_cast<std::size_t>(f)];
+          contact.lowest_bone = static_cast<int>(b);
+        }
       }
     }
   }

@@ -354,7 +354,6 @@ void EyeStreamer::animate() {
 
 void EyeStreamer::output(int device) {
   const std::string path = device == 0 ? options_.left_path : options_.right_path;
-  const bool left_data = (device == 0) != options_.swap;
   int fd = -1;
   // A line was cut off part-way on a port that failed: the next line starts
   // with '\n' so the receiver's half line ends there (a receiver skips the
@@ -395,7 +394,7 @@ void EyeStreamer::output(int device) {
   };
   auto line_of = [&](const EyeFrame& f, long sequence) {
     std::string line = broken_line ? "\n" : "";
-    line += format_eye_line(options_.format, left_data ? f.left : f.right, sequence);
+    line += format_eye_line(options_.format, device_eye(f, device, options_.swap), sequence);
     return line;
   };
 
@@ -464,6 +463,26 @@ void EyeStreamer::output(int device) {
     if (result == WriteResult::kWritten) ++port.stats.lines;
     port.stats.connected = false;
   }
+}
+
+const EyeSample& device_eye(const EyeFrame& frame, int device, bool swap) {
+  return (device == 0) != swap ? frame.left : frame.right;
+}
+
+Result<EyeStreamLines> eye_stream_lines(const EyeStreamOptions& options, const EyeStreamer::Source& source) {
+  const double fps = options.fps;
+  if (!(fps > 0.0 && fps <= 1000.0)) return fail("", 0, "rate " + std::to_string(fps) + " Hz: expected (0, 1000]");
+  if (!(options.duration_s > 0.0)) return fail("", 0, "duration: expected > 0 s (a stream's lines end)");
+  if (auto valid = options.format.validate(); !valid) return std::unexpected(valid.error());
+  EyeStreamLines lines;
+  long k = 0;
+  auto add = [&](const EyeFrame& frame) {
+    lines.left.push_back(format_eye_line(options.format, device_eye(frame, 0, options.swap), k));
+    lines.right.push_back(format_eye_line(options.format, device_eye(frame, 1, options.swap), k));
+  };
+  for (; !(k / fps >= options.duration_s); ++k) add(source(k / fps));  // animate()'s end
+  add(neutral_eye_frame());
+  return lines;
 }
 
 }  // namespace mocap

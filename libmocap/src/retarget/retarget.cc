@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numbers>
 #include <numeric>
 
@@ -819,6 +820,29 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
     }
   }
   return clip;
+}
+
+void retargeted_pose(const RetargetedClip& clip, int frame, ModelPose& pose) {
+  const std::size_t keyed = clip.nodes.size();
+  const std::size_t first = static_cast<std::size_t>(frame) * keyed;
+  for (std::size_t i = 0; i < keyed; ++i) {
+    const auto node = static_cast<std::size_t>(clip.nodes[i]);
+    pose.translation[node] = clip.translations[first + i];
+    pose.rotation[node] = clip.rotations[first + i];
+  }
+}
+
+PoseFrame pose_from_retargeted(const RiggedModel& model, const RetargetedClip& clip) {
+  struct Scratch {
+    ModelPose pose;
+    std::vector<Eigen::Affine3d> world;
+  };
+  auto scratch = std::make_shared<Scratch>(Scratch{rest_pose(model), std::vector<Eigen::Affine3d>(model.nodes.size())});
+  return [&model, &clip, scratch](int k, Skinner& skinner) {
+    retargeted_pose(clip, k, scratch->pose);
+    model_skinning_matrices(model, scratch->pose, scratch->world, skinner.matrices());
+    skinner.run();
+  };
 }
 
 }  // namespace mocap

@@ -61,8 +61,17 @@ void forward_kinematics(const Skeleton& skeleton, std::span<const Eigen::Quatern
                         std::span<Eigen::Quaterniond> rotations);
 
 // World positions of every frame of a motion: frame_count() * bones values,
-// frame-major.
+// frame-major. Bit for bit pose_from_channels and forward_kinematics frame
+// by frame, done several frames at once (one per vector lane).
 std::vector<Eigen::Vector3d> world_positions(const Skeleton& skeleton, const Motion& motion);
+
+// World positions (metres) and, unless `rotations` is empty, rotations of
+// frames [first, first + count) of `motion` (0 <= first, first + count <=
+// frame_count()), frame-major into `positions` and `rotations` (count *
+// bones each), as world_positions. Allocates its scratch once per call,
+// nothing per frame: a long motion is walked in blocks of frames.
+void world_transforms(const Skeleton& skeleton, const Motion& motion, int first, int count,
+                      std::span<Eigen::Vector3d> positions, std::span<Eigen::Quaterniond> rotations);
 
 // World positions (metres) and rotations of every frame of `motion`,
 // frame-major, into `positions` and `rotations` (each frame_count() * bones

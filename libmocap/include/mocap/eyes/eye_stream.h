@@ -168,4 +168,22 @@ class EyeStreamer {
   std::vector<std::thread> threads_;
 };
 
+// The eye display `device` shows (0: the left one, 1: the right one): the
+// left eye's on 0 and the right's on 1, the other way round when `swap`.
+const EyeSample& device_eye(const EyeFrame& frame, int device, bool swap);
+
+// The lines each display reads from a stream that drops nothing (a port fast
+// enough, never unplugged, settle_s 0), each ending in '\n': frame k =
+// source(k / fps) for k = 0, 1, ... while k / fps < duration_s, as the
+// animation thread publishes them, its device_eye formatted as the output
+// threads write it (format_eye_line, numbered k), then the neutral frame
+// numbered after the last, the stream's last word. Fails (no file) for a
+// format that does not validate, fps outside (0, 1000] or a duration_s that
+// is not > 0 (a stream until stop() has no last line).
+struct EyeStreamLines {
+  std::vector<std::string> left;
+  std::vector<std::string> right;
+};
+Result<EyeStreamLines> eye_stream_lines(const EyeStreamOptions& options, const EyeStreamer::Source& source);
+
 }  // namespace mocap

@@ -278,4 +278,17 @@ struct RetargetedClip {
 Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motion, const std::string& name,
                                      const RetargetOptions& options = {});
 
+// The model posed by frame `frame` (0 <= frame < clip.frame_count) of
+// `clip`, as the glTF splice_animation writes plays it: the keyed nodes'
+// translations and rotations are the clip's, everything else (other nodes,
+// every scale) what `pose` holds, for that playback rest_pose(model). Only
+// the keyed nodes' entries are written. No allocation.
+void retargeted_pose(const RetargetedClip& clip, int frame, ModelPose& pose);
+
+// For skin_frames (skin/skin_frames.h): frame k of `clip` (retargeted_pose
+// over rest_pose(model)), its skinning matrices into the skinner's and the
+// mesh deformed, as pose_from_animation does for the model's own
+// animations. `model` and `clip` must outlive it.
+PoseFrame pose_from_retargeted(const RiggedModel& model, const RetargetedClip& clip);
+
 }  // namespace mocap
