@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "limb_joints.h"
 #include "rig/makehuman_reference.h"
 #include "test_data.h"
 
@@ -165,26 +166,12 @@ TEST(HeatWeights, ARigidPartTakesItsBone) {
 
 // ---- The bundled humanoid ----
 
-constexpr const char* kLimbJoints[] = {
-    "lhumerus", "rhumerus", "lradius", "rradius", "lwrist",
-    "rwrist",   "lfemur",   "rfemur",  "ltibia",  "rtibia"};  // bone ends: elbows, forearms, wrists, knees, ankles
-
 MeshBindOptions humanoid_options(bool apose) {
   MeshBindOptions o;
   o.mesh_path = (test::bundled_data_dir() / "humanoid.obj").string();
   o.units = "dm";
   if (apose) o.bind_pose_amc = (test::bundled_data_dir() / "makehuman_apose.amc").string();
   return o;
-}
-
-// The worst signed distance (metres) of the limb joints, and which.
-std::pair<double, std::string> worst_limb_joint(const Skeleton& skeleton, const FitReport& report) {
-  std::pair<double, std::string> worst{-1.0, ""};
-  for (const char* name : kLimbJoints) {
-    const int b = skeleton.find_bone(name);
-    if (report.joints[b].signed_distance > worst.first) worst = {report.joints[b].signed_distance, name};
-  }
-  return worst;
 }
 
 // In the bind pose, from the A-pose and from the rest T-pose: every limb
@@ -202,7 +189,7 @@ TEST(Embed, LimbJointsLieInsideTheHumanoid) {
     }
     const FitReport report =
         fit_report(clip.skeleton, bound->bind_pose, bound->bind, bound->mesh.positions, bound->mesh.triangles);
-    const auto [worst, name] = worst_limb_joint(clip.skeleton, report);
+    const auto [worst, name] = test::worst_limb_joint(clip.skeleton, report, test::kLimbJointsAndPalms);
     RecordProperty(apose ? "apose_worst_cm" : "tpose_worst_cm", std::to_string(100 * worst));
     // Measured: A-pose start, worst lwrist -1.7 cm (inside); T-pose start likewise inside.
     EXPECT_LT(worst, 0.0) << name << " " << 100 * worst << " cm (apose " << apose << ")";
@@ -218,8 +205,9 @@ TEST(Embed, LimbJointsLieInsideTheHumanoid) {
     height.weight_method = WeightMethod::kDistance;
     const auto old = bind_mesh(clip.skeleton, height);
     ASSERT_TRUE(old);
-    const auto [old_worst, old_name] = worst_limb_joint(
-        clip.skeleton, fit_report(clip.skeleton, old->bind_pose, old->bind, old->mesh.positions, old->mesh.triangles));
+    const auto [old_worst, old_name] = test::worst_limb_joint(
+        clip.skeleton, fit_report(clip.skeleton, old->bind_pose, old->bind, old->mesh.positions, old->mesh.triangles),
+        test::kLimbJointsAndPalms);
     EXPECT_GT(old_worst, 0.05) << old_name;
   }
 }
@@ -318,7 +306,7 @@ void check_clip(const ClipCase& c) {
     pose_from_channels(skeleton, motion.frame(f), pose);
     skinner->skin(skeleton, pose, bound->bind);
     const FitReport report = fit_report(skeleton, pose, bound->bind, skinner->positions(), bound->mesh.triangles);
-    const auto [d, name] = worst_limb_joint(skeleton, report);
+    const auto [d, name] = test::worst_limb_joint(skeleton, report, test::kLimbJointsAndPalms);
     if (d > worst) worst = d, worst_name = name, worst_frame = motion.frame_numbers[f];
     for (const auto& e : limb_edges) {
       const float bind = (bound->mesh.positions[e[0]] - bound->mesh.positions[e[1]]).norm();

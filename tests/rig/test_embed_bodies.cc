@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "limb_joints.h"
 #include "rig/rigged_reference.h"
 #include "test_data.h"
 
@@ -67,18 +68,7 @@ const TestMesh kHumanoidMeshes[] = {
     {"bighead_dm.obj", "dm", "+y", "+z", -1.3, 6.5},
 };
 
-constexpr const char* kLimbJoints[] = {"lhumerus", "rhumerus", "lradius", "rradius", "lfemur",
-                                       "rfemur",   "ltibia",   "rtibia"};  // ends: elbows, wrists, knees, ankles
-
-// The worst signed distance (metres) of the limb joints, and which.
-std::pair<double, std::string> worst_limb_joint(const Skeleton& skeleton, const FitReport& report) {
-  std::pair<double, std::string> worst{-1.0, ""};
-  for (const char* name : kLimbJoints) {
-    const int b = skeleton.find_bone(name);
-    if (report.joints[b].signed_distance > worst.first) worst = {report.joints[b].signed_distance, name};
-  }
-  return worst;
-}
+using test::worst_limb_joint;
 
 struct ClipMeasure {
   double worst_cm = -100.0;  // worst limb joint, bind pose and 9 frames; > 0 outside
