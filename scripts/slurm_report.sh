@@ -97,7 +97,9 @@ if [ $local_cluster -eq 1 ]; then
   export SLURM_CONF=$tmp/slurm.conf
   cat > "$SLURM_CONF" <<EOF
 ClusterName=mocaptest
-SlurmctldHost=localhost
+# By address as well as by name: a machine or container without an /etc/hosts
+# (a debootstrap root) cannot resolve "localhost".
+SlurmctldHost=localhost(127.0.0.1)
 SlurmctldPort=$port
 SlurmdPort=$((port + 1))
 SlurmUser=root
@@ -132,8 +134,9 @@ EOF
   slurmd -D -N localhost -f "$SLURM_CONF" >> "$tmp/log/slurmd.out" 2>&1 &
   pids+=($!)
   state=""
-  for _ in $(seq 1 150); do  # 15 s
-    state=$(sinfo -h -n localhost -o %T 2>/dev/null || true)
+  deadline=$((SECONDS + 15))  # by the clock: a slow sinfo must not stretch it
+  while [ $SECONDS -lt $deadline ]; do
+    state=$(timeout 5 sinfo -h -n localhost -o %T 2>/dev/null || true)
     [ "$state" = idle ] && break
     for pid in "${pids[@]}"; do
       kill -0 "$pid" 2>/dev/null || broken "a Slurm daemon exited at start: $(tail -n 3 "$tmp"/log/*.out "$tmp"/log/slurm*.log 2>/dev/null | tr '\n' ' ')"
