@@ -304,6 +304,25 @@ std::vector<Eigen::Vector2f> vertex_uvs(const Mesh& mesh) {
   return out;
 }
 
+// Weights whose sum is 1 as closely as float32 allows, as glTF asks ("as
+// close as floating point precision permits"; the Khronos validator refuses
+// sums 2.4e-7 off, which weights summed in float reach): scaled to sum 1 in
+// double, and the first (the largest) weight made 1 less the others, so
+// the sum is off by at most half a float step at 1 (6e-8).
+std::array<float, 4> normalised_for_gltf(const std::array<float, 4>& w) {
+  double sum = 0;
+  for (const float x : w) sum += x;
+  if (!(sum > 0)) return w;
+  std::array<float, 4> out{};
+  double rest = 0;
+  for (std::size_t k = 1; k < w.size(); ++k) {
+    out[k] = static_cast<float>(w[k] / sum);
+    rest += out[k];
+  }
+  out[0] = static_cast<float>(1.0 - rest);
+  return out;
+}
+
 // The mesh, its skin and the node holding them (a scene root).
 void add_skinned_mesh(const GltfDocument& document, BinaryBuilder& b, json& gltf, json& nodes, json& roots) {
   const Mesh& mesh = *document.mesh;
@@ -318,7 +337,7 @@ void add_skinned_mesh(const GltfDocument& document, BinaryBuilder& b, json& gltf
   std::vector<std::array<float, 4>> weights(n);
   for (std::size_t v = 0; v < n; ++v) {
     joints[v] = document.weights[v].bone;
-    weights[v] = document.weights[v].weight;
+    weights[v] = normalised_for_gltf(document.weights[v].weight);
   }
   attributes["JOINTS_0"] = b.accessor(joints, 4, kUnsignedShort, "VEC4", kArrayBuffer);
   attributes["WEIGHTS_0"] = b.accessor(weights, 4, kFloat, "VEC4", kArrayBuffer);
