@@ -78,6 +78,7 @@ struct ClipMeasure {
   std::string stretch_bone;      // the dominant bone of its first vertex
   std::string stretch_where;     // its first vertex in the bind pose (mesh space, cm) and the frame
   int over_3x = 0;               // edge-frames stretched past 3x
+  std::string orientation;       // what the binding found (BoundMesh::orientation)
 };
 
 // The mesh bound to the clip's skeleton and skinned at 9 frames spread over
@@ -91,6 +92,7 @@ ClipMeasure measure(const MeshBindOptions& options, const std::filesystem::path&
   const auto bound = bind_mesh(skeleton, options);
   EXPECT_TRUE(bound) << bound.error().to_string();
   if (!bound) return m;
+  m.orientation = bound->orientation;
   auto skinner = Skinner::create(bound->mesh, bound->weights, skeleton.bones.size(), SkinMethod::kLinear, 1);
   EXPECT_TRUE(skinner);
   if (!skinner) return m;
@@ -155,15 +157,15 @@ MeshBindOptions options_for(const std::filesystem::path& path, const std::string
 
 // Up and facing found on every turned copy; the joints inside; no tearing.
 TEST(EmbedBodies, HumanoidPartsTurnedAndScaled) {
-  const auto clip = test::load_bundled("49_06");
   for (const TestMesh& t : kHumanoidMeshes) {
     const auto path = humanoid_meshes() / t.file;
-    const auto bound = bind_mesh(clip.skeleton, options_for(path, t.units));
-    ASSERT_TRUE(bound) << bound.error().to_string();
-    EXPECT_TRUE(bound->orientation.starts_with("up " + t.up + ", facing " + t.forward))
-        << t.file << ": " << bound->orientation;
+    // The turned and scaled copies of the parts give parts_dm's figures (see
+    // above): the cartwheel shows it; the walk on them only cost CI time.
+    const bool turned_copy = t.file.starts_with("parts_") && t.file != "parts_dm.obj";
     for (const Clip& c : clips()) {
+      if (turned_copy && !c.name.starts_with("cartwheel")) continue;
       const ClipMeasure m = measure(options_for(path, t.units), c.asf, c.amc);
+      EXPECT_TRUE(m.orientation.starts_with("up " + t.up + ", facing " + t.forward)) << t.file << ": " << m.orientation;
       std::printf("%s, %s: worst limb joint %.2f cm (%s), longest edge %.2fx (%.2f mm at rest, %s at %s), %d past 3x\n",
                   t.file.c_str(), c.name.c_str(), m.worst_cm, m.worst_where.c_str(), m.stretch, m.stretch_rest_mm,
                   m.stretch_bone.c_str(), m.stretch_where.c_str(), m.over_3x);
