@@ -246,6 +246,29 @@ TEST(RiggedModel, UnreadableFilesFailNamingTheFile) {
   std::filesystem::remove(path);
 }
 
+// A glTF skin without inverseBindMatrices (glTF allows it) crashed Assimp
+// 5.2's reader: refused first, naming the file and the skin, in a .glb (the
+// fuzzer's find, tests/fuzz/seeds/fuzz_rigged_model/) and in a .gltf.
+TEST(RiggedModel, ASkinWithoutInverseBindMatricesIsRefusedNotACrash) {
+  const auto seed = test::bundled_data_dir().parent_path() / "tests/fuzz/seeds/fuzz_rigged_model" /
+                    "assimp_glb_skin_without_inverse_binds.seed";
+  const std::string bytes = test::read_text(seed);
+  ASSERT_GT(bytes.size(), 20u);
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto glb = dir / "mocap_test_skin_without_inverse_binds.glb";
+  std::ofstream(glb, std::ios::binary) << bytes.substr(1);  // the fuzzer's first byte picks .glb
+  const auto gltf = dir / "mocap_test_skin_without_inverse_binds.gltf";
+  std::ofstream(gltf) << R"({"asset": {"version": "2.0"}, "nodes": [{"name": "a"}], "skins": [{"joints": [0]}]})";
+  for (const auto& path : {glb, gltf}) {
+    const auto model = read_rigged_model(path.string());
+    ASSERT_FALSE(model) << path;
+    EXPECT_EQ(model.error().file, path.string());
+    EXPECT_NE(model.error().message.find("skin 0 has no inverseBindMatrices"), std::string::npos)
+        << model.error().message;
+    std::filesystem::remove(path);
+  }
+}
+
 // An FBX as Blender writes it (data/rigged_simple.fbx, made from
 // riggedSimple.dae by scripts/make_rigged_simple_fbx.py): read through
 // Assimp's FBX reader with its helper nodes (pivots, pre-rotations), it is

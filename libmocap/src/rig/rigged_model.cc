@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <assimp/Importer.hpp>
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <utility>
 
@@ -102,6 +106,39 @@ void read_keys(const Key* keys, unsigned count, double ticks_per_second, std::ve
   }
 }
 
+// What Debian's Assimp 5.2 would crash on rather than refuse, found by
+// fuzz_rigged_model: a glTF skin without "inverseBindMatrices" (glTF allows
+// it: identity matrices) makes its glTF 2 reader read through a null
+// pointer. The file's JSON (a .gltf, or a .glb's first chunk) is looked at
+// before Assimp is given the file; JSON that does not parse is left to
+// Assimp to refuse. Empty when there is nothing to refuse.
+std::string what_assimp_cannot_read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string_view text;
+  if (bytes.size() >= 20 && bytes.compare(0, 4, "glTF") == 0 && bytes.compare(16, 4, "JSON") == 0) {
+    std::uint32_t length = 0;
+    std::memcpy(&length, bytes.data() + 12, 4);  // little-endian, as glTF and x86 are
+    text = std::string_view(bytes).substr(20, length);
+  } else if (bytes.find_first_not_of(" \t\r\n") != std::string::npos &&
+             bytes[bytes.find_first_not_of(" \t\r\n")] == '{') {
+    text = bytes;
+  } else {
+    return {};
+  }
+  const auto json = nlohmann::json::parse(text, nullptr, false);
+  if (json.is_discarded() || !json.is_object() || !json.contains("skins") || !json["skins"].is_array()) return {};
+  for (std::size_t i = 0; i < json["skins"].size(); ++i) {
+    const auto& skin = json["skins"][i];
+    if (skin.is_object() && !skin.contains("inverseBindMatrices")) {
+      return "skin " + std::to_string(i) +
+             " has no inverseBindMatrices: expected them (glTF allows identity matrices by leaving them out, but "
+             "Assimp 5.2, which reads the file, cannot)";
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOptions& options) {
@@ -111,6 +148,7 @@ Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOp
   // A damaged file can make Assimp's readers ask for gigabytes
   // (fuzz_rigged_model: a COLLADA index list, 2.3 GB): an allocation that
   // fails is this file's error, not the program's end.
+  if (const std::string refused = what_assimp_cannot_read(path); !refused.empty()) return fail(path, 0, refused);
   const aiScene* scene = nullptr;
   try {
     scene = importer.ReadFile(path, flags);
