@@ -269,6 +269,29 @@ TEST(RiggedModel, ASkinWithoutInverseBindMatricesIsRefusedNotACrash) {
   }
 }
 
+// fuzz_rigged_model again: the same skin, in a .glb whose JSON has three
+// 0xFF bytes in a key. Our JSON reader refuses that, Assimp's took it and
+// crashed on the skin: JSON that is not glTF's UTF-8 JSON is refused.
+TEST(RiggedModel, GltfJsonThatDoesNotParseIsRefusedNotACrash) {
+  const auto seed = test::bundled_data_dir().parent_path() / "tests/fuzz/seeds/fuzz_rigged_model" /
+                    "assimp_glb_json_not_utf8.seed";
+  const std::string bytes = test::read_text(seed);
+  ASSERT_GT(bytes.size(), 20u);
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto glb = dir / "mocap_test_json_not_utf8.glb";
+  std::ofstream(glb, std::ios::binary) << bytes.substr(1);  // the fuzzer's first byte picks .glb
+  const auto gltf = dir / "mocap_test_json_not_utf8.gltf";
+  std::ofstream(gltf) << "{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"name\": \"a\xff\"}]}";
+  for (const auto& path : {glb, gltf}) {
+    const auto model = read_rigged_model(path.string());
+    ASSERT_FALSE(model) << path;
+    EXPECT_EQ(model.error().file, path.string());
+    EXPECT_NE(model.error().message.find("its glTF JSON does not parse (byte "), std::string::npos)
+        << model.error().message;
+    std::filesystem::remove(path);
+  }
+}
+
 // An FBX as Blender writes it (data/rigged_simple.fbx, made from
 // riggedSimple.dae by scripts/make_rigged_simple_fbx.py): read through
 // Assimp's FBX reader with its helper nodes (pivots, pre-rotations), it is
