@@ -5,6 +5,10 @@
 # A crash leaves its input in build-fuzz/crashes/<target>/; keep it as a
 # regression case under tests/ once fixed.
 #   bash scripts/fuzz.sh [seconds] [target...]
+# MOCAP_FUZZ_SEED fixes libFuzzer's seed (test.sh sets 1): the same inputs
+# in the same order on every run, so a failure in CI is found again by the
+# same command, and a change that passed here does not fail there on a
+# path this run never took. Unset (the default), each run draws its own.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-60}"
@@ -35,10 +39,11 @@ run_target() {
   [ -d "$root/tests/fuzz/seeds/$t" ] && cp -n "$root"/tests/fuzz/seeds/"$t"/* "$corpus"/ 2>/dev/null || true
   # The target's own exit status decides: a crash, a leak, a timeout or an
   # out-of-memory input fails the run.
-  local status=0
+  local status=0 seed=()
+  [ -n "${MOCAP_FUZZ_SEED:-}" ] && seed=(-seed="$MOCAP_FUZZ_SEED")
   ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/tests/fuzz/lsan.supp:print_suppressions=0" \
     "$build/tests/fuzz/$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
-    -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" >"$log" 2>&1 || status=$?
+    -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 ${seed[@]+"${seed[@]}"} "$corpus" >"$log" 2>&1 || status=$?
   {
     echo "== $t for ${seconds}s"
     grep -E "^#[0-9]+ *DONE|stat::number_of_executed_units|ERROR|SUMMARY|Test unit written" "$log" || true
