@@ -273,8 +273,8 @@ TEST(RiggedModel, ASkinWithoutInverseBindMatricesIsRefusedNotACrash) {
 // 0xFF bytes in a key. Our JSON reader refuses that, Assimp's took it and
 // crashed on the skin: JSON that is not glTF's UTF-8 JSON is refused.
 TEST(RiggedModel, GltfJsonThatDoesNotParseIsRefusedNotACrash) {
-  const auto seed = test::bundled_data_dir().parent_path() / "tests/fuzz/seeds/fuzz_rigged_model" /
-                    "assimp_glb_json_not_utf8.seed";
+  const auto seed =
+      test::bundled_data_dir().parent_path() / "tests/fuzz/seeds/fuzz_rigged_model" / "assimp_glb_json_not_utf8.seed";
   const std::string bytes = test::read_text(seed);
   ASSERT_GT(bytes.size(), 20u);
   const auto dir = std::filesystem::temp_directory_path();
