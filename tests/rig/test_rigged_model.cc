@@ -246,50 +246,44 @@ TEST(RiggedModel, UnreadableFilesFailNamingTheFile) {
   std::filesystem::remove(path);
 }
 
-// A glTF skin without inverseBindMatrices (glTF allows it) crashed Assimp
-// 5.2's reader: refused first, naming the file and the skin, in a .glb (the
-// fuzzer's find, tests/fuzz/seeds/fuzz_rigged_model/) and in a .gltf.
-TEST(RiggedModel, ASkinWithoutInverseBindMatricesIsRefusedNotACrash) {
-  const auto seed = test::bundled_data_dir().parent_path() / "tests/fuzz/seeds/fuzz_rigged_model" /
-                    "assimp_glb_skin_without_inverse_binds.seed";
+// A fuzzer's find in tests/fuzz/seeds/fuzz_rigged_model/ (its first byte
+// picks .glb) written as a .glb, and `gltf_text` as a .gltf: both refused,
+// naming the file, with `expected` in the message, not a crash.
+void expect_glb_seed_and_gltf_refused(const std::string& seed_name, const std::string& gltf_text,
+                                      const std::string& expected) {
+  const auto seed = test::bundled_data_dir().parent_path() / "tests/fuzz/seeds/fuzz_rigged_model" / seed_name;
   const std::string bytes = test::read_text(seed);
   ASSERT_GT(bytes.size(), 20u);
   const auto dir = std::filesystem::temp_directory_path();
-  const auto glb = dir / "mocap_test_skin_without_inverse_binds.glb";
-  std::ofstream(glb, std::ios::binary) << bytes.substr(1);  // the fuzzer's first byte picks .glb
-  const auto gltf = dir / "mocap_test_skin_without_inverse_binds.gltf";
-  std::ofstream(gltf) << R"({"asset": {"version": "2.0"}, "nodes": [{"name": "a"}], "skins": [{"joints": [0]}]})";
+  const auto glb = dir / ("mocap_test_" + seed_name + ".glb");
+  std::ofstream(glb, std::ios::binary) << bytes.substr(1);
+  const auto gltf = dir / ("mocap_test_" + seed_name + ".gltf");
+  std::ofstream(gltf) << gltf_text;
   for (const auto& path : {glb, gltf}) {
     const auto model = read_rigged_model(path.string());
     ASSERT_FALSE(model) << path;
     EXPECT_EQ(model.error().file, path.string());
-    EXPECT_NE(model.error().message.find("skin 0 has no inverseBindMatrices"), std::string::npos)
-        << model.error().message;
+    EXPECT_NE(model.error().message.find(expected), std::string::npos) << model.error().message;
     std::filesystem::remove(path);
   }
+}
+
+// A glTF skin without inverseBindMatrices (glTF allows it) crashed Assimp
+// 5.2's reader: refused first, naming the file and the skin.
+TEST(RiggedModel, ASkinWithoutInverseBindMatricesIsRefusedNotACrash) {
+  expect_glb_seed_and_gltf_refused(
+      "assimp_glb_skin_without_inverse_binds.seed",
+      R"({"asset": {"version": "2.0"}, "nodes": [{"name": "a"}], "skins": [{"joints": [0]}]})",
+      "skin 0 has no inverseBindMatrices");
 }
 
 // fuzz_rigged_model again: the same skin, in a .glb whose JSON has three
 // 0xFF bytes in a key. Our JSON reader refuses that, Assimp's took it and
 // crashed on the skin: JSON that is not glTF's UTF-8 JSON is refused.
 TEST(RiggedModel, GltfJsonThatDoesNotParseIsRefusedNotACrash) {
-  const auto seed =
-      test::bundled_data_dir().parent_path() / "tests/fuzz/seeds/fuzz_rigged_model" / "assimp_glb_json_not_utf8.seed";
-  const std::string bytes = test::read_text(seed);
-  ASSERT_GT(bytes.size(), 20u);
-  const auto dir = std::filesystem::temp_directory_path();
-  const auto glb = dir / "mocap_test_json_not_utf8.glb";
-  std::ofstream(glb, std::ios::binary) << bytes.substr(1);  // the fuzzer's first byte picks .glb
-  const auto gltf = dir / "mocap_test_json_not_utf8.gltf";
-  std::ofstream(gltf) << "{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"name\": \"a\xff\"}]}";
-  for (const auto& path : {glb, gltf}) {
-    const auto model = read_rigged_model(path.string());
-    ASSERT_FALSE(model) << path;
-    EXPECT_EQ(model.error().file, path.string());
-    EXPECT_NE(model.error().message.find("its glTF JSON does not parse (byte "), std::string::npos)
-        << model.error().message;
-    std::filesystem::remove(path);
-  }
+  expect_glb_seed_and_gltf_refused("assimp_glb_json_not_utf8.seed",
+                                   "{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"name\": \"a\xff\"}]}",
+                                   "its glTF JSON does not parse (byte ");
 }
 
 // An FBX as Blender writes it (data/rigged_simple.fbx, made from
