@@ -5,7 +5,7 @@
 # Stages, each timed (the times are printed at the end):
 #   tsan  the suites that run threads (skinning's pool, the serial streamer,
 #         parallel reports) under ThreadSanitizer; only their programs are built
-#   fuzz  every libFuzzer target for MOCAP_FUZZ_SECONDS (default 15; 0 skips),
+#   fuzz  every libFuzzer target for MOCAP_FUZZ_SECONDS (default 10; 0 skips),
 #         the library instrumented for coverage (scripts/fuzz.sh)
 #   asan  the WHOLE suite through ctest (gtest programs, CLI contract,
 #         package, viewer), built once with AddressSanitizer + UBSan: no
@@ -44,7 +44,7 @@ configure() {  # configure <dir> <sanitizers> [cmake args...]
     -DCMAKE_UNITY_BUILD=ON -DMOCAP_SANITIZE="$sanitizers" "$@" >/dev/null
 }
 
-# Suites that run threads, each program run directly.
+# Suites that run threads, each program run directly, in shards.
 tsan() {
   local targets=(test_skin test_eyes test_report)
   echo "== thread: ${targets[*]}"
@@ -54,14 +54,42 @@ tsan() {
   # tests on the bundled clips; under TSan they only cost (ASan runs them).
   # Of the eyes' tests, the serial streamer's (the others run no threads).
   declare -A filter=([test_report]='-*OnSharedClips:*OnASharedClip' [test_eyes]='EyeStream*')
+  # Most of these tests run one thread at a time (test_report's took 141 s
+  # of wall for 146 s of CPU), so each program runs in gtest shards, as many
+  # at once as there are cores: no core waits.
+  local shards=$((2 * jobs)) logs="$root/build-tsan/shards" t k failed=0
+  rm -rf "$logs" && mkdir -p "$logs"
   for t in "${targets[@]}"; do
-    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$root/build-tsan/tests/$t" --gtest_brief=1 \
-      --gtest_filter="${filter[$t]:-*}"
+    for ((k = 0; k < shards; ++k)); do
+      while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+      (
+        if GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+          "$root/build-tsan/tests/$t" --gtest_brief=1 --gtest_filter="${filter[$t]:-*}" >"$logs/$t.$k.txt" 2>&1; then
+          echo 0 >"$logs/$t.$k.rc"
+        else
+          echo $? >"$logs/$t.$k.rc"
+        fi
+      ) &
+    done
   done
+  wait
+  for t in "${targets[@]}"; do
+    local passed
+    passed=$(awk '/^\[  PASSED  \]/ { n += $4 } END { print n + 0 }' "$logs/$t".*.txt)
+    echo "$t: ${passed:-0} tests passed in $shards shards"
+    for ((k = 0; k < shards; ++k)); do
+      if [ "$(cat "$logs/$t.$k.rc")" != 0 ]; then
+        echo "tsan: $t shard $k of $shards failed (exit $(cat "$logs/$t.$k.rc")):"
+        cat "$logs/$t.$k.txt"
+        failed=1
+      fi
+    done
+  done
+  return $failed
 }
 timed tsan tsan
 
-fuzz_seconds="${MOCAP_FUZZ_SECONDS:-15}"  # scripts/fuzz.sh 600 for a long campaign
+fuzz_seconds="${MOCAP_FUZZ_SECONDS:-10}"  # scripts/fuzz.sh 600 for a long campaign
 if [ "$fuzz_seconds" -gt 0 ]; then
   # One seed, so that CI explores what this run explored (fuzz.sh); long
   # campaigns (fuzz.sh alone) draw a new one each time.
