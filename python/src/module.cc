@@ -240,18 +240,15 @@ struct EyeSetup {
 void eye_setup(EyeSetup& setup, const Capture* clip, std::optional<double> rate, double default_rate,
                std::optional<double> duration, std::uint64_t seed, const std::string& model, const std::string& mode,
                std::array<double, 3> pad, std::optional<std::array<double, 3>> target) {
-  if (model != "design" && model != "physio")
-    throw py::value_error("model: expected 'design' or 'physio', found '" + model + "'");
-  if (mode != "free" && mode != "listen" && mode != "speak" && mode != "think")
-    throw py::value_error("mode: expected 'free', 'listen', 'speak' or 'think', found '" + mode + "'");
+  const Result<EyeModel> eye_model = parse_eye_model(model);
+  if (!eye_model) throw py::value_error("model: " + eye_model.error().message);
+  const Result<ConversationMode> conversation_mode = parse_conversation_mode(mode);
+  if (!conversation_mode) throw py::value_error("mode: " + conversation_mode.error().message);
   for (const double v : pad)
     if (!(v >= -1.0 && v <= 1.0)) throw py::value_error("pad: expected pleasure, arousal, dominance each in [-1, 1]");
   EyeTimelineOptions& options = setup.options;
-  options.params.model = model == "physio" ? EyeModel::kPhysiological : EyeModel::kDesign;
-  options.params.mode = mode == "listen"  ? ConversationMode::kListening
-                        : mode == "speak" ? ConversationMode::kSpeaking
-                        : mode == "think" ? ConversationMode::kThinking
-                                          : ConversationMode::kFree;
+  options.params.model = *eye_model;
+  options.params.mode = *conversation_mode;
   options.params.emotion = {pad[0], pad[1], pad[2]};
   options.seed = seed;
   if (clip) {
