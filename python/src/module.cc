@@ -368,20 +368,18 @@ BoundMeshFile bind_mesh_file(const Capture& clip, const std::filesystem::path& m
                              const std::optional<std::filesystem::path>& bind_pose,
                              const std::optional<std::filesystem::path>& weights, const std::string& fit,
                              const std::string& weight_method, double yaw_radians) {
-  if (fit != "embed" && fit != "height")
-    throw py::value_error("fit: expected 'embed' or 'height', found '" + fit + "'");
-  if (weight_method != "voxel" && weight_method != "heat" && weight_method != "distance")
-    throw py::value_error("weight_method: expected 'voxel', 'heat' or 'distance', found '" + weight_method + "'");
+  const Result<BindFit> bind_fit = parse_bind_fit(fit);
+  if (!bind_fit) throw py::value_error("fit: " + bind_fit.error().message);
+  const Result<WeightMethod> method = parse_weight_method(weight_method);
+  if (!method) throw py::value_error("weight_method: " + method.error().message);
   MeshBindOptions options;
   options.mesh_path = path_text(mesh);
   options.units = units;
   if (bind_pose) options.bind_pose_amc = path_text(*bind_pose);
   options.bind_pose_fps = clip.motion.fps;
   if (weights) options.weights_path = path_text(*weights);
-  options.fit = fit == "height" ? BindFit::kHeight : BindFit::kEmbed;
-  options.weight_method = weight_method == "distance" ? WeightMethod::kDistance
-                          : weight_method == "heat"   ? WeightMethod::kHeat
-                                                      : WeightMethod::kVoxel;
+  options.fit = *bind_fit;
+  options.weight_method = *method;
   options.yaw_radians = yaw_radians;
   check(options.validate());
   Result<BoundMesh> bound = fail("", 0, "");
@@ -408,9 +406,9 @@ std::vector<int> pick_frames(std::optional<std::vector<int>> frames, int count, 
 }
 
 SkinMethod skin_method(const std::string& method) {
-  if (method != "lbs" && method != "dqs")
-    throw py::value_error("method: expected 'lbs' or 'dqs', found '" + method + "'");
-  return method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
+  const Result<SkinMethod> parsed = parse_skin_method(method);
+  if (!parsed) throw py::value_error("method: " + parsed.error().message);
+  return *parsed;
 }
 
 // `mesh` deformed by `pose` on each of `picked` (skin_frames through a
