@@ -10,7 +10,6 @@
 #include <mocap/skin/skin_frames.h>
 #include <mocap/skin/skinner.h>
 
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -228,8 +227,8 @@ int run_model(const SkinOptions& options) {
     return options.animation.empty() ? kBadInput : kUsage;
   }
   const ModelAnimation& clip = **animation;
-  const int last = static_cast<int>(std::floor(clip.duration_seconds * fps + 1e-6));
-  std::vector<int> numbers(static_cast<std::size_t>(last) + 1);
+  std::vector<int> numbers(static_cast<std::size_t>(animation_frame_count(clip, fps)));
+  const int last = static_cast<int>(numbers.size()) - 1;
   std::iota(numbers.begin(), numbers.end(), 0);
   const std::vector<int> frames = select_frames(plan->range, numbers);  // frame k is numbered k
   if (frames.empty()) {

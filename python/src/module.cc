@@ -471,7 +471,7 @@ const ModelAnimation& model_animation(const RiggedModel& model, const std::strin
 // frames 0 to floor(duration * fps).
 int animation_frames(const ModelAnimation& animation, double fps) {
   if (!(fps > 0)) throw py::value_error("fps: expected a positive number of frames per second");
-  return static_cast<int>(std::floor(animation.duration_seconds * fps + 1e-6)) + 1;
+  return animation_frame_count(animation, fps);
 }
 
 // (frames, joints, 4, 4) float64: each skin joint's node's world transform
