@@ -2,22 +2,20 @@
 // to two serial eye displays (one JSON line per eye per frame, eye_stream.h).
 #include <mocap/eyes/eye_body.h>
 #include <mocap/eyes/eye_preview.h>
+#include <mocap/eyes/eye_stats_json.h>
 #include <mocap/eyes/eye_stream.h>
+#include <mocap/eyes/eye_track_file.h>
 #include <mocap/eyes/eyes.h>
-
-#include <nlohmann/json.hpp>
+#include <mocap/eyes/stream_eyes.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <limits>
 #include <memory>
 #include <sstream>
-#include <thread>
 
 #include "cli_util.h"
 
@@ -82,84 +80,6 @@ std::vector<std::string> split_commas(const std::string& text) {
   return out;
 }
 
-void append_number(std::string& out, double v) {
-  char buf[48];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 6);
-  out.append(buf, ec == std::errc() ? end : buf);
-}
-
-std::string csv_of(const std::vector<EyeFrame>& frames) {
-  std::string out = "time,left_x,left_y,left_openness,left_pupil,right_x,right_y,right_openness,right_pupil,brow\n";
-  for (const EyeFrame& f : frames) {
-    append_number(out, f.time_s);
-    for (const EyeSample* e : {&f.left, &f.right}) {
-      for (double v : {e->x, e->y, e->openness, e->pupil}) {
-        out += ',';
-        append_number(out, v);
-      }
-    }
-    out += ',';
-    append_number(out, f.brow);
-    out += '\n';
-  }
-  return out;
-}
-
-std::string jsonl_of(const std::vector<EyeFrame>& frames) {
-  std::string out;
-  for (const EyeFrame& f : frames) {
-    out += "{\"t\":";
-    append_number(out, f.time_s);
-    for (const auto& [name, e] : {std::pair{"left", &f.left}, std::pair{"right", &f.right}}) {
-      out += ",\"";
-      out += name;
-      out += "\":{\"x\":";
-      append_number(out, e->x);
-      out += ",\"y\":";
-      append_number(out, e->y);
-      out += ",\"openness\":";
-      append_number(out, e->openness);
-      out += ",\"pupil\":";
-      append_number(out, e->pupil);
-      out += '}';
-    }
-    out += ",\"brow\":";
-    append_number(out, f.brow);
-    out += "}\n";
-  }
-  return out;
-}
-
-nlohmann::ordered_json generator_stats(const EyeStats& s, std::size_t turns) {
-  nlohmann::ordered_json histogram = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < s.amplitude_histogram.size(); ++i) {
-    histogram.push_back({{"from_deg", 5 * i}, {"count", s.amplitude_histogram[i]}});
-  }
-  return {{"seconds", s.time_s},
-          {"blinks_per_minute", s.blinks_per_minute()},
-          {"partial_blinks", s.partial_blinks},
-          {"evoked_blinks", s.evoked_blinks},
-          {"mean_closing_ms", 1000.0 * s.mean_closing_s()},
-          {"mean_opening_ms", 1000.0 * s.mean_opening_s()},
-          {"saccades_per_second", s.saccades_per_second()},
-          {"mean_saccade_ms", s.saccades > 0 ? 1000.0 * s.saccade_duration_sum_s / s.saccades : 0.0},
-          {"microsaccades_per_second", s.microsaccades_per_second()},
-          {"saccade_amplitude_histogram", std::move(histogram)},
-          {"share_on_partner", s.share_on_partner()},
-          {"head_turns", turns}};
-}
-
-nlohmann::ordered_json port_stats(const EyePortStats& p) {
-  return {
-      {"device", p.path},
-      {"lines", p.lines},
-      {"dropped", p.dropped},
-      {"write_errors", p.write_errors},
-      {"reconnects", p.reconnects},
-      {"lateness_ms",
-       {{"p50", 1000.0 * p.lateness_p50_s}, {"p99", 1000.0 * p.lateness_p99_s}, {"max", 1000.0 * p.lateness_max_s}}}};
-}
-
 int run_stream(const EyesOptions& o, EyeTimeline& timeline, double fps, double duration) {
   EyeStreamOptions so;
   so.left_path = o.left;
@@ -191,51 +111,14 @@ int run_stream(const EyesOptions& o, EyeTimeline& timeline, double fps, double d
     std::cerr << "mocap eyes: " << valid.error().message << "\n";
     return kUsage;
   }
-  // Both devices must open before the stream starts (later losses are
-  // retried while it runs); a device that does not appear within
-  // --open-timeout is an output error.
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.open_timeout);
-  for (const std::string& path : {o.left, o.right}) {
-    for (;;) {
-      auto fd = open_serial(path, o.baud);
-      if (fd) {
-        ::close(*fd);
-        break;
-      }
-      if (std::chrono::steady_clock::now() >= give_up) {
-        std::cerr << "mocap eyes: " << fd.error().to_string() << " (gave up after --open-timeout " << o.open_timeout
-                  << " s)\n";
-        return kOutputError;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+  auto streamed = stream_eyes(so, timeline, o.open_timeout);
+  if (!streamed) {
+    std::cerr << "mocap eyes: " << streamed.error().to_string() << " (gave up after --open-timeout " << o.open_timeout
+              << " s)\n";
+    return kOutputError;
   }
-
-  // Signals are taken synchronously by this thread; the streamer's threads
-  // inherit the blocked mask, so no handler runs in the middle of a write.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
-
-  EyeStreamer streamer(so, [&timeline](double t) { return timeline.at(t); });
-  streamer.start();
-  const timespec tick{0, 50'000'000};
-  while (!streamer.finished()) {
-    if (sigtimedwait(&signals, nullptr, &tick) > 0) break;
-  }
-  streamer.stop();
-  pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
   if (o.stats) {
-    const EyeStreamStats s = streamer.stats();
-    nlohmann::ordered_json j = {{"fps", fps},
-                                {"frames", s.frames},
-                                {"left", port_stats(s.left)},
-                                {"right", port_stats(s.right)},
-                                {"generator", generator_stats(timeline.stats(), timeline.head_turns().size())}};
-    std::cerr << j.dump() << "\n";
+    std::cerr << eye_stream_stats_json(*streamed, fps, timeline.stats(), timeline.head_turns().size()) << "\n";
   }
   return kOk;
 }
@@ -290,11 +173,8 @@ int run_eyes(EyesOptions o) {
     std::cerr << "mocap eyes: --keys " << o.keys << ": expected three names x,y,l\n";
     return kUsage;
   }
-  o.params.mode = o.mode == "listen"  ? ConversationMode::kListening
-                  : o.mode == "speak" ? ConversationMode::kSpeaking
-                  : o.mode == "think" ? ConversationMode::kThinking
-                                      : ConversationMode::kFree;
-  o.params.model = o.model == "physio" ? EyeModel::kPhysiological : EyeModel::kDesign;
+  o.params.mode = *parse_conversation_mode(o.mode);  // checked by CLI11
+  o.params.model = *parse_eye_model(o.model);
 
   std::optional<Capture> clip;
   std::optional<HeadTrack> head;
@@ -351,6 +231,7 @@ int run_eyes(EyesOptions o) {
   if (streaming) return run_stream(o, timeline, fps, duration);
 
   const std::vector<EyeFrame> frames = eye_track(timeline, fps, duration);
+  const EyeTrackFormat track_format = *parse_eye_track_format(*format);
   int code = kOk;
   if (!o.preview.empty()) {
     const auto frame = static_cast<std::size_t>(std::lround(o.preview_at * fps));
@@ -359,13 +240,13 @@ int run_eyes(EyesOptions o) {
       return kOutputError;
     }
     // The track goes where -o says; with a preview alone, nowhere.
-    if (!o.output.empty()) code = emit(o.output, *format == "csv" ? csv_of(frames) : jsonl_of(frames));
+    if (!o.output.empty()) code = emit(o.output, format_eye_track(frames, track_format));
     if (code != kOk) std::filesystem::remove(o.preview);  // all outputs or none
   } else {
-    code = emit(o.output, *format == "csv" ? csv_of(frames) : jsonl_of(frames));
+    code = emit(o.output, format_eye_track(frames, track_format));
   }
   if (o.stats) {
-    std::cerr << generator_stats(timeline.stats(), timeline.head_turns().size()).dump() << "\n";
+    std::cerr << eye_stats_json(timeline.stats(), timeline.head_turns().size()) << "\n";
   }
   return code;
 }

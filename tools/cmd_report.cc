@@ -2,20 +2,17 @@
 // measured in one command, or shard reports merged. The work is
 // libmocap's report.h; this file parses flags, shows progress and maps
 // outcomes to exit codes.
+#include <mocap/report/report_file.h>
 #include <mocap/report/report_format.h>
 #include <mocap/report/report_journal.h>
+#include <mocap/report/report_progress_text.h>
 #include <mocap/report/report_summary.h>
 #include <unistd.h>
 
-#include <charconv>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <nlohmann/json.hpp>
-#include <optional>
-#include <set>
 
 #include "cli_util.h"
 
@@ -69,30 +66,6 @@ std::string command_line_of(const CLI::App& verb) {
   return line;
 }
 
-// "k/n" with 0 <= k < n.
-bool parse_shard(const std::string& text, int& index, int& count) {
-  const std::size_t slash = text.find('/');
-  if (slash == std::string::npos) return false;
-  auto parse = [](std::string_view s, int& out) {
-    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return !s.empty() && ec == std::errc() && ptr == s.data() + s.size();
-  };
-  const std::string_view all(text);
-  return parse(all.substr(0, slash), index) && parse(all.substr(slash + 1), count) && count > 0 && index >= 0 &&
-         index < count;
-}
-
-std::string clock_text(double seconds) {
-  const auto s = static_cast<long>(std::lround(std::max(0.0, seconds)));
-  char buf[32];
-  if (s >= 3600) {
-    std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  } else {
-    std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
-  }
-  return buf;
-}
-
 // Shows progress on stderr: a line rewritten in place on a terminal (at most
 // ten times a second), or one JSON object per finished clip for scripts.
 // Failed clips are named on their own line in every mode.
@@ -101,54 +74,30 @@ class ProgressDisplay {
   explicit ProgressDisplay(ProgressMode mode) : mode_(mode) {}
 
   void update(const ReportProgress& p) {
-    const double eta = p.bytes_done > 0 ? p.elapsed_seconds * static_cast<double>(p.bytes_total - p.bytes_done) /
-                                              static_cast<double>(p.bytes_done)
-                                        : 0.0;
-    const double fps = p.elapsed_seconds > 0 ? static_cast<double>(p.frames) / p.elapsed_seconds : 0.0;
     if (p.last && !p.last->status && mode_ != ProgressMode::kMachine) {
       clear();
       std::cerr << "mocap report: " << p.last->error_text() << "\n";
     }
     if (mode_ == ProgressMode::kMachine) {
-      nlohmann::ordered_json j{{"event", "clip"},     {"done", p.done},     {"total", p.total},
-                               {"failed", p.failed},  {"frames", p.frames}, {"elapsed_s", p.elapsed_seconds},
-                               {"frames_per_s", fps}, {"eta_s", eta}};
-      if (p.last) {
-        j["path"] = p.last->path;
-        j["status"] = p.last->status ? "ok" : "failed";
-        if (!p.last->status) j["error"] = p.last->error_text();
-      }
-      std::cerr << j.dump() << "\n";
+      std::cerr << progress_clip_json(p) << "\n";
       return;
     }
     if (mode_ != ProgressMode::kTerminal) return;
     const auto now = std::chrono::steady_clock::now();
     if (p.done < p.total && now - last_draw_ < std::chrono::milliseconds(100)) return;
     last_draw_ = now;
-    char line[256];
-    std::snprintf(line, sizeof line, "\r\033[K[%d/%d] %3.0f%%  %.0f frames/s  %d thread%s  %s left%s%s", p.done,
-                  p.total, p.total ? 100.0 * p.done / p.total : 100.0, fps, p.threads, p.threads == 1 ? "" : "s",
-                  clock_text(eta).c_str(), p.failed ? "  failed: " : "",
-                  p.failed ? std::to_string(p.failed).c_str() : "");
-    std::cerr << line << std::flush;
+    std::cerr << progress_line(p) << std::flush;
     drawn_ = true;
   }
 
   void finish(const ReportSummary& s, double wall_seconds, const std::string& output) {
     if (mode_ == ProgressMode::kMachine) {
-      nlohmann::ordered_json j{{"event", "done"},    {"clips", s.clips},       {"failed", s.failed},
-                               {"frames", s.frames}, {"wall_s", wall_seconds}, {"output", output}};
-      std::cerr << j.dump() << "\n";
+      std::cerr << progress_done_json(s, wall_seconds, output) << "\n";
       return;
     }
     if (mode_ != ProgressMode::kTerminal) return;
     clear();
-    char line[256];
-    std::snprintf(line, sizeof line, "%d clips (%d failed), %lld frames in %.2f s: %.1f clips/s, %.0f frames/s -> %s\n",
-                  s.clips, s.failed, static_cast<long long>(s.frames), wall_seconds,
-                  wall_seconds > 0 ? s.clips / wall_seconds : 0.0,
-                  wall_seconds > 0 ? static_cast<double>(s.frames) / wall_seconds : 0.0, output.c_str());
-    std::cerr << line;
+    std::cerr << progress_done_line(s, wall_seconds, output);
   }
 
  private:
@@ -170,45 +119,22 @@ int write(const Report& report, const std::string& path) {
   return kOk;
 }
 
-// The output's format goes by its extension: check it before any work.
-bool known_format(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  if (ext == ".html" || ext == ".htm" || ext == ".csv" || ext == ".json") return true;
-  std::cerr << "mocap report: -o " << path << ": expected a .html, .csv or .json file\n";
-  return false;
-}
-
 int run_merge(const ReportFlags& f) {
-  std::vector<Report> parts;
-  for (const std::string& path : f.inputs) {
-    auto part = read_report_json(path);
-    if (!part) {
-      std::cerr << "mocap report: " << part.error().to_string() << "\n";
-      return kBadInput;
-    }
-    parts.push_back(std::move(*part));
-  }
-  auto merged = merge_reports(parts);
+  auto merged = merge_report_files(f.inputs);
   if (!merged) {
-    std::cerr << "mocap report: --merge: " << merged.error().message << "\n";
+    // Only merge_reports's errors name no file: the parts do not go together.
+    std::cerr << "mocap report: " << (merged.error().file.empty() ? "--merge: " : "") << merged.error().to_string()
+              << "\n";
     return kBadInput;
   }
-  // Shards of one split should all be there; say so when some are missing.
-  std::set<int> indices;
-  int count = 0;
-  for (const Report& p : parts) {
-    indices.insert(p.shard_index);
-    count = std::max(count, p.shard_count);
-  }
-  if (count > 1 && static_cast<int>(indices.size()) < count) {
-    std::cerr << "mocap report: --merge: warning: " << indices.size() << " of " << count
+  if (merged->partial()) {
+    std::cerr << "mocap report: --merge: warning: " << merged->shards << " of " << merged->of_count
               << " shards given; the report covers only those\n";
   }
   // The merge is this run: its command and date; the version is this tool's.
-  merged->run = {MOCAP_VERSION, utc_now_iso8601(), f.command_line};
-  if (const int code = write(*merged, f.output); code != kOk) return code;
-  const ReportSummary s = summarise(*merged);
+  merged->report.run = {MOCAP_VERSION, utc_now_iso8601(), f.command_line};
+  if (const int code = write(merged->report, f.output); code != kOk) return code;
+  const ReportSummary s = summarise(merged->report);
   return s.failed > 0 ? kBadInput : kOk;
 }
 
@@ -234,9 +160,9 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
     std::cerr << "mocap report: " << valid.error().message << "\n";
     return kUsage;
   }
-  int shard_index = 0, shard_count = 1;
-  if (!f.shard.empty() && !parse_shard(f.shard, shard_index, shard_count)) {
-    std::cerr << "mocap report: --shard " << f.shard << ": expected k/n with 0 <= k < n, e.g. 0/4\n";
+  const auto shard = f.shard.empty() ? Result<Shard>(Shard{}) : parse_shard(f.shard);
+  if (!shard) {
+    std::cerr << "mocap report: --shard " << shard.error().to_string() << "\n";
     return kUsage;
   }
   const std::vector<ClipInput> all = find_clips(f.inputs, f.asf);
@@ -244,7 +170,7 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
     std::cerr << "mocap report: no .amc files in the inputs given\n";
     return kBadInput;
   }
-  const std::vector<ClipInput> clips = shard_clips(all, shard_index, shard_count);
+  const std::vector<ClipInput> clips = shard_clips(all, shard->index, shard->count);
 
   // The journal beside the output keeps every finished clip, so that a run
   // stopped part way can continue (--resume). One left behind without
@@ -258,7 +184,7 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
     return kUsage;
   }
   if (const int code = check_outputs("report", {journal_file}); code != kOk) return code;
-  const JournalRun journal_run{clips, options, shard_index, shard_count};
+  const JournalRun journal_run{clips, options, shard->index, shard->count};
   Result<ReportJournal> journal =
       f.resume ? resume_journal(journal_file, journal_run) : create_journal(journal_file, journal_run);
   if (!journal) {
@@ -266,38 +192,23 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
     return f.resume && std::filesystem::exists(journal_file, ec) ? kBadInput : kOutputError;
   }
   if (mode == ProgressMode::kMachine && f.resume) {
-    const nlohmann::ordered_json j{{"event", "resume"},
-                                   {"done", journal->resume.done.size()},
-                                   {"total", clips.size()},
-                                   {"journal", journal_file},
-                                   {"torn_bytes", journal->torn_bytes}};
-    std::cerr << j.dump() << "\n";
+    std::cerr << progress_resume_json(journal->resume.done.size(), clips.size(), journal_file,
+                                      static_cast<std::size_t>(journal->torn_bytes))
+              << "\n";
   } else if (mode == ProgressMode::kTerminal && (!journal->resume.done.empty() || journal->torn_bytes > 0)) {
     std::cerr << "mocap report: resuming: " << journal->resume.done.size() << " of " << clips.size()
               << " clips done in " << journal_file;
     if (journal->torn_bytes > 0) std::cerr << " (a torn last line of " << journal->torn_bytes << " bytes ignored)";
     std::cerr << "\n";
   }
-  std::optional<Error> journal_error;
-  journal->resume.finished = [&](const ClipResult& clip, std::span<const BudgetAggregate> share) {
-    if (auto kept = append_journal(*journal, clip, share); !kept) {
-      journal_error = kept.error();
-      return false;
-    }
-    return true;
-  };
-
   ProgressDisplay display(mode);
-  Report report = run_report(
-      clips, options, [&](const ReportProgress& p) { display.update(p); }, std::move(journal->resume));
-  if (journal_error) {
-    std::cerr << "mocap report: " << journal_error->to_string() << " (stopped; the clips kept so far stay there)\n";
+  auto made = make_report(journal_run, *journal, MOCAP_VERSION, f.command_line,
+                          [&](const ReportProgress& p) { display.update(p); });
+  if (!made) {
+    std::cerr << "mocap report: " << made.error().to_string() << " (stopped; the clips kept so far stay there)\n";
     return kOutputError;
   }
-  report.run.tool_version = MOCAP_VERSION;
-  report.run.command_line = f.command_line;
-  report.shard_index = shard_index;
-  report.shard_count = shard_count;
+  const Report& report = *made;
   const ReportSummary s = summarise(report);
   if (const int code = write(report, f.output); code != kOk) {
     std::cerr << "mocap report: the finished clips stay in " << journal_file << ": run again with --resume\n";
@@ -368,7 +279,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
   add_bvh_units_option(*c, f->bvh_units);
   c->callback([c, f, ratios, thresholds, max_errors, &exit_code] {
     f->command_line = command_line_of(*c);
-    if (!known_format(f->output)) {
+    if (!is_report_path(f->output)) {
+      std::cerr << "mocap report: -o " << f->output << ": expected a .html, .csv or .json file\n";
       exit_code = kUsage;
     } else if (const int code = check_outputs("report", {f->output}); code != kOk) {
       exit_code = code;  // before hours of work on a large database

@@ -10,7 +10,6 @@
 #include <mocap/skin/skin_frames.h>
 #include <mocap/skin/skinner.h>
 
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -47,33 +46,23 @@ struct SkinOptions {
 // Models have no capture rate of their own: their animations are sampled at this rate unless --fps says otherwise.
 constexpr double kModelFps = 30.0;
 
-// What --frames and -o ask for: the frames and either one .glb or a pattern
-// with one OBJ per frame.
-struct OutputPlan {
+// What --frames and -o ask for (skin_frames.h), or nullopt after saying on
+// stderr what is wrong (a usage error).
+struct OutputPlan : SkinOutputPlan {
   FrameRange range;
-  bool glb = false;
-  FramePathPattern pattern;  // when !glb
 };
 
-// The plan, or nullopt after saying on stderr what is wrong (a usage error).
 std::optional<OutputPlan> plan_output(const SkinOptions& options) {
-  OutputPlan plan;
   const auto range = frames_option("skin", options.frames);
   if (!range) return std::nullopt;
-  plan.range = *range;
   const auto format = format_option("skin", options.output, options.format, {"obj", "glb"}, "");
   if (!format) return std::nullopt;
-  plan.glb = *format == "glb";
-  if (!plan.glb) {
-    const auto pattern = parse_frame_path_pattern(options.output);
-    if (!pattern) {
-      std::cerr << "mocap skin: -o " << options.output
-                << ": expected a path with one %d, e.g. out_%04d.obj, or a .glb path\n";
-      return std::nullopt;
-    }
-    plan.pattern = *pattern;
+  auto plan = plan_skin_output(options.output, *format);
+  if (!plan) {
+    std::cerr << "mocap skin: -o " << plan.error().to_string() << "\n";
+    return std::nullopt;
   }
-  return plan;
+  return OutputPlan{*plan, *range};
 }
 
 // Warnings that never change a result: a mesh whose size in the given units
@@ -89,34 +78,24 @@ void warn_if_implausible_mesh(const Mesh& mesh, const std::string& units) {
   }
 }
 
-// Before any work: the output (for a frame pattern, the first frame's file
-// stands for its folder) and --save-weights can be written. kOk or kOutputError.
-int check_skin_outputs(const SkinOptions& options, const OutputPlan& plan) {
-  const std::string output = plan.glb ? options.output : plan.pattern.path(0);
-  return check_outputs("skin", {output, options.save_weights});
-}
-
 struct ObjFrames {
   int code = kOk;
   double skin_seconds = 0.0;
   int threads = 1;
 };
 
-// One OBJ per entry of `frames` (skin_frames.h), posed by `pose`, at
-// plan.pattern.path(numbers[frame]) in `metres_per_unit`. A mesh that cannot
-// be skinned is reported with `what` (the input that is wrong).
+// The OBJ sequence (skin_frames.h); a mesh that cannot be skinned is
+// reported with `what` (the input that is wrong).
 ObjFrames write_obj_frames(const SkinOptions& options, const OutputPlan& plan, const Mesh& mesh,
                            std::span<const VertexWeights> weights, std::size_t bone_count, std::span<const int> frames,
                            std::span<const int> numbers, double metres_per_unit, const std::string& what,
                            const PoseFrame& pose) {
-  const SkinMethod method = options.method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
-  auto skinner = Skinner::create(mesh, weights, bone_count, method, options.threads);
+  auto skinner = Skinner::create(mesh, weights, bone_count, *parse_skin_method(options.method), options.threads);
   if (!skinner) {
     std::cerr << "mocap skin: " << what << skinner.error().message << "\n";
     return {kBadInput};
   }
-  const auto skinned =
-      skin_frames(*skinner, frames, pose, obj_frame_writer(mesh, plan.pattern, numbers, metres_per_unit));
+  const auto skinned = write_obj_frames(*skinner, frames, pose, mesh, plan.pattern, numbers, metres_per_unit);
   if (!skinned) {
     std::cerr << "mocap: " << skinned.error().to_string() << "\n";
     return {kOutputError};
@@ -138,7 +117,9 @@ int run_skin(const SkinOptions& options) {
   }
   const auto plan = plan_output(options);
   if (!plan) return kUsage;
-  if (const int code = check_skin_outputs(options, *plan); code != kOk) return code;
+  if (const int code = check_outputs("skin", {plan->first_path(options.output), options.save_weights}); code != kOk) {
+    return code;
+  }
   if (plan->glb && options.method == "dqs") {
     std::cerr << "mocap skin: warning: --method dqs has no effect on a .glb: glTF skins are blended linearly by "
                  "the programs that load them\n";
@@ -157,10 +138,8 @@ int run_skin(const SkinOptions& options) {
   if (!options.bind_offset.empty()) {
     bind_options.translation = Eigen::Vector3d(options.bind_offset[0], options.bind_offset[1], options.bind_offset[2]);
   }
-  bind_options.fit = options.fit == "height" ? BindFit::kHeight : BindFit::kEmbed;
-  bind_options.weight_method = options.weight_method == "distance" ? WeightMethod::kDistance
-                               : options.weight_method == "voxel"  ? WeightMethod::kVoxel
-                                                                   : WeightMethod::kHeat;
+  bind_options.fit = *parse_bind_fit(options.fit);  // names checked by CLI11
+  bind_options.weight_method = *parse_weight_method(options.weight_method);
   if (auto valid = bind_options.validate(); !valid) {
     std::cerr << "mocap skin: " << valid.error().message << "\n";
     return kUsage;
@@ -233,7 +212,9 @@ int run_model(const SkinOptions& options) {
   }
   const auto plan = plan_output(options);
   if (!plan) return kUsage;
-  if (const int code = check_skin_outputs(options, *plan); code != kOk) return code;
+  if (const int code = check_outputs("skin", {plan->first_path(options.output), options.save_weights}); code != kOk) {
+    return code;
+  }
   const double fps = options.fps_given ? options.fps : kModelFps;
   auto model = read_rigged_model(options.model);
   if (!model) {
@@ -246,8 +227,8 @@ int run_model(const SkinOptions& options) {
     return options.animation.empty() ? kBadInput : kUsage;
   }
   const ModelAnimation& clip = **animation;
-  const int last = static_cast<int>(std::floor(clip.duration_seconds * fps + 1e-6));
-  std::vector<int> numbers(static_cast<std::size_t>(last) + 1);
+  std::vector<int> numbers(static_cast<std::size_t>(animation_frame_count(clip, fps)));
+  const int last = static_cast<int>(numbers.size()) - 1;
   std::iota(numbers.begin(), numbers.end(), 0);
   const std::vector<int> frames = select_frames(plan->range, numbers);  // frame k is numbered k
   if (frames.empty()) {

@@ -240,18 +240,15 @@ struct EyeSetup {
 void eye_setup(EyeSetup& setup, const Capture* clip, std::optional<double> rate, double default_rate,
                std::optional<double> duration, std::uint64_t seed, const std::string& model, const std::string& mode,
                std::array<double, 3> pad, std::optional<std::array<double, 3>> target) {
-  if (model != "design" && model != "physio")
-    throw py::value_error("model: expected 'design' or 'physio', found '" + model + "'");
-  if (mode != "free" && mode != "listen" && mode != "speak" && mode != "think")
-    throw py::value_error("mode: expected 'free', 'listen', 'speak' or 'think', found '" + mode + "'");
+  const Result<EyeModel> eye_model = parse_eye_model(model);
+  if (!eye_model) throw py::value_error("model: " + eye_model.error().message);
+  const Result<ConversationMode> conversation_mode = parse_conversation_mode(mode);
+  if (!conversation_mode) throw py::value_error("mode: " + conversation_mode.error().message);
   for (const double v : pad)
     if (!(v >= -1.0 && v <= 1.0)) throw py::value_error("pad: expected pleasure, arousal, dominance each in [-1, 1]");
   EyeTimelineOptions& options = setup.options;
-  options.params.model = model == "physio" ? EyeModel::kPhysiological : EyeModel::kDesign;
-  options.params.mode = mode == "listen"  ? ConversationMode::kListening
-                        : mode == "speak" ? ConversationMode::kSpeaking
-                        : mode == "think" ? ConversationMode::kThinking
-                                          : ConversationMode::kFree;
+  options.params.model = *eye_model;
+  options.params.mode = *conversation_mode;
   options.params.emotion = {pad[0], pad[1], pad[2]};
   options.seed = seed;
   if (clip) {
@@ -371,20 +368,18 @@ BoundMeshFile bind_mesh_file(const Capture& clip, const std::filesystem::path& m
                              const std::optional<std::filesystem::path>& bind_pose,
                              const std::optional<std::filesystem::path>& weights, const std::string& fit,
                              const std::string& weight_method, double yaw_radians) {
-  if (fit != "embed" && fit != "height")
-    throw py::value_error("fit: expected 'embed' or 'height', found '" + fit + "'");
-  if (weight_method != "voxel" && weight_method != "heat" && weight_method != "distance")
-    throw py::value_error("weight_method: expected 'voxel', 'heat' or 'distance', found '" + weight_method + "'");
+  const Result<BindFit> bind_fit = parse_bind_fit(fit);
+  if (!bind_fit) throw py::value_error("fit: " + bind_fit.error().message);
+  const Result<WeightMethod> method = parse_weight_method(weight_method);
+  if (!method) throw py::value_error("weight_method: " + method.error().message);
   MeshBindOptions options;
   options.mesh_path = path_text(mesh);
   options.units = units;
   if (bind_pose) options.bind_pose_amc = path_text(*bind_pose);
   options.bind_pose_fps = clip.motion.fps;
   if (weights) options.weights_path = path_text(*weights);
-  options.fit = fit == "height" ? BindFit::kHeight : BindFit::kEmbed;
-  options.weight_method = weight_method == "distance" ? WeightMethod::kDistance
-                          : weight_method == "heat"   ? WeightMethod::kHeat
-                                                      : WeightMethod::kVoxel;
+  options.fit = *bind_fit;
+  options.weight_method = *method;
   options.yaw_radians = yaw_radians;
   check(options.validate());
   Result<BoundMesh> bound = fail("", 0, "");
@@ -411,9 +406,9 @@ std::vector<int> pick_frames(std::optional<std::vector<int>> frames, int count, 
 }
 
 SkinMethod skin_method(const std::string& method) {
-  if (method != "lbs" && method != "dqs")
-    throw py::value_error("method: expected 'lbs' or 'dqs', found '" + method + "'");
-  return method == "dqs" ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
+  const Result<SkinMethod> parsed = parse_skin_method(method);
+  if (!parsed) throw py::value_error("method: " + parsed.error().message);
+  return *parsed;
 }
 
 // `mesh` deformed by `pose` on each of `picked` (skin_frames through a
@@ -476,7 +471,7 @@ const ModelAnimation& model_animation(const RiggedModel& model, const std::strin
 // frames 0 to floor(duration * fps).
 int animation_frames(const ModelAnimation& animation, double fps) {
   if (!(fps > 0)) throw py::value_error("fps: expected a positive number of frames per second");
-  return static_cast<int>(std::floor(animation.duration_seconds * fps + 1e-6)) + 1;
+  return animation_frame_count(animation, fps);
 }
 
 // (frames, joints, 4, 4) float64: each skin joint's node's world transform

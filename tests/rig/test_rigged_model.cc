@@ -400,5 +400,17 @@ TEST(RiggedModel, ASingularInverseBindIsRefusedNamingTheJoint) {
   }
 }
 
+// Frames 0 to floor(duration * fps), the last kept when the duration is a
+// rounding short of a whole frame (0.29 s at 100 fps is 28.999999999999996).
+TEST(RiggedModel, AnimationFrameCountIncludesBothEnds) {
+  ModelAnimation a;
+  EXPECT_EQ(animation_frame_count(a, 30.0), 1);
+  a.duration_seconds = 1.0;
+  EXPECT_EQ(animation_frame_count(a, 30.0), 31);
+  EXPECT_EQ(animation_frame_count(a, 24.5), 25);
+  a.duration_seconds = 0.29;
+  EXPECT_EQ(animation_frame_count(a, 100.0), 30);
+}
+
 }  // namespace
 }  // namespace mocap

@@ -129,5 +129,37 @@ TEST(SkinFrames, ObjWriterWritesEachFrameUnderItsNumber) {
   for (std::size_t v = 0; v < last.size(); ++v) ASSERT_LT((back->positions[v] - last[v]).norm(), 1e-5f) << v;
 }
 
+// A .glb is written whole; anything else must be a frame pattern, and the
+// first frame's file stands for the output when checking it beforehand.
+TEST(SkinOutputPlan, GlbWholeOrAnObjPattern) {
+  const auto glb = plan_skin_output("out/run.glb", "glb");
+  ASSERT_TRUE(glb) << glb.error().to_string();
+  EXPECT_TRUE(glb->glb);
+  EXPECT_EQ(glb->first_path("out/run.glb"), "out/run.glb");
+  const auto obj = plan_skin_output("out/f_%04d.obj", "obj");
+  ASSERT_TRUE(obj) << obj.error().to_string();
+  EXPECT_FALSE(obj->glb);
+  EXPECT_EQ(obj->first_path("out/f_%04d.obj"), "out/f_0000.obj");
+  EXPECT_EQ(obj->pattern.path(12), "out/f_0012.obj");
+  const auto flat = plan_skin_output("out/f.obj", "obj");
+  ASSERT_FALSE(flat);
+  EXPECT_EQ(flat.error().to_string(), "out/f.obj: expected a path with one %d, e.g. out_%04d.obj, or a .glb path");
+}
+
+TEST(SkinNames, ParseEveryNameAndRefuseOthers) {
+  EXPECT_EQ(parse_skin_method("lbs"), SkinMethod::kLinear);
+  EXPECT_EQ(parse_skin_method("dqs"), SkinMethod::kDualQuaternion);
+  ASSERT_FALSE(parse_skin_method("LBS"));
+  EXPECT_EQ(parse_skin_method("x").error().message, "expected 'lbs' or 'dqs', found 'x'");
+  EXPECT_EQ(parse_bind_fit("embed"), BindFit::kEmbed);
+  EXPECT_EQ(parse_bind_fit("height"), BindFit::kHeight);
+  EXPECT_FALSE(parse_bind_fit("scale"));
+  EXPECT_EQ(parse_weight_method("voxel"), WeightMethod::kVoxel);
+  EXPECT_EQ(parse_weight_method("heat"), WeightMethod::kHeat);
+  EXPECT_EQ(parse_weight_method("distance"), WeightMethod::kDistance);
+  ASSERT_FALSE(parse_weight_method("bones"));
+  EXPECT_EQ(parse_weight_method("bones").error().message, "expected 'voxel', 'heat' or 'distance', found 'bones'");
+}
+
 }  // namespace
 }  // namespace mocap

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <filesystem>
 #include <set>
 #include <string_view>
@@ -117,6 +118,21 @@ std::vector<ClipInput> shard_clips(std::span<const ClipInput> clips, int index, 
   if (count <= 0 || index < 0 || index >= count) return shard;
   for (std::size_t i = static_cast<std::size_t>(index); i < clips.size(); i += static_cast<std::size_t>(count)) {
     shard.push_back(clips[i]);
+  }
+  return shard;
+}
+
+Result<Shard> parse_shard(std::string_view text) {
+  auto whole = [](std::string_view s, int& out) {
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return !s.empty() && ec == std::errc() && ptr == s.data() + s.size();
+  };
+  Shard shard;
+  const std::size_t slash = text.find('/');
+  if (slash == std::string_view::npos || !whole(text.substr(0, slash), shard.index) ||
+      !whole(text.substr(slash + 1), shard.count) || shard.count <= 0 || shard.index < 0 ||
+      shard.index >= shard.count) {
+    return fail(std::string(text), 0, "expected k/n with 0 <= k < n, e.g. 0/4");
   }
   return shard;
 }

@@ -6,10 +6,23 @@
 #include <filesystem>
 
 namespace mocap {
+namespace {
 
-Result<void> write_report(const Report& report, const std::string& path) {
+std::string lower_extension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+}  // namespace
+
+bool is_report_path(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  return ext == ".csv" || ext == ".json" || ext == ".html" || ext == ".htm";
+}
+
+Result<void> write_report(const Report& report, const std::string& path) {
+  const std::string ext = lower_extension(path);
   std::string content;
   if (ext == ".csv") {
     content = format_csv(report);

@@ -117,4 +117,17 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
   return out;
 }
 
+Result<BindFit> parse_bind_fit(std::string_view name) {
+  if (name == "embed") return BindFit::kEmbed;
+  if (name == "height") return BindFit::kHeight;
+  return fail("", 0, "expected 'embed' or 'height', found '" + std::string(name) + "'");
+}
+
+Result<WeightMethod> parse_weight_method(std::string_view name) {
+  if (name == "voxel") return WeightMethod::kVoxel;
+  if (name == "heat") return WeightMethod::kHeat;
+  if (name == "distance") return WeightMethod::kDistance;
+  return fail("", 0, "expected 'voxel', 'heat' or 'distance', found '" + std::string(name) + "'");
+}
+
 }  // namespace mocap

@@ -444,4 +444,8 @@ PoseFrame pose_from_animation(const RiggedModel& model, const ModelAnimation& an
   };
 }
 
+int animation_frame_count(const ModelAnimation& animation, double fps) {
+  return static_cast<int>(std::floor(animation.duration_seconds * fps + 1e-6)) + 1;
+}
+
 }  // namespace mocap

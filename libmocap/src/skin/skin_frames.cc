@@ -67,4 +67,25 @@ WriteFrame obj_frame_writer(const Mesh& mesh, FramePathPattern pattern, std::spa
   };
 }
 
+Result<SkinFramesResult> write_obj_frames(Skinner& skinner, std::span<const int> frames, const PoseFrame& pose,
+                                          const Mesh& mesh, const FramePathPattern& pattern,
+                                          std::span<const int> numbers, double metres_per_unit) {
+  return skin_frames(skinner, frames, pose, obj_frame_writer(mesh, pattern, numbers, metres_per_unit));
+}
+
+std::string SkinOutputPlan::first_path(const std::string& output) const {
+  return glb ? output : pattern.path(0);
+}
+
+Result<SkinOutputPlan> plan_skin_output(const std::string& output, std::string_view format) {
+  SkinOutputPlan plan;
+  plan.glb = format == "glb";
+  if (!plan.glb) {
+    auto pattern = parse_frame_path_pattern(output);
+    if (!pattern) return fail(output, 0, "expected a path with one %d, e.g. out_%04d.obj, or a .glb path");
+    plan.pattern = std::move(*pattern);
+  }
+  return plan;
+}
+
 }  // namespace mocap

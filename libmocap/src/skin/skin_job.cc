@@ -204,4 +204,10 @@ void SkinJob::run(int begin, int end, SkinKernel kernel) const {
   run_dual_quaternion_scalar(*this, begin, end);
 }
 
+Result<SkinMethod> parse_skin_method(std::string_view name) {
+  if (name == "lbs") return SkinMethod::kLinear;
+  if (name == "dqs") return SkinMethod::kDualQuaternion;
+  return fail("", 0, "expected 'lbs' or 'dqs', found '" + std::string(name) + "'");
+}
+
 }  // namespace mocap

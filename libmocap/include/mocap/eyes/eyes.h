@@ -80,11 +80,14 @@
 // 0.18 and 3 s.
 #pragma once
 
+#include <mocap/core/error.h>
+
 #include <array>
 #include <cstdint>
 #include <limits>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mocap {
@@ -99,6 +102,12 @@ enum class ConversationMode : std::uint8_t {
   kSpeaking,   // about 41 % of the time on the partner
   kThinking,   // gaze averted about 15 degrees, in a direction drawn once per rig
 };
+
+// The names `mocap eyes --model/--mode` and the Python module take:
+// "design" or "physio"; "free", "listen", "speak" or "think". Fail (no
+// file) on any other name, the message listing the names.
+Result<EyeModel> parse_eye_model(std::string_view name);
+Result<ConversationMode> parse_conversation_mode(std::string_view name);
 
 // The four tuning factors, each clamped to [0.1, 10]; 1 is the model's own.
 struct EyeFactors {

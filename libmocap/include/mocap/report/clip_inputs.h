@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mocap {
@@ -41,5 +42,14 @@ std::vector<ClipInput> find_clips(std::span<const std::string> inputs, const std
 // Every `count`-th clip starting at `index` (0 <= index < count): shards
 // 0..count-1 partition the list. Clips outside [0, count) give nothing.
 std::vector<ClipInput> shard_clips(std::span<const ClipInput> clips, int index, int count);
+
+// Shard `index` of `count`, as `mocap report --shard k/n` names it.
+struct Shard {
+  int index = 0;
+  int count = 1;
+};
+// "k/n", two whole numbers with 0 <= k < n. Fails, naming `text`, on
+// anything else.
+Result<Shard> parse_shard(std::string_view text);
 
 }  // namespace mocap

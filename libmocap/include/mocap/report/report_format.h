@@ -26,6 +26,9 @@ std::string format_html(const Report& report);
 // The format by the extension of `path` (.csv, .json, .html or .htm), written
 // with write_file_atomically. Fails on another extension or a write error.
 Result<void> write_report(const Report& report, const std::string& path);
+// True when write_report knows the format of `path`: a front end checks the
+// output before hours of work.
+bool is_report_path(const std::string& path);
 
 // Reads format_json's output. `name` stands for the file in errors. Fails on
 // text that is not JSON, not a report, of another format version, or

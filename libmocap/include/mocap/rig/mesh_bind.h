@@ -40,6 +40,7 @@
 #include <Eigen/Core>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mocap {
@@ -55,6 +56,12 @@ enum class WeightMethod {
   kDistance,  // distance to bones, smoothed (auto_weights.h)
   kVoxel,     // geodesic distance inside the mesh's voxel solid (voxel_weights.h); the default
 };
+
+// The names `mocap skin --fit/--weight-method` and the Python module take:
+// "height" or "embed"; "heat", "distance" or "voxel". Fail (no file) on
+// any other name, the message listing the names.
+Result<BindFit> parse_bind_fit(std::string_view name);
+Result<WeightMethod> parse_weight_method(std::string_view name);
 
 struct MeshBindOptions {
   std::string mesh_path;                       // OBJ, any up axis and facing (step 3)

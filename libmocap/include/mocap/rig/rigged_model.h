@@ -146,4 +146,9 @@ void model_skinning_matrices(const RiggedModel& model, const ModelPose& pose, st
 // `model` and `animation` must outlive it.
 PoseFrame pose_from_animation(const RiggedModel& model, const ModelAnimation& animation, double fps);
 
+// How many frames of `animation` there are at `fps` (> 0): frames 0 to
+// floor(duration * fps), the last one kept when rounding puts it a hair
+// short of the end.
+int animation_frame_count(const ModelAnimation& animation, double fps);
+
 }  // namespace mocap

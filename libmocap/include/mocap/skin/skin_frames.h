@@ -22,6 +22,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace mocap {
 
@@ -64,5 +65,27 @@ std::optional<FramePathPattern> parse_frame_path_pattern(const std::string& text
 // `mesh` and `numbers` must outlive it; its text buffer is reused between frames.
 WriteFrame obj_frame_writer(const Mesh& mesh, FramePathPattern pattern, std::span<const int> numbers,
                             double metres_per_unit = 1.0);
+
+// skin_frames through obj_frame_writer: the OBJ sequence in one call.
+Result<SkinFramesResult> write_obj_frames(Skinner& skinner, std::span<const int> frames, const PoseFrame& pose,
+                                          const Mesh& mesh, const FramePathPattern& pattern,
+                                          std::span<const int> numbers, double metres_per_unit = 1.0);
+
+// What an output path asks of a skinned sequence (`mocap skin -o`): one
+// glTF binary, written whole by rig/gltf.h, or one OBJ per frame.
+struct SkinOutputPlan {
+  bool glb = false;
+  FramePathPattern pattern;  // when !glb
+
+  // The file that stands for the output when checking, before any work,
+  // that it can be written: `output` itself, or for a pattern the first
+  // frame's file (every frame's goes in its folder).
+  std::string first_path(const std::string& output) const;
+};
+
+// The plan for `output` in `format` ("glb" or "obj", e.g. told from the
+// extension: io/output_format.h). Fails, naming `output`, when an OBJ
+// output is not a pattern parse_frame_path_pattern takes.
+Result<SkinOutputPlan> plan_skin_output(const std::string& output, std::string_view format);
 
 }  // namespace mocap

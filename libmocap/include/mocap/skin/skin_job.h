@@ -9,6 +9,7 @@
 
 #include <Eigen/Core>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace mocap {
@@ -25,6 +26,10 @@ struct DualQuaternion {
 void dual_quaternions_from(std::span<const SkinMatrix> matrices, std::span<DualQuaternion> out);
 
 enum class SkinMethod { kLinear, kDualQuaternion };
+
+// "lbs" (kLinear) or "dqs" (kDualQuaternion), the names `mocap skin
+// --method` and the Python module take; fails (no file) on any other.
+Result<SkinMethod> parse_skin_method(std::string_view name);
 
 // The code SkinJob::run deforms vertices with. Every kernel gives the same
 // results within float rounding (a few units in the last place: FMA and the
