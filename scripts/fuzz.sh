@@ -25,18 +25,13 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 # The targets alone: not the header checks, nor tiers no target links.
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" >/dev/null
-shared="$root/../shared/data/cmu"
 # One target: its corpus seeded, run for $seconds, its output in log/<target>.txt.
 run_target() {
-  local t="$1" kind="${1#fuzz_}"
+  local t="$1"
   local corpus="$build/corpus/$t" crashes="$build/crashes/$t" log="$build/log/$t.txt"
   mkdir -p "$corpus" "$crashes" "$build/log"
-  # Seeds: the bundled files, and the shared development set where present.
-  cp -n "$root"/data/*."$kind" "$corpus"/ 2>/dev/null || true
-  [ -d "$shared" ] && cp -n "$shared"/*."$kind" "$corpus"/ 2>/dev/null || true
-  [ -d "$root/tests/cli/malformed" ] && cp -n "$root"/tests/cli/malformed/*."$kind" "$corpus"/ 2>/dev/null || true
-  # Hand-made seeds for formats with no real files in data/.
-  [ -d "$root/tests/fuzz/seeds/$t" ] && cp -n "$root"/tests/fuzz/seeds/"$t"/* "$corpus"/ 2>/dev/null || true
+  # Seeds: the real and hand-made files of its kind (seed_files.sh).
+  bash "$root/tests/fuzz/seed_files.sh" "$t" "$root" | xargs -r -d '\n' cp -n -t "$corpus"/ 2>/dev/null || true
   # The target's own exit status decides: a crash, a leak, a timeout or an
   # out-of-memory input fails the run.
   local status=0 seed=()
@@ -69,5 +64,5 @@ run_target() {
 # As many targets at once as there are cores; every one runs, then any
 # failure fails the script.
 export -f run_target
-export root build shared seconds
+export root build seconds
 printf '%s\n' "${targets[@]}" | xargs -P "$(nproc)" -I{} bash -c 'run_target "$@"' _ {}
