@@ -5,11 +5,12 @@
 # Stages, each timed (the times are printed at the end):
 #   tsan  the suites that run threads (skinning's pool, the serial streamer,
 #         parallel reports) under ThreadSanitizer; only their programs are built
-#   fuzz  every libFuzzer target for MOCAP_FUZZ_SECONDS (default 10; 0 skips),
-#         the library instrumented for coverage (scripts/fuzz.sh)
+#   fuzz  only with MOCAP_FUZZ_SECONDS > 0: every libFuzzer target for that
+#         long, the library instrumented for coverage (scripts/fuzz.sh)
 #   asan  the WHOLE suite through ctest (gtest programs, CLI contract,
-#         package, viewer), built once with AddressSanitizer + UBSan: no
-#         separate plain build, every test runs under the sanitizers
+#         package, viewer, every fuzz target over its seeds), built once
+#         with AddressSanitizer + UBSan: no separate plain build, every test
+#         runs under the sanitizers
 # Sanitized builds compile at -O1 -g1 (MOCAP_SANITIZE in CMakeLists.txt):
 # with ASan + UBSan that is a third of -O2 -g's compile time. They are unity
 # builds (CMAKE_UNITY_BUILD: each target's sources compiled 8 to a unit), so
@@ -52,8 +53,15 @@ tsan() {
   cmake --build "$root/build-tsan" -j"$jobs" --target "${targets[@]}" >/dev/null
   # The report's sweeps over the 18 shared clips run the same threads as its
   # tests on the bundled clips; under TSan they only cost (ASan runs them).
+  # So do five one-worker runs that check files and numbers, not threads
+  # (40 s of TSan's CPU; ReportRun.ThreadCount... and the stopped and
+  # resumed runs keep the one-worker hand-over under TSan).
   # Of the eyes' tests, the serial streamer's (the others run no threads).
-  declare -A filter=([test_report]='-*OnSharedClips:*OnASharedClip' [test_eyes]='EyeStream*')
+  local report_filter='-*OnSharedClips:*OnASharedClip:ReportJournal.ATornLastLineIsIgnoredAndCutOff'
+  report_filter+=':ReportJournal.AJournalWithItsFirstLineTornStartsAfresh:ReportShard.MergedShardsGiveTheNumbersOfOneRun'
+  report_filter+=':ReportClipFiles.BytesAreTheWrittenFileAndTheWorstJointIsTheBruteForceWorst'
+  report_filter+=':ReportJitter.RebuildAndFilesAreMeasureJitterOfWhatWasMeasured'
+  declare -A filter=([test_report]="$report_filter" [test_eyes]='EyeStream*')
   # Most of these tests run one thread at a time (test_report's took 141 s
   # of wall for 146 s of CPU), so each program runs in gtest shards, as many
   # at once as there are cores: no core waits.
@@ -89,10 +97,13 @@ tsan() {
 }
 timed tsan tsan
 
-fuzz_seconds="${MOCAP_FUZZ_SECONDS:-10}"  # scripts/fuzz.sh 600 for a long campaign
+# libFuzzer only when asked: its clang build was a quarter of a fresh run
+# (281 s of 1,257), and the ASan suite already runs every target over its
+# seeds and the inputs of fixed crashes (fuzz.replay.*).
+fuzz_seconds="${MOCAP_FUZZ_SECONDS:-0}"  # scripts/fuzz.sh 600 for a long campaign
 if [ "$fuzz_seconds" -gt 0 ]; then
-  # One seed, so that CI explores what this run explored (fuzz.sh); long
-  # campaigns (fuzz.sh alone) draw a new one each time.
+  # One seed, so that a run repeats the last one's inputs; long campaigns
+  # (fuzz.sh alone) draw a new one each time.
   export MOCAP_FUZZ_SEED="${MOCAP_FUZZ_SEED:-1}"
   timed fuzz bash "$root/scripts/fuzz.sh" "$fuzz_seconds"
 fi
@@ -103,9 +114,9 @@ asan_build() {
   echo "== address,undefined: the whole suite"
   # UBSan's alignment and null checks left out here: they cost a fifth of
   # this build's compile CPU (865 s -> 690 s; mocap_rig's heaviest unit
-  # 75 s -> 48 s). The tree's pointer casts are to bytes or over vectors'
-  # own storage; the code that reads raw bytes (parsers, the .mkc decoder)
-  # runs under full UBSan in the fuzz stage; ASan still stops on a null access.
+  # 75 s -> 48 s) and a third of its tests'. The tree's pointer casts are to
+  # bytes or over vectors' own storage; fuzz.sh's campaigns keep full UBSan
+  # on the code that reads raw bytes; ASan still stops on a null access.
   configure build-asan address,undefined -DMOCAP_NO_SANITIZE=alignment,null
   bash "$root/scripts/check_packages.sh" "$root/build-asan/linked-files.txt" >/dev/null
   cmake --build "$root/build-asan" -j"$jobs" >/dev/null
