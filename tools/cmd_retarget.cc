@@ -65,9 +65,10 @@ int run_retarget(const RetargetCliOptions& o) {
 void add_retarget_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<RetargetCliOptions>();
   CLI::App* c = app.add_subcommand(
-      "retarget",
-      "Play a capture (ASF + AMC, or BVH) on a rigged character (.glb, .gltf, .dae, .fbx): the model's meshes, "
-      "materials, skin and node names kept, one animation added, named after the clip, at the capture's rate");
+      "retarget", "Play a capture on a rigged character (.glb, .gltf, .dae, .fbx) as a GLB with its feet planted");
+  c->footer(
+      "The model's meshes, materials, skin and node names are kept; one animation is added, named after the clip, "
+      "at the capture's rate.");
   c->add_option("inputs", o->inputs, "A .bvh file, or an ASF skeleton and an AMC motion")->required()->expected(1, 2);
   c->add_option("--model", o->model, "The rigged character")->required();
   c->add_option("-o,--output", o->output, "Output .glb")->required();
