@@ -1,3 +1,4 @@
+#include <mocap/core/parse_name.h>
 #include <mocap/eyes/eye_track_file.h>
 
 #include <charconv>
@@ -57,9 +58,7 @@ std::string jsonl_of(std::span<const EyeFrame> frames) {
 }  // namespace
 
 Result<EyeTrackFormat> parse_eye_track_format(std::string_view name) {
-  if (name == "csv") return EyeTrackFormat::kCsv;
-  if (name == "jsonl") return EyeTrackFormat::kJsonl;
-  return fail("", 0, "expected 'csv' or 'jsonl', found '" + std::string(name) + "'");
+  return parse_name<EyeTrackFormat>(name, {{"csv", EyeTrackFormat::kCsv}, {"jsonl", EyeTrackFormat::kJsonl}});
 }
 
 std::string format_eye_track(std::span<const EyeFrame> frames, EyeTrackFormat format) {

@@ -1,3 +1,4 @@
+#include <mocap/core/parse_name.h>
 #include <mocap/eyes/eyes.h>
 
 #include <algorithm>
@@ -324,17 +325,14 @@ void schedule_next_move(EyeRig& rig, const EyeParams& p, double now) {
 }  // namespace
 
 Result<EyeModel> parse_eye_model(std::string_view name) {
-  if (name == "design") return EyeModel::kDesign;
-  if (name == "physio") return EyeModel::kPhysiological;
-  return fail("", 0, "expected 'design' or 'physio', found '" + std::string(name) + "'");
+  return parse_name<EyeModel>(name, {{"design", EyeModel::kDesign}, {"physio", EyeModel::kPhysiological}});
 }
 
 Result<ConversationMode> parse_conversation_mode(std::string_view name) {
-  if (name == "free") return ConversationMode::kFree;
-  if (name == "listen") return ConversationMode::kListening;
-  if (name == "speak") return ConversationMode::kSpeaking;
-  if (name == "think") return ConversationMode::kThinking;
-  return fail("", 0, "expected 'free', 'listen', 'speak' or 'think', found '" + std::string(name) + "'");
+  return parse_name<ConversationMode>(name, {{"free", ConversationMode::kFree},
+                                             {"listen", ConversationMode::kListening},
+                                             {"speak", ConversationMode::kSpeaking},
+                                             {"think", ConversationMode::kThinking}});
 }
 
 namespace {

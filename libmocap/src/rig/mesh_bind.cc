@@ -1,3 +1,4 @@
+#include <mocap/core/parse_name.h>
 #include <mocap/io/amc.h>
 #include <mocap/rig/auto_weights.h>
 #include <mocap/rig/embed.h>
@@ -118,16 +119,12 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
 }
 
 Result<BindFit> parse_bind_fit(std::string_view name) {
-  if (name == "embed") return BindFit::kEmbed;
-  if (name == "height") return BindFit::kHeight;
-  return fail("", 0, "expected 'embed' or 'height', found '" + std::string(name) + "'");
+  return parse_name<BindFit>(name, {{"embed", BindFit::kEmbed}, {"height", BindFit::kHeight}});
 }
 
 Result<WeightMethod> parse_weight_method(std::string_view name) {
-  if (name == "voxel") return WeightMethod::kVoxel;
-  if (name == "heat") return WeightMethod::kHeat;
-  if (name == "distance") return WeightMethod::kDistance;
-  return fail("", 0, "expected 'voxel', 'heat' or 'distance', found '" + std::string(name) + "'");
+  return parse_name<WeightMethod>(
+      name, {{"voxel", WeightMethod::kVoxel}, {"heat", WeightMethod::kHeat}, {"distance", WeightMethod::kDistance}});
 }
 
 }  // namespace mocap

@@ -1,5 +1,6 @@
 // SkinJob: validation, the dual quaternions of the skinning matrices and the
 // choice of kernel (skin_kernels.h holds the kernels themselves).
+#include <mocap/core/parse_name.h>
 #include <mocap/skin/skin_job.h>
 
 #include <algorithm>
@@ -205,9 +206,7 @@ void SkinJob::run(int begin, int end, SkinKernel kernel) const {
 }
 
 Result<SkinMethod> parse_skin_method(std::string_view name) {
-  if (name == "lbs") return SkinMethod::kLinear;
-  if (name == "dqs") return SkinMethod::kDualQuaternion;
-  return fail("", 0, "expected 'lbs' or 'dqs', found '" + std::string(name) + "'");
+  return parse_name<SkinMethod>(name, {{"lbs", SkinMethod::kLinear}, {"dqs", SkinMethod::kDualQuaternion}});
 }
 
 }  // namespace mocap
