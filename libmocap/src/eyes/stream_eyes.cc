@@ -10,6 +10,9 @@
 namespace mocap {
 
 Result<EyeStreamStats> stream_eyes(const EyeStreamOptions& options, EyeTimeline& timeline, double open_timeout_s) {
+  // Both devices must open before the stream starts (later losses are
+  // retried while it runs); one that does not appear within the timeout is
+  // the caller's output error.
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::duration<double>(open_timeout_s);
   for (const std::string& path : {options.left_path, options.right_path}) {
     for (;;) {
