@@ -13,7 +13,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
-bash "$root/scripts/setup.sh"
+bash "$root/scripts/setup.sh" fuzz
 build="$root/build-fuzz"
 source "$root/scripts/cmake_env.sh"
 cmake_dir "$build"

@@ -5,7 +5,9 @@
 # `scripts/setup.sh chromium` from report_screenshot.sh. `--list` prints the
 # packages, one a line, and installs nothing (scripts/check_packages.sh).
 # Named groups stand for several packages: `slurm` (a one-node cluster for
-# scripts/slurm_report.sh), `blender` (the real-client check), `ffmpeg`.
+# scripts/slurm_report.sh), `blender` (the real-client check), `ffmpeg`,
+# `fuzz` (clang 16 and libc++ for scripts/fuzz.sh's libFuzzer build: some
+# 300 MB that the builds and tests do not use).
 set -euo pipefail
 list_only=0
 if [ "${1:-}" = "--list" ]; then list_only=1; shift; fi
@@ -14,6 +16,7 @@ for a in "$@"; do
   case "$a" in
     slurm) extras+=(slurm-wlm slurm-client munge) ;;
     blender) extras+=(blender python3-numpy) ;;  # Blender's glTF importer needs numpy
+    fuzz) extras+=(clang-16 libclang-rt-16-dev libc++-16-dev libc++abi-16-dev) ;;
     *) extras+=("$a") ;;
   esac
 done
@@ -27,7 +30,7 @@ packages=(
   xvfb xauth libgl1-mesa-dri
   nodejs npm ca-certificates
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib python3-pip python3-setuptools python3-venv
-  clang-16 libclang-rt-16-dev libc++-16-dev libc++abi-16-dev clang-format-14
+  clang-format-14
   ${extras[@]+"${extras[@]}"}
 )
 
