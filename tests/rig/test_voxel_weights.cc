@@ -163,6 +163,26 @@ TEST(VoxelWeights, AContinuousFieldWhateverTheVertexOrder) {
   }
 }
 
+// A cube floating beside the bar across its joint: no bone reaches its
+// piece of the solid, and all its vertices take one bone (the one nearest
+// its middle), so it moves rigidly rather than tearing between two bones.
+TEST(VoxelWeights, APieceNoBoneReachesMovesRigidly) {
+  Mesh mesh = bar();
+  const int first = mesh.vertex_count();
+  for (int k = 0; k < 8; ++k)
+    mesh.positions.emplace_back(k & 1 ? 0.54f : 0.44f, k & 2 ? 0.4f : 0.3f, k & 4 ? 0.05f : -0.05f);
+  const int faces[6][4] = {{0, 1, 3, 2}, {4, 6, 7, 5}, {0, 4, 5, 1}, {2, 3, 7, 6}, {0, 2, 6, 4}, {1, 5, 7, 3}};
+  for (const auto& f : faces) {
+    mesh.triangles.push_back({{first + f[0], first + f[1], first + f[2]}});
+    mesh.triangles.push_back({{first + f[0], first + f[2], first + f[3]}});
+  }
+  compute_normals(mesh);
+  const auto bound = voxel_weights(mesh, bar_bones());
+  ASSERT_TRUE(bound) << bound.error().to_string();
+  EXPECT_EQ(bound->parts, 2);
+  for (int v = first; v < mesh.vertex_count(); ++v) EXPECT_EQ(weight_of(bound->weights[v], 1), 1.0f) << v;
+}
+
 // Two bars end to end as separate parts, 2 mm apart: the vertices at the
 // contact take the same weights from the solid, so they move together.
 TEST(VoxelWeights, PartsThatTouchGetTheSameWeights) {

@@ -417,6 +417,7 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
   // Per part, the sum and count of its vertices the field does not reach.
   std::vector<Eigen::Vector3d> unreached_sum(static_cast<std::size_t>(out.parts), Eigen::Vector3d::Zero());
   std::vector<int> unreached(static_cast<std::size_t>(out.parts), 0);
+  std::vector<std::uint8_t> reached(static_cast<std::size_t>(n), 1);
   std::vector<float> dense(bones.size(), 0.0f);
   std::vector<int> touched;
   std::vector<std::pair<int, float>> influences;
@@ -462,6 +463,7 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
       if (influences.front().second <= 0.0f) influences.resize(1), influences.front().second = 1.0f;
       std::erase_if(influences, [](const auto& bw) { return bw.second <= 0.0f; });
     } else if (part[v] >= 0) {
+      reached[v] = 0;
       unreached_sum[part[v]] += p.cast<double>();
       ++unreached[part[v]];
     } else {
@@ -472,16 +474,17 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
     if (auto w = make_vertex_weights(influences)) out.weights[v] = *w;
   }
   // The vertices of a part the field does not reach (a piece of the solid
-  // no bone meets: a helper cube on the ground between the feet) all on the
-  // bone nearest to their middle, so that the piece moves rigidly: each on
-  // its own nearest bone tore its 5 cm edges 27x in a cartwheel.
-  for (int q = 0; q < out.parts; ++q) {
-    if (unreached[q] == 0) continue;
-    const int b = nearest_bone((unreached_sum[q] / unreached[q]).cast<float>(), bones);
-    if (b < 0) continue;
-    const std::pair<int, float> only{b, 1.0f};
-    for (int v = 0; v < n; ++v)
-      if (part[v] == q && out.weights[v].weight[0] == 0.0f) out.weights[v] = *make_vertex_weights({&only, 1});
+  // no bone meets: MakeHuman's joint-ground cube between the feet) all on
+  // the bone nearest to their middle, so that the piece moves rigidly: each
+  // on its own nearest bone tore its 5 cm edges 27x in a cartwheel.
+  std::vector<int> part_bone(static_cast<std::size_t>(out.parts), -1);
+  for (int q = 0; q < out.parts; ++q)
+    if (unreached[q] > 0) part_bone[q] = nearest_bone((unreached_sum[q] / unreached[q]).cast<float>(), bones);
+  for (int v = 0; v < n; ++v) {
+    if (!reached[v] && part[v] >= 0 && part_bone[part[v]] >= 0) {
+      const std::pair<int, float> only{part_bone[part[v]], 1.0f};
+      out.weights[v] = *make_vertex_weights({&only, 1});
+    }
   }
 
   // 7. Contacts between parts, then smoothing elsewhere.
