@@ -247,7 +247,13 @@ void expect_at_least(const BoneAgreement& a, double overall, std::array<double, 
 // lowerback->root 247, rfingers->rhand 230, lowerneck->head 221), above
 // bone heat in every region. Without the head's rigid part spine/head falls
 // to 0.592; at 128 cells overall 0.783, at 256 0.793 (legs 0.780).
-// Thresholds: those less 0.02.
+// Thresholds: those less 0.02. On 2026-12-06, the weights one field over
+// the solid, diffused 20 passes and interpolated between cells (no mesh
+// smoothing): overall 0.807, arms 0.876, hands 0.711, legs 0.871,
+// spine/head 0.809 (most missed: lfingers->lhand 282, lowerback->root 245,
+// rfingers->rhand 228, lowerneck->head 213; rradius->rhumerus 55 and
+// lradius->lhumerus 54 now among them: arms lost 0.018). Legs and overall
+// raised to those less 0.02; the others kept.
 TEST(MakeHumanReferenceMeasures, DefaultBindingAgainstTheArtists) {
   REQUIRE_MAKEHUMAN();
   const auto* ref = reference();
@@ -255,7 +261,7 @@ TEST(MakeHumanReferenceMeasures, DefaultBindingAgainstTheArtists) {
   ASSERT_EQ(MeshBindOptions{}.weight_method, WeightMethod::kVoxel);
   const Measured m = measure_binding(*ref, MeshBindOptions{}.fit, MeshBindOptions{}.weight_method, "default (voxel)");
   ASSERT_EQ(m.agreement.overall.vertices, ref->vertex_count());
-  expect_at_least(m.agreement, 0.786, {0.874, 0.692, 0.840, 0.789});
+  expect_at_least(m.agreement, 0.787, {0.874, 0.692, 0.851, 0.789});
   // The joints are the embedding's, as with heat.
   expect_joints_within(m.joints, 12.3, 3.3);
 }

@@ -27,31 +27,47 @@
 //     of distance: the k nearest sources of every cell are exact, because a
 //     source among a cell's k nearest is among the k nearest of every cell
 //     on the shortest path to it). One pass for all bones, not one per bone.
-//  4. A vertex's distance to bone b: the least over the solid cells of the
-//     3 x 3 x 3 block around its cell of (the cell's distance to b + the
-//     straight line from the cell's centre to the vertex), so that it varies
-//     inside a cell and is the same function of position for every part.
-//  5. Falloff (the paper's w = ((1 - a) d + a d^2)^-2, on distances relative
-//     to the vertex's nearest bone, d_b / d_min, so that it does not depend
-//     on the body's size or the cell's): `falloff` a = 0 is inverse square,
-//     a = 1 inverse fourth power (sharper joints). When more than four
-//     bones reach the vertex, the fifth's weight is taken from the four kept
-//     (so a bone leaves a vertex's four smoothly where another overtakes it,
-//     not with a jump between neighbouring vertices: that jump stretched 2
-//     mm edges of the chest 5x); weights below `min_weight` of the total
-//     dropped, the rest normalised.
-//  6. Smoothing over the mesh's edges (smooth_weights, auto_weights.h), as
-//     distance weights do, EXCEPT at contacts: a vertex that has a vertex of
-//     another part (a piece of the mesh not joined to it by edges) in its
-//     cell or a neighbouring one keeps the weights of step 5, which are the
-//     solid's at that place, so the two touching parts there have the same
-//     weights and move together; the rest of each part is smoothed from them.
-// Cost: the solid, then one Dijkstra over its cells with four labels each
-// (about 1 s on one core for a body at 192 cells, whatever its vertex
-// count: 1.0 s for the humanoid subdivided to 53,514 vertices, bench_bind),
-// then a pass over the vertices. Memory: about 25 bytes per solid cell and 9
-// per grid cell (1.3 million cells, about 14 MB, for the humanoid at 192),
-// growing with the cube of the resolution.
+//  4. Per solid cell, a weight per bone: the falloff (the paper's
+//     w = ((1 - a) d + a d^2)^-2, on distances relative to the cell's
+//     nearest bone, d_b / d_min, so that it does not depend on the body's
+//     size or the cell's; `falloff` a = 0 is inverse square, a = 1 inverse
+//     fourth power, sharper joints) over the bones of its labels and its 26
+//     neighbours' (a neighbour's distance plus the step to it). Four kept,
+//     the fifth's weight taken from them, so that a bone overtaken between
+//     two cells leaves with a small weight, not the fourth's whole share.
+//  5. Diffusion: `diffusion_passes` passes in which each solid cell takes
+//     the mean of itself and its solid face neighbours (up to 8 bones a
+//     cell), so that transitions the falloff made steep (the thumb's root,
+//     the crotch, the armpit) are a few cells wide and never cross air.
+//     Diffusion moves a transition towards the thinner side (a tip's mass
+//     flows out through its base: the toes' tips went to the feet), so one
+//     gain per bone, the same in every cell, is then set so that each bone
+//     is again the heaviest in as many cells as before it.
+//  6. A vertex's weights: the field at its position, interpolated between
+//     the centres of the 8 cells around it (solid cells only, their shares
+//     renormalised), so one continuous function of position for every
+//     part: no jump where a vertex crosses a cell's face, and touching
+//     parts get the same weights. Then at most four bones: the first one
+//     left out, or `min_weight` of the total if larger, is the zero of the
+//     kept ones, so that a bone fades out of a vertex, not cut off between
+//     two neighbouring vertices (a cut stretched 2 mm edges of the chest 5x).
+//     The vertices of a part the field does not reach (a piece of the solid
+//     no bone meets) all take the bone nearest to their middle, rigidly.
+//  7. Optional smoothing over the mesh's edges (smooth_weights,
+//     auto_weights.h; off by default), EXCEPT at contacts: a vertex that
+//     has a vertex of another part (a piece of the mesh not joined to it by
+//     edges) in its cell or a neighbouring one keeps the weights of step 6,
+//     so the two touching parts there have the same weights. Off because
+//     the kept vertices then differ from their smoothed neighbours: with 10
+//     passes sub-millimetre edges of the heavy body stretched 17x.
+// Cost: the solid, one Dijkstra over its cells with four labels each, and
+// the diffusion's passes over them (about 1.3 s on one core for a body at
+// 192 cells, whatever its vertex count: bench_bind's humanoid subdivided to
+// 53,514 vertices, 1.3 times the earlier weights without diffusion), then a pass
+// over the vertices. Memory: about 150 bytes per solid cell (labels, the
+// field twice while it diffuses, the neighbours) and 9 per grid cell (1.3
+// million cells for the humanoid at 192), growing with the cube of the
+// resolution.
 #pragma once
 
 #include <mocap/core/error.h>
@@ -69,9 +85,10 @@ namespace mocap {
 
 struct VoxelWeightOptions {
   VoxelSolidOptions solid;             // resolution and hole closing (voxel_solid.h)
-  float falloff = 0.5f;                // a in [0, 1] (step 5): larger, sharper transitions between bones
-  float min_weight = 0.01f;            // in [0, 0.25): shares of the total below it are dropped
-  int smoothing_iterations = 10;       // >= 0 Jacobi passes over the edges (step 6)
+  float falloff = 0.5f;                // a in [0, 1] (step 4): larger, sharper transitions between bones
+  float min_weight = 0.01f;            // in [0, 0.25): shares of the total below it fade to nothing (step 6)
+  int diffusion_passes = 20;           // >= 0 passes over the solid's cells (step 5); 0: no diffusion, no gains
+  int smoothing_iterations = 0;        // >= 0 Jacobi passes over the edges (step 7)
   float smoothing = 0.5f;              // in (0, 1]
   std::vector<RigidPart> rigid_parts;  // step 2 (embed.h finds the head's)
 
@@ -83,7 +100,7 @@ struct VoxelBinding {
   std::vector<VertexWeights> weights;  // one per vertex of the mesh
   VoxelSolid solid;                    // step 1
   int parts = 0;                       // pieces of the mesh joined by edges
-  int contact_vertices = 0;            // vertices near another part (step 6), not smoothed
+  int contact_vertices = 0;            // vertices near another part (step 7), not smoothed
   std::vector<int> untouched_bones;    // deforming bones that meet no solid cell: no weight
   std::string note;                    // one line: the bones that got no weight, empty when none
 };
