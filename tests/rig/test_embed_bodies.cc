@@ -9,16 +9,22 @@
 #include <mocap/io/amc.h>
 #include <mocap/io/asf.h>
 #include <mocap/io/atomic_write.h>
+#include <mocap/io/mesh.h>
 #include <mocap/rig/embed.h>
 #include <mocap/rig/mesh_bind.h>
+#include <mocap/rig/mesh_inside.h>
 #include <mocap/rig/mesh_orientation.h>
+#include <mocap/skin/bind.h>
 #include <mocap/skin/skinner.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <span>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "limb_joints.h"
 #include "rig/rigged_reference.h"
@@ -50,25 +56,30 @@ struct TestMesh {
   double max_worst_cm;      // the worst limb joint's bound (cm, < 0 inside), from what was measured
   double max_stretch;       // the longest edge's bound, likewise
 };
-// Measured (cartwheel / walk): worst limb joint -0.66 / -1.06 cm and longest
-// edge 9.9x / 14.35x on every turned copy of the parts (identical figures);
-// the one-piece body -0.45 / -1.06 cm, 11.6x / 14.4x; the overlapping parts
-// with a pouch and a belt -0.04 / -0.01 cm (inside the body: the wrist
-// passes a hair from a belt box's surface), 27.0x / 4.5x; heavy -0.61 /
-// -0.56 cm, 10.9x / 18.4x; thin -0.79 / -0.86 cm, 32.4x / 7.9x; big head
-// -1.61 / -1.65 cm, 5.7x / 3.2x (its arms fitted 0.69-0.72 of their placed
-// lengths: the head's height made the placed skeleton taller). The long edges
-// are 1-5 mm edges on upperback near the armpit (18-537 edge-frames past
-// 3x): the 3x is not met by bone heat; the bounds are what it does.
+// Measured with voxel weights, the default (cartwheel / walk, both on
+// subject 49's skeleton; edge-frames past 3x in brackets): worst limb joint
+// -0.76 / -0.24 cm, longest edge 3.77x / 3.26x (36 / 9) on the parts; the
+// turned copies, when bound, -0.75 / -0.23 cm, 3.55x / 3.40x (parts_zup_m)
+// and -0.73 cm, 3.64x (parts_ymz_cm): the solid's cells fall otherwise on a
+// turned and scaled mesh, so the figures differ by a hair, not at all with
+// bone heat; the one-piece body, turned, -0.55 / -0.41 cm, 3.91x / 3.09x
+// (26 / 12); the overlapping parts with a pouch and a belt -0.00 / -0.13 cm
+// (the wrist a hair inside a belt box's surface), 3.39x / 3.32x (18 / 16);
+// heavy -0.56 / -0.01 cm, 3.86x / 2.58x (59 / 0); thin -0.79 / -0.82 cm,
+// 3.20x / 3.53x (8 / 87); big head -1.65 / -1.69 cm, 4.98x / 4.95x (594 /
+// 526: 27 mm edges at the clavicles). The long edges are at the thumbs' roots
+// and around the armpits and the hips. With bone heat (before): 9.9x to
+// 32.4x, 18-537 edge-frames past 3x. The 3x is not met yet (only
+// heavy's walk); the bounds are what the voxel weights do, and a margin.
+// The one-piece body and parts_ymz_cm have their orientation checked, not
+// their figures: a voxel binding costs 7-10 s of CPU under ASan.
 const TestMesh kHumanoidMeshes[] = {
-    {"parts_dm.obj", "dm", "+y", "+z", -0.3, 16.0},      {"parts_zup_m.obj", "m", "+z", "-y", -0.3, 16.0},
-    {"parts_ymz_cm.obj", "cm", "+y", "-z", -0.3, 16.0},  {"body_zup_cm.obj", "cm", "+z", "+x", -0.3, 16.0},
-    {"overlap_zup_cm.obj", "cm", "+z", "-y", 0.5, 30.0},  // separate overlapping parts: no weld joins them
-    {"heavy_dm.obj", "dm", "+y", "+z", -0.3, 20.0},      {"thin_dm.obj", "dm", "+y", "+z", -0.5, 35.0},
-    {"bighead_dm.obj", "dm", "+y", "+z", -1.3, 6.5},
+    {"parts_dm.obj", "dm", "+y", "+z", -0.15, 4.0},     {"parts_zup_m.obj", "m", "+z", "-y", -0.15, 4.0},
+    {"parts_ymz_cm.obj", "cm", "+y", "-z", -0.15, 4.0}, {"body_zup_cm.obj", "cm", "+z", "+x", -0.15, 4.0},
+    {"overlap_zup_cm.obj", "cm", "+z", "-y", 0.2, 3.6},  // separate overlapping parts: no weld joins them
+    {"heavy_dm.obj", "dm", "+y", "+z", 0.2, 4.1},       {"thin_dm.obj", "dm", "+y", "+z", -0.6, 3.8},
+    {"bighead_dm.obj", "dm", "+y", "+z", -1.4, 5.3},
 };
-
-using test::worst_limb_joint;
 
 struct ClipMeasure {
   double worst_cm = -100.0;  // worst limb joint, bind pose and 9 frames; > 0 outside
@@ -81,44 +92,63 @@ struct ClipMeasure {
   std::string orientation;       // what the binding found (BoundMesh::orientation)
 };
 
-// The mesh bound to the clip's skeleton and skinned at 9 frames spread over
-// the clip (and the bind pose).
-ClipMeasure measure(const MeshBindOptions& options, const std::filesystem::path& asf,
-                    const std::filesystem::path& amc) {
+// The worst limb joint (metres, > 0 outside) of `skeleton` in `pose` against
+// the mesh at `positions`: fit_report's distances for the limb joints alone
+// (fit_report measures all 31 joints: nine tenths of the measuring's CPU
+// under ASan, 2.5 s a clip).
+std::pair<double, std::string> worst_limb_joint(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind,
+                                                std::span<const Eigen::Vector3f> positions,
+                                                std::span<const MeshTriangle> triangles) {
+  const std::size_t bones = skeleton.bones.size();
+  std::vector<Eigen::Vector3d> ends(bones);
+  std::vector<Eigen::Quaterniond> rotations(bones);
+  std::vector<Eigen::Affine3d> frames(bones);
+  bone_frames(skeleton, pose, bind.placement, ends, rotations, frames, bind.bone_scale);
+  std::pair<double, std::string> worst{-1.0, ""};
+  for (const char* name : test::kLimbJoints) {
+    const int b = skeleton.find_bone(name);
+    const double d = signed_distance(positions, triangles, bind.placement.matrix() * ends[b]);
+    if (d > worst.first) worst = {d, name};
+  }
+  return worst;
+}
+
+// `bound` (bound to `skeleton`) in its bind pose.
+ClipMeasure measure_bind_pose(const BoundMesh& bound, const Skeleton& skeleton) {
   ClipMeasure m;
-  Skeleton skeleton;
-  Motion motion;
-  if (!test::load({amc.stem().string(), asf, amc}, skeleton, motion)) return m;
-  const auto bound = bind_mesh(skeleton, options);
-  EXPECT_TRUE(bound) << bound.error().to_string();
-  if (!bound) return m;
-  m.orientation = bound->orientation;
-  auto skinner = Skinner::create(bound->mesh, bound->weights, skeleton.bones.size(), SkinMethod::kLinear, 1);
+  m.orientation = bound.orientation;
+  const auto [d, name] =
+      worst_limb_joint(skeleton, bound.bind_pose, bound.bind, bound.mesh.positions, bound.mesh.triangles);
+  m.worst_cm = 100 * d, m.worst_where = name + " bind pose";
+  return m;
+}
+
+// `bound` (bound to `skeleton`) skinned by `motion` at 9 frames spread over
+// the clip, added to `m`, its bind pose's figures (one per body, not per clip).
+ClipMeasure measure(const BoundMesh& bound, const Skeleton& skeleton, const Motion& motion, ClipMeasure m) {
+  auto skinner = Skinner::create(bound.mesh, bound.weights, skeleton.bones.size(), SkinMethod::kLinear, 1);
   EXPECT_TRUE(skinner);
   if (!skinner) return m;
-  auto consider = [&](const FitReport& report, const std::string& where) {
-    const auto [d, name] = worst_limb_joint(skeleton, report);
+  auto consider = [&](const Pose& pose, std::span<const Eigen::Vector3f> positions, const std::string& where) {
+    const auto [d, name] = worst_limb_joint(skeleton, pose, bound.bind, positions, bound.mesh.triangles);
     if (100 * d > m.worst_cm) m.worst_cm = 100 * d, m.worst_where = name + " " + where;
   };
-  consider(fit_report(skeleton, bound->bind_pose, bound->bind, bound->mesh.positions, bound->mesh.triangles),
-           "bind pose");
-  const auto edges = mesh_edges(bound->mesh);
+  const auto edges = mesh_edges(bound.mesh);
   Pose pose = make_pose(skeleton);
   for (int k = 0; k < 9; ++k) {
     const int f = k * (motion.frame_count() - 1) / 8;
     pose_from_channels(skeleton, motion.frame(f), pose);
-    skinner->skin(skeleton, pose, bound->bind);
-    consider(fit_report(skeleton, pose, bound->bind, skinner->positions(), bound->mesh.triangles),
-             "frame " + std::to_string(motion.frame_numbers[f]));
+    skinner->skin(skeleton, pose, bound.bind);
+    consider(pose, skinner->positions(), "frame " + std::to_string(motion.frame_numbers[f]));
     for (const auto& e : edges) {
-      const float rest = (bound->mesh.positions[e[0]] - bound->mesh.positions[e[1]]).norm();
+      const float rest = (bound.mesh.positions[e[0]] - bound.mesh.positions[e[1]]).norm();
       if (rest < 1e-5f) continue;
       const float now = (skinner->positions()[e[0]] - skinner->positions()[e[1]]).norm();
       m.over_3x += now > 3.0f * rest;
       if (now / rest > m.stretch) {
         m.stretch = now / rest, m.stretch_rest_mm = 1000 * rest;
-        m.stretch_bone = skeleton.bones[bound->weights[e[0]].bone[0]].name;
-        const Eigen::Vector3f at = 100.0f * bound->mesh.positions[e[0]];
+        m.stretch_bone = skeleton.bones[bound.weights[e[0]].bone[0]].name;
+        const Eigen::Vector3f at = 100.0f * bound.mesh.positions[e[0]];
         char where[128];
         std::snprintf(where, sizeof where, "(%.1f %.1f %.1f) cm, frame %d", at.x(), at.y(), at.z(),
                       motion.frame_numbers[f]);
@@ -129,29 +159,66 @@ ClipMeasure measure(const MeshBindOptions& options, const std::filesystem::path&
   return m;
 }
 
-// The clips: the cartwheel (bundled) and a walk (shared; 16_05 is a jump).
+// One line per body and clip: the worst limb joint and the stretch figures.
+void print(const std::string& body, const std::string& clip, const ClipMeasure& m) {
+  std::printf(
+      "%s, %s: worst limb joint %.2f cm (%s), longest edge %.2fx (%.2f mm at rest, %s at %s), %d edge-frames "
+      "past 3x\n",
+      body.c_str(), clip.c_str(), m.worst_cm, m.worst_where.c_str(), m.stretch, m.stretch_rest_mm,
+      m.stretch_bone.c_str(), m.stretch_where.c_str(), m.over_3x);
+}
+
+// The clips: the cartwheel (bundled) and a walk (shared; 16_05 is a jump),
+// both on subject 49's skeleton, so that a body is bound once for both (a
+// voxel binding costs 7-10 s of CPU under ASan). Subjects 16 and 49 have
+// the same bones, axes and degrees of freedom (data/16.asf, data/49.asf):
+// the walk's angles are the walk; only its bone lengths are 49's.
 struct Clip {
   std::string name;
-  std::filesystem::path asf, amc;
+  Motion motion;
 };
-std::vector<Clip> clips() {
-  const auto d = test::bundled_data_dir();
-  std::vector<Clip> out{{"cartwheel 49_06", d / "49.asf", d / "49_06.amc"}};
-  const auto walk = test::shared_data_dir() / "cmu";
-  if (std::filesystem::exists(walk / "16_15.amc")) {
-    out.push_back({"walk 16_15", walk / "16.asf", walk / "16_15.amc"});
-  } else {
-    std::printf("no walk at %s: the cartwheel alone\n", walk.string().c_str());
-  }
+struct Clips {
+  Skeleton skeleton;
+  std::vector<Clip> clips;
+};
+const Clips& clips() {
+  static const Clips out = [] {
+    Clips c;
+    Motion cartwheel;
+    const auto d = test::bundled_data_dir();
+    if (!test::load({"49_06", d / "49.asf", d / "49_06.amc"}, c.skeleton, cartwheel)) return c;
+    c.clips.push_back({"cartwheel 49_06", std::move(cartwheel)});
+    const auto walk = test::shared_data_dir() / "cmu" / "16_15.amc";
+    if (std::filesystem::exists(walk)) {
+      auto motion = read_amc(walk.string(), c.skeleton);
+      EXPECT_TRUE(motion) << motion.error().to_string();
+      if (motion) c.clips.push_back({"walk 16_15", std::move(*motion)});
+    } else {
+      std::printf("no walk at %s: the cartwheel alone\n", walk.string().c_str());
+    }
+    return c;
+  }();
   return out;
 }
 
-// Bone heat, named rather than taken as the default: the figures below are its.
+// `options`' mesh bound once to the clips' skeleton and measured on each clip.
+std::vector<std::pair<std::string, ClipMeasure>> measure_clips(const MeshBindOptions& options) {
+  std::vector<std::pair<std::string, ClipMeasure>> out;
+  const Clips& c = clips();
+  const auto bound = bind_mesh(c.skeleton, options);
+  EXPECT_TRUE(bound) << bound.error().to_string();
+  if (!bound) return out;
+  const ClipMeasure bind_pose = measure_bind_pose(*bound, c.skeleton);
+  for (const Clip& clip : c.clips) out.emplace_back(clip.name, measure(*bound, c.skeleton, clip.motion, bind_pose));
+  return out;
+}
+
+// The default binding, what `mocap skin --auto-weights` gives users (voxel
+// weights): the criteria are judged on it.
 MeshBindOptions options_for(const std::filesystem::path& path, const std::string& units) {
   MeshBindOptions o;
   o.mesh_path = path.string();
   o.units = units;
-  o.weight_method = WeightMethod::kHeat;
   return o;
 }
 
@@ -159,18 +226,21 @@ MeshBindOptions options_for(const std::filesystem::path& path, const std::string
 TEST(EmbedBodies, HumanoidPartsTurnedAndScaled) {
   for (const TestMesh& t : kHumanoidMeshes) {
     const auto path = humanoid_meshes() / t.file;
-    // The turned and scaled copies of the parts give parts_dm's figures (see
-    // above): the cartwheel shows it; the walk on them only cost CI time.
-    const bool turned_copy = t.file.starts_with("parts_") && t.file != "parts_dm.obj";
-    for (const Clip& c : clips()) {
-      if (turned_copy && !c.name.starts_with("cartwheel")) continue;
-      const ClipMeasure m = measure(options_for(path, t.units), c.asf, c.amc);
-      EXPECT_TRUE(m.orientation.starts_with("up " + t.up + ", facing " + t.forward)) << t.file << ": " << m.orientation;
-      std::printf("%s, %s: worst limb joint %.2f cm (%s), longest edge %.2fx (%.2f mm at rest, %s at %s), %d past 3x\n",
-                  t.file.c_str(), c.name.c_str(), m.worst_cm, m.worst_where.c_str(), m.stretch, m.stretch_rest_mm,
-                  m.stretch_bone.c_str(), m.stretch_where.c_str(), m.over_3x);
-      EXPECT_LT(m.worst_cm, t.max_worst_cm) << t.file << " " << c.name << ": " << m.worst_where;
-      EXPECT_LT(m.stretch, t.max_stretch) << t.file << " " << c.name;
+    const std::string axes = "up " + t.up + ", facing " + t.forward;
+    // The turned copies: their orientation (see above for their figures).
+    if (t.file != "parts_dm.obj" && (t.file.starts_with("parts_") || t.file.starts_with("body_"))) {
+      const auto mesh = read_obj(path.string());
+      ASSERT_TRUE(mesh) << mesh.error().to_string();
+      const auto found = find_mesh_orientation(*mesh, std::nullopt, std::nullopt, path.string());
+      ASSERT_TRUE(found) << found.error().to_string();
+      EXPECT_TRUE(found->how.starts_with(axes)) << t.file << ": " << found->how;
+      continue;
+    }
+    for (const auto& [clip, m] : measure_clips(options_for(path, t.units))) {
+      EXPECT_TRUE(m.orientation.starts_with(axes)) << t.file << ": " << m.orientation;
+      print(t.file, clip, m);
+      EXPECT_LT(m.worst_cm, t.max_worst_cm) << t.file << " " << clip << ": " << m.worst_where;
+      EXPECT_LT(m.stretch, t.max_stretch) << t.file << " " << clip;
     }
   }
 }
@@ -186,6 +256,7 @@ std::filesystem::path arms_down_mesh() {
   std::filesystem::create_directories(mesh_dir());
   const auto clip = test::load_bundled("09_06");
   MeshBindOptions o = options_for(test::bundled_data_dir() / "humanoid.obj", "dm");
+  o.weight_method = WeightMethod::kHeat;  // the body as it was made and measured before voxel weights
   o.bind_pose_amc = (test::bundled_data_dir() / "makehuman_apose.amc").string();
   const auto bound = bind_mesh(clip.skeleton, o);
   EXPECT_TRUE(bound) << bound.error().to_string();
@@ -222,16 +293,13 @@ std::filesystem::path arms_down_mesh() {
 
 TEST(EmbedBodies, ArmsHangingAtTheSides) {
   const auto path = arms_down_mesh();
-  for (const Clip& c : clips()) {
-    const ClipMeasure m = measure(options_for(path, "dm"), c.asf, c.amc);
-    std::printf(
-        "arms_down_dm.obj, %s: worst limb joint %.2f cm (%s), longest edge %.2fx (%.2f mm at rest, %s at %s), %d past "
-        "3x\n",
-        c.name.c_str(), m.worst_cm, m.worst_where.c_str(), m.stretch, m.stretch_rest_mm, m.stretch_bone.c_str(),
-        m.stretch_where.c_str(), m.over_3x);
-    // Measured: worst -0.51 cm (cartwheel), -0.73 cm (walk); longest edge 9.2x / 5.0x.
-    EXPECT_LT(m.worst_cm, -0.3) << c.name << ": " << m.worst_where;
-    EXPECT_LT(m.stretch, 10.0) << c.name;
+  for (const auto& [clip, m] : measure_clips(options_for(path, "dm"))) {
+    print("arms_down_dm.obj", clip, m);
+    // Measured with voxel weights: worst -0.31 cm (cartwheel), -0.54 cm
+    // (walk); longest edge 4.43x / 4.33x (331 / 272 edge-frames past 3x, at
+    // the armpits and the thumbs). Bone heat: -0.51 / -0.73 cm, 9.2x / 5.0x.
+    EXPECT_LT(m.worst_cm, -0.1) << clip << ": " << m.worst_where;
+    EXPECT_LT(m.stretch, 4.7) << clip;
   }
 }
 
@@ -241,22 +309,29 @@ TEST(EmbedBodies, ArmsHangingAtTheSides) {
 TEST(EmbedBodies, MakeHumanBaseMeshWithHelpers) {
   const auto path = test::shared_data_dir() / "meshes" / "makehuman" / "base.obj";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no MakeHuman base mesh at " << path;
-  for (const Clip& c : clips()) {
-    const ClipMeasure m = measure(options_for(path, "dm"), c.asf, c.amc);
-    std::printf(
-        "base.obj, %s: worst limb joint %.2f cm (%s), longest edge %.2fx (%.2f mm at rest, %s at %s), %d past 3x\n",
-        c.name.c_str(), m.worst_cm, m.worst_where.c_str(), m.stretch, m.stretch_rest_mm, m.stretch_bone.c_str(),
-        m.stretch_where.c_str(), m.over_3x);
-    // Measured: worst -0.41 cm (cartwheel), -0.06 cm (walk); longest edge 10.1x / 23.1x (upperback).
-    EXPECT_LT(m.worst_cm, 0.5) << c.name << ": " << m.worst_where;
-    EXPECT_LT(m.stretch, 25.0) << c.name;
+  for (const auto& [clip, m] : measure_clips(options_for(path, "dm"))) {
+    print("base.obj", clip, m);
+    // Measured with voxel weights: worst -0.41 cm (cartwheel), -0.02 cm
+    // (walk); longest edge 10.59x / 5.73x (409 / 57 edge-frames past 3x; a
+    // 2 cm edge at the right shin). Bone heat: -0.41 / -0.06 cm, 10.1x / 23.1x.
+    EXPECT_LT(m.worst_cm, 0.3) << clip << ": " << m.worst_where;
+    EXPECT_LT(m.stretch, 11.5) << clip;
   }
 }
 
 // Given axes replace the found ones; wrong ones are refused before any work.
 TEST(EmbedBodies, UpAndForwardOverride) {
   const auto clip = test::load_bundled("49_06");
-  MeshBindOptions o = options_for(humanoid_meshes() / "parts_zup_m.obj", "m");
+  // The humanoid turned to Z up, facing -Y, made here: the script that
+  // makes the other bodies costs 3 s of CPU.
+  const auto humanoid = read_obj((test::bundled_data_dir() / "humanoid.obj").string(), ObjReadOptions{0.1});
+  ASSERT_TRUE(humanoid) << humanoid.error().to_string();
+  const MeshOrientation zup_facing_my{{2, 1}, {1, -1}, ""};
+  const Mesh turned = turned_mesh(*humanoid, zup_facing_my.axes());
+  const test::TempDir dir;
+  const auto path = dir.touch("humanoid_zup_m.obj", format_obj(turned, turned.positions, turned.normals));
+  MeshBindOptions o = options_for(path, "m");
+  o.weight_method = WeightMethod::kDistance;  // the weights are not looked at here; voxel's cost 5 s under ASan
   o.up = "+z";
   o.forward = "-y";
   const auto given = bind_mesh(clip.skeleton, o);
@@ -281,58 +356,65 @@ TEST(EmbedBodies, KhronosCharacters) {
   const auto dir = test::shared_data_dir() / "meshes" / "khronos";
   if (!std::filesystem::exists(dir / "CesiumMan.glb")) GTEST_SKIP() << "no Khronos models at " << dir;
   std::filesystem::create_directories(mesh_dir());
-  const auto clip = test::load_bundled("49_06");
+  // One binding per body for the agreement and both clips.
+  const Clips& c = clips();
   {
     const auto obj = mesh_dir() / "CesiumMan.obj";
     const auto reference = test::rigged_reference(dir / "CesiumMan.glb", obj);
     ASSERT_TRUE(reference) << reference.error().to_string();
-    const auto bound = bind_mesh(clip.skeleton, options_for(obj, "m"));
+    const auto bound = bind_mesh(c.skeleton, options_for(obj, "m"));
     ASSERT_TRUE(bound) << bound.error().to_string();
     EXPECT_TRUE(bound->orientation.starts_with("up +y, facing +z")) << bound->orientation;
-    const auto agreement = test::segment_agreement(bound->weights, clip.skeleton, *reference);
-    std::printf("CesiumMan agreement (heat): %s\n", agreement.summary(8).c_str());
+    const auto agreement = test::segment_agreement(bound->weights, c.skeleton, *reference);
+    std::printf("CesiumMan agreement (voxel): %s\n", agreement.summary(8).c_str());
     RecordProperty("cesiumman_agreement", agreement.summary());
-    for (const Clip& c : clips()) {
-      const ClipMeasure m = measure(options_for(obj, "m"), c.asf, c.amc);
-      std::printf("CesiumMan, %s: worst limb joint %.2f cm (%s), longest edge %.2fx (%.2f mm at rest, %s)\n",
-                  c.name.c_str(), m.worst_cm, m.worst_where.c_str(), m.stretch, m.stretch_rest_mm,
-                  m.stretch_bone.c_str());
-      // Measured: worst -2.52 cm (cartwheel), -2.74 cm (walk), longest edge 2.77x / 2.67x.
-      EXPECT_LT(m.worst_cm, -2.0) << c.name << ": " << m.worst_where;
-      EXPECT_LT(m.stretch, 3.0) << c.name;
+    const ClipMeasure bind_pose = measure_bind_pose(*bound, c.skeleton);
+    for (const Clip& clip : c.clips) {
+      const ClipMeasure m = measure(*bound, c.skeleton, clip.motion, bind_pose);
+      print("CesiumMan", clip.name, m);
+      // Measured with voxel weights: worst -2.16 cm (cartwheel), -2.76 cm
+      // (walk), longest edge 4.81x / 3.80x (79 / 58 edge-frames past 3x, at
+      // the neck and the upper arms). Bone heat: -2.52 / -2.74 cm, 2.77x /
+      // 2.67x: on CesiumMan voxel weights stretch more.
+      EXPECT_LT(m.worst_cm, -1.9) << clip.name << ": " << m.worst_where;
+      EXPECT_LT(m.stretch, 5.2) << clip.name;
     }
-    // Measured with heat weights: overall 0.849, arms 0.662, hands 0.602,
-    // legs 0.825, spine/head 0.897. Before the arms were found from their
-    // tips: overall 0.555, arms and hands 0.000 (the goal is 0.7 overall).
-    EXPECT_GT(agreement.overall.fraction(), 0.82);
-    EXPECT_GT(agreement.regions[int(test::BodyRegion::kArms)].fraction(), 0.63);
-    EXPECT_GT(agreement.regions[int(test::BodyRegion::kHands)].fraction(), 0.57);
-    EXPECT_GT(agreement.regions[int(test::BodyRegion::kLegs)].fraction(), 0.79);
+    // Measured with voxel weights: overall 0.867, arms 0.667, hands 0.568,
+    // legs 0.837, spine/head 0.922. With heat weights: overall 0.849, arms
+    // 0.662, hands 0.602, legs 0.825, spine/head 0.897. Before the arms were
+    // found from their tips: overall 0.555, arms and hands 0.000 (the goal
+    // is 0.7 overall).
+    EXPECT_GT(agreement.overall.fraction(), 0.84);
+    EXPECT_GT(agreement.regions[int(test::BodyRegion::kArms)].fraction(), 0.64);
+    EXPECT_GT(agreement.regions[int(test::BodyRegion::kHands)].fraction(), 0.54);
+    EXPECT_GT(agreement.regions[int(test::BodyRegion::kLegs)].fraction(), 0.81);
   }
   {
     const auto obj = mesh_dir() / "RiggedFigure.obj";
     const auto reference = test::rigged_reference(dir / "RiggedFigure.dae", obj);
     ASSERT_TRUE(reference) << reference.error().to_string();
-    const auto bound = bind_mesh(clip.skeleton, options_for(obj, "m"));
+    const auto bound = bind_mesh(c.skeleton, options_for(obj, "m"));
     ASSERT_TRUE(bound) << bound.error().to_string();
-    const auto agreement = test::segment_agreement(bound->weights, clip.skeleton, *reference);
-    std::printf("RiggedFigure agreement (heat): %s\n", agreement.summary(8).c_str());
+    const auto agreement = test::segment_agreement(bound->weights, c.skeleton, *reference);
+    std::printf("RiggedFigure agreement (voxel): %s\n", agreement.summary(8).c_str());
     RecordProperty("riggedfigure_agreement", agreement.summary());
-    for (const Clip& c : clips()) {
-      const ClipMeasure m = measure(options_for(obj, "m"), c.asf, c.amc);
-      std::printf("RiggedFigure, %s: worst limb joint %.2f cm (%s), longest edge %.2fx (%.2f mm at rest, %s)\n",
-                  c.name.c_str(), m.worst_cm, m.worst_where.c_str(), m.stretch, m.stretch_rest_mm,
-                  m.stretch_bone.c_str());
-      // Measured: worst 0.58 cm outside (lfemur, cartwheel; within the 1 cm), -1.09 cm (walk); edges 2.55x / 2.33x.
-      EXPECT_LT(m.worst_cm, 0.8) << c.name << ": " << m.worst_where;
-      EXPECT_LT(m.stretch, 2.8) << c.name;
+    const ClipMeasure bind_pose = measure_bind_pose(*bound, c.skeleton);
+    for (const Clip& clip : c.clips) {
+      const ClipMeasure m = measure(*bound, c.skeleton, clip.motion, bind_pose);
+      print("RiggedFigure", clip.name, m);
+      // Measured with voxel weights: worst -0.01 cm (cartwheel), -0.12 cm
+      // (walk); edges 2.46x / 2.28x, none past 3x. Bone heat: 0.58 cm
+      // outside (lfemur, cartwheel), -1.09 cm (walk); 2.55x / 2.33x.
+      EXPECT_LT(m.worst_cm, 0.2) << clip.name << ": " << m.worst_where;
+      EXPECT_LT(m.stretch, 2.7) << clip.name;
     }
-    // Measured with heat weights: overall 0.619, arms 0.143 (its upper arms'
+    // Measured with voxel weights: overall 0.662, arms 0.321, hands 0.731,
+    // legs 0.786, spine/head 0.676. With heat weights: overall 0.619, arms 0.143 (its upper arms'
     // vertices near the shoulder go to CMU's clavicles, which it lacks: the
     // trunk), hands 0.692, legs 0.679, spine/head 0.769. Before its legs were
     // found (a bind error), with --fit height: 0.293. The goal, 0.7, is not
     // met: when the second bound fails, it is; raise the first.
-    EXPECT_GT(agreement.overall.fraction(), 0.59);
+    EXPECT_GT(agreement.overall.fraction(), 0.64);
     EXPECT_LT(agreement.overall.fraction(), 0.7);
   }
 }
