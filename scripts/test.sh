@@ -11,8 +11,9 @@
 #         package, viewer, every fuzz target over its seeds), built once
 #         with AddressSanitizer + UBSan: no separate plain build, every test
 #         runs under the sanitizers
-# Sanitized builds compile at -O1 -g1 (MOCAP_SANITIZE in CMakeLists.txt):
-# with ASan + UBSan that is a third of -O2 -g's compile time. They are unity
+# Sanitized builds compile the library at -O1 -g1 and the code on it (tests,
+# CLI, viewer, Python module) at -Og (MOCAP_SANITIZE in CMakeLists.txt): with
+# ASan + UBSan -O1 is a third of -O2 -g's compile time. They are unity
 # builds (CMAKE_UNITY_BUILD: each target's sources compiled 8 to a unit), so
 # that CLI11, nlohmann-json and Eigen are parsed once per unit, not per file:
 # the CLI's 12 files took 219 s of CPU, as 2 units 57 s. ccache, where
