@@ -1,6 +1,6 @@
 // mocap eyes: procedural eye and blink tracks, exported to a file or streamed
 // to two serial eye displays (one JSON line per eye per frame, eye_stream.h).
-#include <mocap/eyes/eye_body.h>
+#include <mocap/eyes/capture_eyes.h>
 #include <mocap/eyes/eye_preview.h>
 #include <mocap/eyes/eye_stats_json.h>
 #include <mocap/eyes/eye_stream.h>
@@ -9,13 +9,11 @@
 #include <mocap/eyes/stream_eyes.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "cli_util.h"
 
@@ -35,16 +33,16 @@ struct EyesOptions {
   double rate = 0.0;   // output frames per second (--rate); 0: the clip's frames, or 40 without a clip
   double duration = 0.0;
   std::uint64_t seed = 1;
-  std::string pad;
+  std::vector<double> pad;  // pleasure, arousal, dominance
   std::string mode = "free";
   std::string model = "design";
-  std::string target;
+  std::vector<double> target;  // x, y, z metres
   EyeParams params;
   bool swap = false;
   int baud = 115200;
   bool stats = false;
-  std::string keys;
-  std::string x_range, y_range, l_range;
+  std::vector<std::string> keys;                  // x, y, openness
+  std::vector<double> x_range, y_range, l_range;  // lo, hi
   std::string pupil_key;
   std::string sequence_key;
   int decimals = 3;
@@ -53,32 +51,6 @@ struct EyesOptions {
   std::string preview;      // a picture (.png) or movie (.mp4 ...) of what the displays show
   double preview_at = 0.0;  // seconds: the frame a .png shows
 };
-
-// "a,b,c" into exactly `n` finite numbers.
-std::optional<std::vector<double>> parse_numbers(const std::string& text, std::size_t n) {
-  std::vector<double> values;
-  std::string_view rest(text);
-  while (true) {
-    const std::size_t comma = rest.find(',');
-    const std::string_view field = rest.substr(0, comma);
-    double v = 0.0;
-    const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
-    if (ec != std::errc() || ptr != field.data() + field.size() || !std::isfinite(v)) return std::nullopt;
-    values.push_back(v);
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 1);
-  }
-  if (values.size() != n) return std::nullopt;
-  return values;
-}
-
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) out.push_back(item);
-  return out;
-}
 
 int run_stream(const EyesOptions& o, EyeTimeline& timeline, double fps, double duration) {
   EyeStreamOptions so;
@@ -93,16 +65,14 @@ int run_stream(const EyesOptions& o, EyeTimeline& timeline, double fps, double d
   so.settle_s = o.open_wait;
   so.format.decimals = o.decimals;
   if (!o.keys.empty()) {
-    const auto keys = split_commas(o.keys);
-    so.format.x_key = keys[0];
-    so.format.y_key = keys[1];
-    so.format.openness_key = keys[2];
+    so.format.x_key = o.keys[0];
+    so.format.y_key = o.keys[1];
+    so.format.openness_key = o.keys[2];
   }
-  auto range = [](const std::string& text, double& lo, double& hi) {
-    if (text.empty()) return;
-    const auto v = parse_numbers(text, 2);
-    lo = (*v)[0];
-    hi = (*v)[1];
+  auto range = [](const std::vector<double>& given, double& lo, double& hi) {
+    if (given.empty()) return;
+    lo = given[0];
+    hi = given[1];
   };
   range(o.x_range, so.format.x_min, so.format.x_max);
   range(o.y_range, so.format.y_min, so.format.y_max);
@@ -154,62 +124,37 @@ int run_eyes(EyesOptions o) {
                  "1000000, 2000000, 3000000, 4000000)\n";
     return kUsage;
   }
-  if (!o.pad.empty()) {
-    const auto pad = parse_numbers(o.pad, 3);
-    const auto inside = [](double v) { return v >= -1.0 && v <= 1.0; };
-    if (!pad || !std::all_of(pad->begin(), pad->end(), inside)) {
-      std::cerr << "mocap eyes: --pad " << o.pad << ": expected three numbers p,a,d in [-1, 1]\n";
-      return kUsage;
-    }
-    o.params.emotion = {(*pad)[0], (*pad)[1], (*pad)[2]};
-  }
-  for (const auto* r : {&o.x_range, &o.y_range, &o.l_range}) {
-    if (!r->empty() && !parse_numbers(*r, 2)) {
-      std::cerr << "mocap eyes: range " << *r << ": expected two numbers lo,hi\n";
-      return kUsage;
-    }
-  }
-  if (!o.keys.empty() && split_commas(o.keys).size() != 3) {
-    std::cerr << "mocap eyes: --keys " << o.keys << ": expected three names x,y,l\n";
-    return kUsage;
-  }
-  o.params.mode = *parse_conversation_mode(o.mode);  // checked by CLI11
+  if (!o.pad.empty()) o.params.emotion = {o.pad[0], o.pad[1], o.pad[2]};  // three, in [-1, 1]: CLI11
+  o.params.mode = *parse_conversation_mode(o.mode);                       // checked by CLI11
   o.params.model = *parse_eye_model(o.model);
 
-  std::optional<Capture> clip;
-  std::optional<HeadTrack> head;
-  if (!o.asf.empty() || !o.bvh.empty()) {
-    const std::string& first = o.bvh.empty() ? o.asf : o.bvh;
-    auto loaded = load_capture("eyes", first, o.amc, o.fps, o.bvh_units);
-    if (!loaded) return loaded.error();
-    clip = std::move(*loaded);
-    auto track = head_track(clip->skeleton, clip->motion);
-    if (!track) {
-      std::cerr << "mocap eyes: " << first << ": " << track.error().message << "\n";
-      return kBadInput;
-    }
-    head = std::move(*track);
-  }
-  EyeTimelineOptions to;
-  to.params = o.params;
-  to.seed = o.seed;
-  to.head = head ? &*head : nullptr;
+  CaptureEyesRequest request;
+  request.params = o.params;
+  request.seed = o.seed;
+  request.to_displays = streaming;
+  if (o.rate > 0) request.rate_hz = o.rate;
+  if (o.duration > 0) request.duration_s = o.duration;
+  const bool with_clip = !o.asf.empty() || !o.bvh.empty();
   if (!o.target.empty()) {
-    const auto t = parse_numbers(o.target, 3);
-    if (!t || !head) {
-      std::cerr << "mocap eyes: --target " << o.target << ": expected x,y,z in metres, with --asf and --amc or --bvh\n";
+    if (!with_clip) {
+      std::cerr << "mocap eyes: --target needs a clip whose head it turns: --asf and --amc, or --bvh\n";
       return kUsage;
     }
-    to.world_target = Eigen::Vector3d((*t)[0], (*t)[1], (*t)[2]);
+    request.world_target = Eigen::Vector3d(o.target[0], o.target[1], o.target[2]);
   }
-  if (auto valid = to.validate(); !valid) {
-    std::cerr << "mocap eyes: " << valid.error().message << "\n";
-    return kUsage;
+  std::optional<Capture> clip;
+  if (with_clip) {
+    auto loaded = load_capture("eyes", o.bvh.empty() ? o.asf : o.bvh, o.amc, o.fps, o.bvh_units);
+    if (!loaded) return loaded.error();
+    clip = std::move(*loaded);
   }
-  // A clip sets the timeline's length and, unless --rate says otherwise, its rate.
-  const double fps = o.rate > 0 ? o.rate : (clip && !streaming ? clip->motion.fps : 40.0);
-  double duration = o.duration;
-  if (duration <= 0) duration = clip ? clip->motion.duration_seconds() : (streaming ? 0.0 : 10.0);
+  auto eyes = capture_eyes(clip ? &*clip : nullptr, request);
+  if (!eyes) {
+    std::cerr << "mocap eyes: " << eyes.error().to_string() << "\n";
+    return kBadInput;
+  }
+  const double fps = eyes->fps;
+  const double duration = eyes->seconds;
   const EyeDisplayGeometry display;
   if (!o.preview.empty()) {
     if (auto kind = eye_preview_kind(o.preview); !kind) {
@@ -226,8 +171,8 @@ int run_eyes(EyesOptions o) {
       return kUsage;
     }
   }
-  for (const std::string& cap : eye_caps(to.params)) std::cerr << "mocap eyes: warning: " << cap << "\n";
-  EyeTimeline timeline(to);
+  for (const std::string& cap : eye_caps(o.params)) std::cerr << "mocap eyes: warning: " << cap << "\n";
+  EyeTimeline timeline(eyes->options);
   if (streaming) return run_stream(o, timeline, fps, duration);
 
   const std::vector<EyeFrame> frames = eye_track(timeline, fps, duration);
@@ -267,7 +212,8 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
       "number -> --seq-key (not sent by default); "
       "8N1 without flow control, nothing to reply, the newest frame wins (a slow port drops frames), a neutral frame "
       "(0,0,1) on exit; --open-wait for boards that reset when the port opens, --seq-key to count drops. "
-      "Exit 1: bad options (--baud not standard, --pad outside [-1,1]); 4: a device not open within --open-timeout");
+      "Exit 1: bad options (--baud not standard, --pad outside [-1,1], --keys not three names); 4: a device not open "
+      "within --open-timeout");
   c->add_option("--asf", o->asf, "ASF skeleton of the clip whose head drives the eyes");
   c->add_option("--amc", o->amc, "AMC motion: the tracks cover its duration, sampled on its frames");
   c->add_option("--bvh", o->bvh, "A BVH motion in place of --asf and --amc (its joint Head or head drives the eyes)");
@@ -285,7 +231,10 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
                 "Seconds (default: the clip's; without one, 10 for a file and until SIGINT for displays)")
       ->check(kNonNegative);
   c->add_option("--seed", o->seed, "Seed: the same seed gives the same track at any rate")->default_val(1);
-  c->add_option("--pad", o->pad, "Emotion as pleasure,arousal,dominance, each in [-1,1] (outside: exit 1)");
+  c->add_option("--pad", o->pad, "Emotion as pleasure,arousal,dominance, each in [-1,1] (outside: exit 1)")
+      ->delimiter(',')
+      ->expected(3)
+      ->check(CLI::Range(-1.0, 1.0));
   c->add_option("--mode", o->mode, "Conversation mode")->check(CLI::IsMember({"free", "listen", "speak", "think"}));
   c->add_option("--model", o->model, "design (the design's numbers) or physio (physiological timing)")
       ->check(CLI::IsMember({"design", "physio"}));
@@ -302,7 +251,9 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0.1, 10.0));
   c->add_option("--light", o->params.ambient_light, "Ambient light, 0 dark to 1 bright")->check(CLI::Range(0.0, 1.0));
   c->add_option("--target", o->target,
-                "Fixed gaze target in the world, x,y,z metres (needs a clip); each eye aims at it from its own centre");
+                "Fixed gaze target in the world, x,y,z metres (needs a clip); each eye aims at it from its own centre")
+      ->delimiter(',')
+      ->expected(3);
   c->add_option("--distance", o->params.distance_m,
                 "Metres to the partner without a --target: the eyes converge on it (default: infinity, parallel)")
       ->check(CLI::Range(0.1, 1e9));
@@ -324,10 +275,14 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
                 "Also send the frame number under this key, so a display can count dropped frames");
   c->add_option("--keys", o->keys,
                 "Wire keys for x, y and openness in the serial lines, for displays other than the design's "
-                "(default x,y,l: the displays' own format)");
-  c->add_option("--x-range", o->x_range, "Serial x mapped to lo,hi (default -1,1; 1,-1 mirrors)");
-  c->add_option("--y-range", o->y_range, "Serial y mapped to lo,hi (default -1,1)");
-  c->add_option("--l-range", o->l_range, "Serial openness mapped to lo,hi (default 0,1)");
+                "(default x,y,l: the displays' own format)")
+      ->delimiter(',')
+      ->expected(3);
+  c->add_option("--x-range", o->x_range, "Serial x mapped to lo,hi (default -1,1; 1,-1 mirrors)")
+      ->delimiter(',')
+      ->expected(2);
+  c->add_option("--y-range", o->y_range, "Serial y mapped to lo,hi (default -1,1)")->delimiter(',')->expected(2);
+  c->add_option("--l-range", o->l_range, "Serial openness mapped to lo,hi (default 0,1)")->delimiter(',')->expected(2);
   c->add_option("--pupil-key", o->pupil_key, "Also send the pupil under this key (pupil, as in the exports)");
   c->add_option("--decimals", o->decimals, "Decimal places in serial lines")->check(CLI::Range(0, 9));
   c->add_option("--preview", o->preview,

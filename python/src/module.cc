@@ -10,7 +10,7 @@
 #include <mocap/compress/motion_error.h>
 #include <mocap/core/fk.h>
 #include <mocap/core/foot_contacts.h>
-#include <mocap/eyes/eye_body.h>
+#include <mocap/eyes/capture_eyes.h>
 #include <mocap/eyes/eye_stream.h>
 #include <mocap/eyes/eyes.h>
 #include <mocap/io/amc.h>
@@ -226,43 +226,30 @@ void write_glb_file(const Capture& clip, const std::filesystem::path& path) {
   check(write_glb(path_text(path), document));
 }
 
-// Procedural eyes (eyes/eye_body.h's EyeTimeline and eye_track), on a
-// clip's timeline (its head leading the eyes) or alone, as `mocap eyes`:
-// the length is the clip's or 10 s unless given, the rate `rate` or
-// `default_rate`. Filled in place: options.head points into it.
-struct EyeSetup {
-  std::optional<HeadTrack> head;
-  EyeTimelineOptions options;
-  double fps = 40.0;
-  double seconds = 10.0;
-};
-
-void eye_setup(EyeSetup& setup, const Capture* clip, std::optional<double> rate, double default_rate,
-               std::optional<double> duration, std::uint64_t seed, const std::string& model, const std::string& mode,
-               std::array<double, 3> pad, std::optional<std::array<double, 3>> target) {
+// Procedural eyes on a clip's timeline (its head leading the eyes) or alone,
+// set up as `mocap eyes` sets them up (eyes/capture_eyes.h).
+CaptureEyes eyes_of(const Capture* clip, bool to_displays, std::optional<double> rate, std::optional<double> duration,
+                    std::uint64_t seed, const std::string& model, const std::string& mode, std::array<double, 3> pad,
+                    std::optional<std::array<double, 3>> target) {
   const Result<EyeModel> eye_model = parse_eye_model(model);
   if (!eye_model) throw py::value_error("model: " + eye_model.error().message);
   const Result<ConversationMode> conversation_mode = parse_conversation_mode(mode);
   if (!conversation_mode) throw py::value_error("mode: " + conversation_mode.error().message);
   for (const double v : pad)
     if (!(v >= -1.0 && v <= 1.0)) throw py::value_error("pad: expected pleasure, arousal, dominance each in [-1, 1]");
-  EyeTimelineOptions& options = setup.options;
-  options.params.model = *eye_model;
-  options.params.mode = *conversation_mode;
-  options.params.emotion = {pad[0], pad[1], pad[2]};
-  options.seed = seed;
-  if (clip) {
-    Result<HeadTrack> track = head_track(clip->skeleton, clip->motion);
-    if (!track) throw LibraryError{Error{clip->amc_path, 0, track.error().message}};
-    setup.head = std::move(*track);
-    options.head = &*setup.head;
-  }
-  if (target) options.world_target = Eigen::Vector3d((*target)[0], (*target)[1], (*target)[2]);
-  check(options.validate());
-  setup.fps = rate.value_or(default_rate);
-  setup.seconds = duration.value_or(clip ? clip->motion.duration_seconds() : 10.0);
-  if (!(setup.fps > 0) || !(setup.seconds >= 0))
+  if ((rate && !(*rate > 0)) || (duration && !(*duration >= 0)))
     throw py::value_error("rate and duration: expected rate > 0 and duration >= 0");
+  CaptureEyesRequest request;
+  request.params.model = *eye_model;
+  request.params.mode = *conversation_mode;
+  request.params.emotion = {pad[0], pad[1], pad[2]};
+  request.seed = seed;
+  if (target) request.world_target = Eigen::Vector3d((*target)[0], (*target)[1], (*target)[2]);
+  request.to_displays = to_displays;
+  request.rate_hz = rate;
+  request.duration_s = duration;
+  if (to_displays && !clip && !duration) request.duration_s = 10.0;  // lines, not a stream until stopped
+  return take(capture_eyes(clip, request));
 }
 
 // `mocap eyes -o track.csv`'s numbers: its rate the clip's or 40 Hz.
@@ -270,13 +257,12 @@ void eye_setup(EyeSetup& setup, const Capture* clip, std::optional<double> rate,
 py::dict eye_track_arrays(const Capture* clip, std::optional<double> rate, std::optional<double> duration,
                           std::uint64_t seed, const std::string& model, const std::string& mode,
                           std::array<double, 3> pad, std::optional<std::array<double, 3>> target) {
-  EyeSetup setup;
-  eye_setup(setup, clip, rate, clip ? clip->motion.fps : 40.0, duration, seed, model, mode, pad, target);
+  const CaptureEyes eyes = eyes_of(clip, false, rate, duration, seed, model, mode, pad, target);
   std::vector<EyeFrame> frames;
   {
     py::gil_scoped_release release;
-    EyeTimeline timeline(setup.options);
-    frames = eye_track(timeline, setup.fps, setup.seconds);
+    EyeTimeline timeline(eyes.options);
+    frames = eye_track(timeline, eyes.fps, eyes.seconds);
   }
   const auto n = static_cast<py::ssize_t>(frames.size());
   std::vector<double> time, left, right, brow;
@@ -305,11 +291,10 @@ py::tuple eye_stream(const Capture* clip, std::optional<double> rate, std::optio
                      std::array<double, 2> x_range, std::array<double, 2> y_range, std::array<double, 2> l_range,
                      const std::string& pupil_key, const std::string& sequence_key, int decimals,
                      const py::object& left, const py::object& right) {
-  EyeSetup setup;
-  eye_setup(setup, clip, rate, 40.0, duration, seed, model, mode, pad, target);
+  const CaptureEyes eyes = eyes_of(clip, true, rate, duration, seed, model, mode, pad, target);
   EyeStreamOptions options;
-  options.fps = setup.fps;
-  options.duration_s = setup.seconds;
+  options.fps = eyes.fps;
+  options.duration_s = eyes.seconds;
   options.swap = swap;
   EyeLineFormat& format = options.format;
   format.x_key = keys[0];
@@ -324,7 +309,7 @@ py::tuple eye_stream(const Capture* clip, std::optional<double> rate, std::optio
   Result<EyeStreamLines> lines = fail("", 0, "");
   {
     py::gil_scoped_release release;
-    EyeTimeline timeline(setup.options);
+    EyeTimeline timeline(eyes.options);
     lines = eye_stream_lines(options, [&timeline](double t) { return timeline.at(t); });
   }
   if (!lines) throw py::value_error(lines.error().message);

@@ -3,6 +3,7 @@
 // statistics over hours of simulated time, uniform targets, clamping,
 // emotion, head turns and the vestibulo-ocular reflex.
 #include <gtest/gtest.h>
+#include <mocap/eyes/capture_eyes.h>
 #include <mocap/eyes/eye_body.h>
 #include <mocap/eyes/eyes.h>
 #include <mocap/io/bvh.h>
@@ -644,6 +645,64 @@ TEST(EyeTimelineValidity, ATargetNeedsAHeadAndTurnsNeedAThreshold) {
   o.turns = {};
   o.turns.min_amplitude_rad = std::nan("");
   EXPECT_FALSE(o.validate());
+}
+
+// capture_eyes (capture_eyes.h): the set-up `mocap eyes` and the Python
+// module share, on the bundled clip 09_06 and on no capture.
+TEST(CaptureEyes, DefaultsFollowTheCaptureAndTheReader) {
+  const auto capture = read_capture((test::bundled_data_dir() / "09.asf").string(),
+                                    (test::bundled_data_dir() / "09_06.amc").string(), 120.0);
+  ASSERT_TRUE(capture) << capture.error().to_string();
+  CaptureEyesRequest request;
+  auto track = capture_eyes(&*capture, request);
+  ASSERT_TRUE(track) << track.error().to_string();
+  EXPECT_EQ(track->fps, 120.0);  // a track samples the capture's own frames
+  EXPECT_DOUBLE_EQ(track->seconds, capture->motion.duration_seconds());
+  ASSERT_NE(track->head, nullptr);
+  EXPECT_EQ(track->head->frame_count(), capture->motion.frame_count());
+  const CaptureEyes moved = std::move(*track);  // options.head still points at the moved head
+  EXPECT_EQ(moved.options.head, moved.head.get());
+
+  request.to_displays = true;
+  const auto displays = capture_eyes(&*capture, request);
+  ASSERT_TRUE(displays);
+  EXPECT_EQ(displays->fps, 40.0);  // the displays' rate, over the capture's length
+  EXPECT_DOUBLE_EQ(displays->seconds, capture->motion.duration_seconds());
+  const auto alone = capture_eyes(nullptr, request);
+  ASSERT_TRUE(alone);
+  EXPECT_EQ(alone->head, nullptr);
+  EXPECT_EQ(alone->seconds, 0.0);  // displays without a capture: until stopped
+  request.to_displays = false;
+  request.rate_hz = 25.0;
+  const auto file = capture_eyes(nullptr, request);
+  ASSERT_TRUE(file);
+  EXPECT_EQ(file->fps, 25.0);
+  EXPECT_EQ(file->seconds, 10.0);
+}
+
+TEST(CaptureEyes, RefusesWhatTheTimelineCannotDo) {
+  CaptureEyesRequest request;
+  request.params.emotion.arousal = 1.5;
+  const auto loud = capture_eyes(nullptr, request);
+  ASSERT_FALSE(loud);
+  EXPECT_NE(loud.error().message.find("[-1, 1]"), std::string::npos) << loud.error().message;
+  request.params.emotion.arousal = 1.0;
+  request.world_target = Eigen::Vector3d(0.0, 1.6, 2.0);
+  EXPECT_FALSE(capture_eyes(nullptr, request));  // a world target needs a head
+  request.world_target.reset();
+  request.rate_hz = 0.0;
+  EXPECT_FALSE(capture_eyes(nullptr, request));
+  request.rate_hz.reset();
+  request.duration_s = -1.0;
+  EXPECT_FALSE(capture_eyes(nullptr, request));
+  // A capture without a bone called "head": named by its motion file.
+  auto headless = read_capture((test::bundled_data_dir() / "09.asf").string(),
+                               (test::bundled_data_dir() / "09_06.amc").string(), 120.0);
+  ASSERT_TRUE(headless);
+  headless->skeleton.bones[static_cast<std::size_t>(headless->skeleton.find_bone("head"))].name = "skull";
+  const auto none = capture_eyes(&*headless, {});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().file, headless->amc_path);
 }
 
 }  // namespace
