@@ -129,6 +129,11 @@ Outcome<Capture> load_capture(std::string_view verb, const std::string& first, c
   return std::move(*bvh);
 }
 
+int failed(std::string_view prefix, const Error& error, ExitCode code) {
+  std::cerr << prefix << error.to_string() << "\n";
+  return code;
+}
+
 int emit(const std::string& path, const std::string& content) {
   if (path.empty() || path == "-") {
     std::fwrite(content.data(), 1, content.size(), stdout);
@@ -138,10 +143,8 @@ int emit(const std::string& path, const std::string& content) {
     }
     return kOk;
   }
-  if (auto written = write_file_atomically(path, content); !written) {
-    std::cerr << "mocap: " << written.error().to_string() << "\n";
-    return kOutputError;
-  }
+  if (auto written = write_file_atomically(path, content); !written)
+    return failed("mocap: ", written.error(), kOutputError);
   return kOk;
 }
 
@@ -155,10 +158,7 @@ int emit_all(std::vector<OutputFile> outputs) {
       files.push_back(std::move(output));
     }
   }
-  if (auto written = write_files_atomically(files); !written) {
-    std::cerr << "mocap: " << written.error().to_string() << "\n";
-    return kOutputError;
-  }
+  if (auto written = write_files_atomically(files); !written) return failed("mocap: ", written.error(), kOutputError);
   return to_stdout.empty() ? kOk : emit("", to_stdout);
 }
 

@@ -43,6 +43,10 @@ Outcome<Capture> load_asf_amc(const std::string& asf_path, const std::string& am
 void warn_if_implausible(const Skeleton& skeleton, const Motion& motion, const std::string& asf_path,
                          const std::string& motion_path);
 
+// Says `error` on stderr after `prefix` (e.g. "mocap: ", "mocap skin: -o ")
+// and returns `code`: the last step of a verb whose library call failed.
+int failed(std::string_view prefix, const Error& error, ExitCode code);
+
 // Writes `content` to `path` atomically, or to stdout when `path` is empty or
 // "-". Returns kOk or kOutputError (with the reason on stderr).
 int emit(const std::string& path, const std::string& content);

@@ -70,10 +70,7 @@ int run_compress(const CompressOptions& o) {
   request.bvh_metres_per_unit = *parse_length_unit(o.bvh_units);  // checked by --bvh-units
   if (!o.weights.empty()) {
     auto weights = read_joint_weights(o.weights, clip->skeleton);
-    if (!weights) {
-      std::cerr << "mocap compress: " << weights.error().to_string() << "\n";
-      return kBadInput;
-    }
+    if (!weights) return failed("mocap compress: ", weights.error(), kBadInput);
     request.weights = std::move(*weights);
   }
   const int frames = clip->motion.frame_count();
@@ -86,10 +83,7 @@ int run_compress(const CompressOptions& o) {
   }
 
   auto report = compress_clip(*clip, request);
-  if (!report) {
-    std::cerr << "mocap compress: " << report.error().to_string() << "\n";
-    return kBadInput;
-  }
+  if (!report) return failed("mocap compress: ", report.error(), kBadInput);
   std::vector<OutputFile> outputs;
   // A .mkc always goes out (to standard output without -o); AMC keys only to -o.
   if (request.format == CompressFormat::kMkc || !o.output.empty()) outputs.push_back({o.output, report->key_file});

@@ -52,10 +52,7 @@ int run_decompress(const DecompressOptions& o) {
       return kBadInput;
     }
     auto decoded = read_clip_motion(o.keys, *skeleton, o.asf);
-    if (!decoded) {
-      std::cerr << "mocap decompress: " << decoded.error().to_string() << "\n";
-      return kBadInput;
-    }
+    if (!decoded) return failed("mocap decompress: ", decoded.error(), kBadInput);
     auto text = motion_text("decompress", *skeleton, *decoded, o.output, o.bvh_units);
     if (!text) return kBadInput;
     return emit(o.output, *text);
@@ -63,10 +60,7 @@ int run_decompress(const DecompressOptions& o) {
   auto clip = load_asf_amc(o.asf, o.keys, o.fps);
   if (!clip) return clip.error();
   auto rebuilt = rebuild_motion(clip->skeleton, clip->motion, o.keys, interpolation_option(o.interp));
-  if (!rebuilt) {
-    std::cerr << "mocap decompress: " << rebuilt.error().to_string() << "\n";
-    return kBadInput;
-  }
+  if (!rebuilt) return failed("mocap decompress: ", rebuilt.error(), kBadInput);
   auto text = motion_text("decompress", clip->skeleton, *rebuilt, o.output, o.bvh_units, &clip->layout);
   if (!text) return kBadInput;
   return emit(o.output, *text);

@@ -149,22 +149,14 @@ int run_eyes(EyesOptions o) {
     clip = std::move(*loaded);
   }
   auto eyes = capture_eyes(clip ? &*clip : nullptr, request);
-  if (!eyes) {
-    std::cerr << "mocap eyes: " << eyes.error().to_string() << "\n";
-    return kBadInput;
-  }
+  if (!eyes) return failed("mocap eyes: ", eyes.error(), kBadInput);
   const double fps = eyes->fps;
   const double duration = eyes->seconds;
   const EyeDisplayGeometry display;
   if (!o.preview.empty()) {
-    if (auto kind = eye_preview_kind(o.preview); !kind) {
-      std::cerr << "mocap eyes: --preview " << kind.error().to_string() << "\n";
-      return kUsage;
-    }
-    if (auto ok = check_eye_preview(o.preview, display, fps); !ok) {
-      std::cerr << "mocap eyes: --preview " << ok.error().to_string() << "\n";
-      return kOutputError;
-    }
+    if (auto kind = eye_preview_kind(o.preview); !kind) return failed("mocap eyes: --preview ", kind.error(), kUsage);
+    if (auto ok = check_eye_preview(o.preview, display, fps); !ok)
+      return failed("mocap eyes: --preview ", ok.error(), kOutputError);
     if (o.preview_at > duration) {
       std::cerr << "mocap eyes: --preview-at " << o.preview_at << " s: expected at most the track's " << duration
                 << " s\n";
@@ -180,10 +172,8 @@ int run_eyes(EyesOptions o) {
   int code = kOk;
   if (!o.preview.empty()) {
     const auto frame = static_cast<std::size_t>(std::lround(o.preview_at * fps));
-    if (auto written = write_eye_preview(o.preview, frames, fps, display, frame); !written) {
-      std::cerr << "mocap eyes: --preview " << written.error().to_string() << "\n";
-      return kOutputError;
-    }
+    if (auto written = write_eye_preview(o.preview, frames, fps, display, frame); !written)
+      return failed("mocap eyes: --preview ", written.error(), kOutputError);
     // The track goes where -o says; with a preview alone, nowhere.
     if (!o.output.empty()) code = emit(o.output, format_eye_track(frames, track_format));
     if (code != kOk) std::filesystem::remove(o.preview);  // all outputs or none

@@ -106,10 +106,7 @@ std::string info_text(const Loaded& in) {
 // `mocap info clip.mkc`: what the compressed clip holds, without a skeleton.
 int run_clip_file_info(const InfoOptions& options) {
   auto file = read_compressed_clip(options.asf);
-  if (!file) {
-    std::cerr << "mocap info: " << file.error().to_string() << "\n";
-    return kBadInput;
-  }
+  if (!file) return failed("mocap info: ", file.error(), kBadInput);
   const ClipSummary s = summarize(*file);
   const double seconds = s.fps > 0 ? s.frames / s.fps : 0.0;
   std::ostringstream out;

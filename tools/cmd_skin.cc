@@ -150,10 +150,7 @@ int run_skin(const SkinOptions& options) {
   const Skeleton& skeleton = clip->skeleton;
   const Motion& motion = clip->motion;
   const auto bound = bind_mesh(skeleton, bind_options);
-  if (!bound) {
-    std::cerr << "mocap: " << bound.error().to_string() << "\n";
-    return kBadInput;
-  }
+  if (!bound) return failed("mocap: ", bound.error(), kBadInput);
   warn_if_implausible_mesh(bound->mesh, options.bind.units);
   std::printf("mesh: %s\n", bound->orientation.c_str());  // what was found, a result beside the others
   if (!bound->fit_note.empty()) std::cerr << "mocap skin: warning: embedding: " << bound->fit_note << "\n";
@@ -164,10 +161,8 @@ int run_skin(const SkinOptions& options) {
     std::fputs(format_fit_report(skeleton, bound->bind, report).c_str(), stdout);
   }
   if (bound->automatic_weights && !options.save_weights.empty()) {
-    if (auto saved = write_skin_weights(options.save_weights, bound->weights, clip->bone_names); !saved) {
-      std::cerr << "mocap: " << saved.error().to_string() << "\n";
-      return kOutputError;
-    }
+    if (auto saved = write_skin_weights(options.save_weights, bound->weights, clip->bone_names); !saved)
+      return failed("mocap: ", saved.error(), kOutputError);
   }
   const double scale = bound->bind.placement.scale;
 
@@ -180,10 +175,7 @@ int run_skin(const SkinOptions& options) {
     const std::string name = std::filesystem::path(clip->amc_path).stem().string();
     const GltfDocument document =
         gltf_from_clip(skeleton, motion, bound->bind_pose, bound->bind, bound->mesh, bound->weights, frames, name);
-    if (auto saved = write_glb(options.output, document); !saved) {
-      std::cerr << "mocap: " << saved.error().to_string() << "\n";
-      return kOutputError;
-    }
+    if (auto saved = write_glb(options.output, document); !saved) return failed("mocap: ", saved.error(), kOutputError);
     std::printf("wrote %s: %d vertices, %zu joints, %zu frames at %g fps; scale %.4f\n", options.output.c_str(),
                 bound->mesh.vertex_count(), skeleton.bones.size(), frames.size(), motion.fps / plan->range.step, scale);
     return kOk;
@@ -217,10 +209,7 @@ int run_model(const SkinOptions& options) {
   }
   const double fps = options.fps_given ? options.fps : kModelFps;
   auto model = read_rigged_model(options.model);
-  if (!model) {
-    std::cerr << "mocap: " << model.error().to_string() << "\n";
-    return kBadInput;
-  }
+  if (!model) return failed("mocap: ", model.error(), kBadInput);
   const auto animation = find_animation(*model, options.animation);
   if (!animation) {
     std::cerr << "mocap: " << animation.error().to_string() << "\n";
@@ -241,10 +230,7 @@ int run_model(const SkinOptions& options) {
     std::vector<float> times;
     for (const int k : frames) times.push_back(static_cast<float>(k / fps));
     const GltfDocument document = gltf_from_model(*model, clip, times);
-    if (auto saved = write_glb(options.output, document); !saved) {
-      std::cerr << "mocap: " << saved.error().to_string() << "\n";
-      return kOutputError;
-    }
+    if (auto saved = write_glb(options.output, document); !saved) return failed("mocap: ", saved.error(), kOutputError);
     std::printf("wrote %s: %d vertices, %d joints, %zu frames of `%s` at %g fps\n", options.output.c_str(),
                 model->mesh.vertex_count(), model->joint_count(), frames.size(), clip.name.c_str(),
                 fps / plan->range.step);
