@@ -9,7 +9,6 @@
 #include <mocap/report/report_summary.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -31,8 +30,6 @@ struct ReportFlags {
   int passes = SelectionOptions{}.max_passes;
   double fps = 120.0, lambda = 1.0, shell_cm = 3.0;
 };
-
-enum class ProgressMode { kNone, kTerminal, kMachine };
 
 // `arg` quoted for a POSIX shell when it holds anything but plain characters.
 std::string shell_quoted(const std::string& arg) {
@@ -66,56 +63,10 @@ std::string command_line_of(const CLI::App& verb) {
   return line;
 }
 
-// Shows progress on stderr: a line rewritten in place on a terminal (at most
-// ten times a second), or one JSON object per finished clip for scripts.
-// Failed clips are named on their own line in every mode.
-class ProgressDisplay {
- public:
-  explicit ProgressDisplay(ProgressMode mode) : mode_(mode) {}
-
-  void update(const ReportProgress& p) {
-    if (p.last && !p.last->status && mode_ != ProgressMode::kMachine) {
-      clear();
-      std::cerr << "mocap report: " << p.last->error_text() << "\n";
-    }
-    if (mode_ == ProgressMode::kMachine) {
-      std::cerr << progress_clip_json(p) << "\n";
-      return;
-    }
-    if (mode_ != ProgressMode::kTerminal) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (p.done < p.total && now - last_draw_ < std::chrono::milliseconds(100)) return;
-    last_draw_ = now;
-    std::cerr << progress_line(p) << std::flush;
-    drawn_ = true;
-  }
-
-  void finish(const ReportSummary& s, double wall_seconds, const std::string& output) {
-    if (mode_ == ProgressMode::kMachine) {
-      std::cerr << progress_done_json(s, wall_seconds, output) << "\n";
-      return;
-    }
-    if (mode_ != ProgressMode::kTerminal) return;
-    clear();
-    std::cerr << progress_done_line(s, wall_seconds, output);
-  }
-
- private:
-  void clear() {
-    if (drawn_) std::cerr << "\r\033[K";
-    drawn_ = false;
-  }
-  ProgressMode mode_;
-  bool drawn_ = false;
-  std::chrono::steady_clock::time_point last_draw_{};
-};
-
 // Writes the report; kOk, or kOutputError with the reason on stderr.
 int write(const Report& report, const std::string& path) {
-  if (auto written = write_report(report, path); !written) {
-    std::cerr << "mocap report: " << written.error().to_string() << "\n";
-    return kOutputError;
-  }
+  if (auto written = write_report(report, path); !written)
+    return failed("mocap report: ", written.error(), kOutputError);
   return kOk;
 }
 
@@ -139,9 +90,9 @@ int run_merge(const ReportFlags& f) {
 }
 
 int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budgets) {
-  ProgressMode mode = ProgressMode::kNone;
-  if (f.progress == "machine") mode = ProgressMode::kMachine;
-  if (f.progress == "auto" && ::isatty(STDERR_FILENO)) mode = ProgressMode::kTerminal;
+  ProgressStyle style = ProgressStyle::kNone;
+  if (f.progress == "machine") style = ProgressStyle::kMachine;
+  if (f.progress == "auto" && ::isatty(STDERR_FILENO)) style = ProgressStyle::kTerminal;
 
   ReportOptions options;
   options.kind = kind;
@@ -161,10 +112,7 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
     return kUsage;
   }
   const auto shard = f.shard.empty() ? Result<Shard>(Shard{}) : parse_shard(f.shard);
-  if (!shard) {
-    std::cerr << "mocap report: --shard " << shard.error().to_string() << "\n";
-    return kUsage;
-  }
+  if (!shard) return failed("mocap report: --shard ", shard.error(), kUsage);
   const std::vector<ClipInput> all = find_clips(f.inputs, f.asf);
   if (all.empty()) {
     std::cerr << "mocap report: no .amc files in the inputs given\n";
@@ -191,17 +139,11 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
     std::cerr << "mocap report: " << journal.error().to_string() << "\n";
     return f.resume && std::filesystem::exists(journal_file, ec) ? kBadInput : kOutputError;
   }
-  if (mode == ProgressMode::kMachine && f.resume) {
-    std::cerr << progress_resume_json(journal->resume.done.size(), clips.size(), journal_file,
-                                      static_cast<std::size_t>(journal->torn_bytes))
-              << "\n";
-  } else if (mode == ProgressMode::kTerminal && (!journal->resume.done.empty() || journal->torn_bytes > 0)) {
-    std::cerr << "mocap report: resuming: " << journal->resume.done.size() << " of " << clips.size()
-              << " clips done in " << journal_file;
-    if (journal->torn_bytes > 0) std::cerr << " (a torn last line of " << journal->torn_bytes << " bytes ignored)";
-    std::cerr << "\n";
+  ReportProgressPrinter display(std::cerr, style);
+  if (f.resume) {
+    display.resumed(journal->resume.done.size(), clips.size(), journal_file,
+                    static_cast<std::size_t>(journal->torn_bytes));
   }
-  ProgressDisplay display(mode);
   auto made = make_report(journal_run, *journal, MOCAP_VERSION, f.command_line,
                           [&](const ReportProgress& p) { display.update(p); });
   if (!made) {
@@ -219,7 +161,7 @@ int run(const ReportFlags& f, BudgetKind kind, const std::vector<double>& budget
   }
   display.finish(s, report.wall_seconds, f.output);
   if (s.failed > 0) {
-    if (mode != ProgressMode::kMachine) {
+    if (style != ProgressStyle::kMachine) {
       std::cerr << "mocap report: " << s.failed << " of " << s.clips << " clips failed (listed in " << f.output
                 << ")\n";
     }

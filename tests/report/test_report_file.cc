@@ -7,6 +7,7 @@
 #include <mocap/report/report_progress_text.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "numbers_only.h"
 #include "test_data.h"
@@ -153,6 +154,44 @@ TEST(ReportProgressText, ClockLinesAndJson) {
             R"({"event":"done","clips":4,"failed":1,"frames":1200,"wall_s":2.0,"output":"r.html"})");
   EXPECT_EQ(progress_resume_json(3, 9, "r.html.journal", 12),
             R"({"event":"resume","done":3,"total":9,"journal":"r.html.journal","torn_bytes":12})");
+}
+
+// The three styles of ReportProgressPrinter on one failed clip then the end.
+TEST(ReportProgressText, PrinterStyles) {
+  ClipResult bad;
+  bad.path = "b.amc";
+  bad.status = std::unexpected(Error{"b.amc", 3, "no frames"});
+  ReportProgress p;
+  p.done = 1;
+  p.total = 2;
+  p.failed = 1;
+  p.last = &bad;
+  ReportSummary s;
+  s.clips = 2;
+  s.failed = 1;
+  const auto printed = [&](ProgressStyle style) {
+    std::ostringstream out;
+    ReportProgressPrinter printer(out, style);
+    printer.resumed(1, 2, "r.html.journal", 0);
+    printer.update(p);
+    p.done = 2;  // the last clip draws whatever the time since the last line
+    p.last = nullptr;
+    printer.update(p);
+    p.done = 1;
+    p.last = &bad;
+    printer.finish(s, 1.0, "r.html");
+    return out.str();
+  };
+  EXPECT_EQ(printed(ProgressStyle::kNone), "mocap report: b.amc:3: no frames\n");
+  const std::string terminal = printed(ProgressStyle::kTerminal);
+  EXPECT_EQ(terminal.rfind("mocap report: resuming: 1 of 2 clips done in r.html.journal\n", 0), 0u) << terminal;
+  EXPECT_NE(terminal.find("mocap report: b.amc:3: no frames\n\r\033[K[1/2]"), std::string::npos) << terminal;
+  EXPECT_NE(terminal.find("[2/2]"), std::string::npos) << terminal;
+  EXPECT_TRUE(terminal.ends_with("\r\033[K" + progress_done_line(s, 1.0, "r.html"))) << terminal;
+  std::istringstream machine(printed(ProgressStyle::kMachine));
+  std::vector<std::string> events;
+  for (std::string line; std::getline(machine, line);) events.push_back(nlohmann::json::parse(line).at("event"));
+  EXPECT_EQ(events, (std::vector<std::string>{"resume", "clip", "clip", "done"}));
 }
 
 }  // namespace

@@ -79,4 +79,46 @@ std::string progress_resume_json(std::size_t done, std::size_t total, const std:
   return j.dump();
 }
 
+void ReportProgressPrinter::resumed(std::size_t done, std::size_t total, const std::string& journal,
+                                    std::size_t torn_bytes) {
+  if (style_ == ProgressStyle::kMachine) {
+    out_ << progress_resume_json(done, total, journal, torn_bytes) << "\n";
+  } else if (style_ == ProgressStyle::kTerminal && (done > 0 || torn_bytes > 0)) {
+    out_ << prefix_ << "resuming: " << done << " of " << total << " clips done in " << journal;
+    if (torn_bytes > 0) out_ << " (a torn last line of " << torn_bytes << " bytes ignored)";
+    out_ << "\n";
+  }
+}
+
+void ReportProgressPrinter::update(const ReportProgress& p) {
+  if (style_ == ProgressStyle::kMachine) {
+    out_ << progress_clip_json(p) << "\n";
+    return;
+  }
+  if (p.last && !p.last->status) {
+    clear();
+    out_ << prefix_ << p.last->error_text() << "\n";
+  }
+  if (style_ != ProgressStyle::kTerminal) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (p.done < p.total && now - last_draw_ < std::chrono::milliseconds(100)) return;
+  last_draw_ = now;
+  out_ << progress_line(p) << std::flush;
+  drawn_ = true;
+}
+
+void ReportProgressPrinter::finish(const ReportSummary& s, double wall_seconds, const std::string& output) {
+  if (style_ == ProgressStyle::kMachine) {
+    out_ << progress_done_json(s, wall_seconds, output) << "\n";
+  } else if (style_ == ProgressStyle::kTerminal) {
+    clear();
+    out_ << progress_done_line(s, wall_seconds, output);
+  }
+}
+
+void ReportProgressPrinter::clear() {
+  if (drawn_) out_ << "\r\033[K";
+  drawn_ = false;
+}
+
 }  // namespace mocap
