@@ -65,19 +65,6 @@ std::optional<OutputPlan> plan_output(const SkinOptions& options) {
   return OutputPlan{*plan, *range};
 }
 
-// Warnings that never change a result: a mesh whose size in the given units
-// is no person's points at a wrong --mesh-units (a MakeHuman body read in
-// metres is 17 m tall).
-void warn_if_implausible_mesh(const Mesh& mesh, const std::string& units) {
-  const double size = mesh.size();
-  if (size > 0.0 && (size < 0.3 || size > 3.0)) {
-    std::fprintf(stderr,
-                 "mocap skin: warning: the mesh is %.3g m tall in --mesh-units %s, a person is 0.3-3 m: "
-                 "check --mesh-units\n",
-                 size, units.c_str());
-  }
-}
-
 struct ObjFrames {
   int code = kOk;
   double skin_seconds = 0.0;
@@ -151,7 +138,7 @@ int run_skin(const SkinOptions& options) {
   const Motion& motion = clip->motion;
   const auto bound = bind_mesh(skeleton, bind_options);
   if (!bound) return failed("mocap: ", bound.error(), kBadInput);
-  warn_if_implausible_mesh(bound->mesh, options.bind.units);
+  if (!bound->units_note.empty()) std::cerr << "mocap skin: warning: " << bound->units_note << " (--mesh-units)\n";
   std::printf("mesh: %s\n", bound->orientation.c_str());  // what was found, a result beside the others
   if (!bound->fit_note.empty()) std::cerr << "mocap skin: warning: embedding: " << bound->fit_note << "\n";
   if (!bound->weights_note.empty()) std::cerr << "mocap skin: warning: " << bound->weights_note << "\n";

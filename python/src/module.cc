@@ -659,7 +659,10 @@ PYBIND11_MODULE(_mocap, m) {
       .def_property_readonly("automatic_weights", [](const BoundMeshFile& b) { return b.bound.automatic_weights; })
       .def_property_readonly(
           "fit_note", [](const BoundMeshFile& b) { return b.bound.fit_note; },
-          "What the embedding did not fit and why; empty when all was.");
+          "What the embedding did not fit and why; empty when all was.")
+      .def_property_readonly(
+          "units_note", [](const BoundMeshFile& b) { return b.bound.units_note; },
+          "Says the mesh's size in `units` is no person's (0.3-3 m); empty when it is.");
   m.def("bind_mesh", &bind_mesh_file, py::arg("clip"), py::arg("mesh"), py::kw_only(), py::arg("units") = "m",
         py::arg("bind_pose") = py::none(), py::arg("weights") = py::none(), py::arg("fit") = "embed",
         py::arg("weight_method") = "voxel", py::arg("yaw") = 0.0,

@@ -203,6 +203,22 @@ TEST(MeshBind, AMeshSplitAtEverySeamBindsAsTheWeldedOne) {
   }
 }
 
+// The humanoid is 1.7 m in decimetres, 17 m read as metres: said, still bound.
+TEST(MeshBind, AMeshNoPersonsSizeIsNoted) {
+  const auto clip = test::load_bundled("09_06");
+  MeshBindOptions o = humanoid_options();
+  o.fit = BindFit::kHeight;
+  o.weight_method = WeightMethod::kDistance;
+  const auto right = bind_mesh(clip.skeleton, o);
+  ASSERT_TRUE(right) << right.error().to_string();
+  EXPECT_EQ(right->units_note, "");
+  o.units = "m";
+  const auto wrong = bind_mesh(clip.skeleton, o);
+  ASSERT_TRUE(wrong) << wrong.error().to_string();
+  EXPECT_NE(wrong->units_note.find("m tall in units m, a person is 0.3-3 m"), std::string::npos) << wrong->units_note;
+  EXPECT_EQ(wrong->units_note.rfind("the mesh is 1", 0), 0u) << wrong->units_note;  // 17.x m
+}
+
 TEST(MeshBind, ExplicitPlacementReplacesTheFit) {
   const auto clip = test::load_bundled("09_06");
   MeshBindOptions o = humanoid_options();

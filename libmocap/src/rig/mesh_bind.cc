@@ -7,6 +7,8 @@
 #include <mocap/rig/mesh_orientation.h>
 #include <mocap/rig/voxel_weights.h>
 
+#include <cstdio>
+
 namespace mocap {
 
 Result<void> MeshBindOptions::validate() const {
@@ -39,6 +41,14 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
     mesh = std::move(kept);
   }
   out.mesh = std::move(*mesh);
+  // A size no person has points at a wrong unit (a MakeHuman body read in
+  // metres is 17 m tall); the bind goes on, as the unit may be right.
+  if (const double size = out.mesh.size(); size > 0.0 && (size < 0.3 || size > 3.0)) {
+    char note[160];
+    std::snprintf(note, sizeof note, "the mesh is %.3g m tall in units %s, a person is 0.3-3 m: check its units", size,
+                  options.units.c_str());
+    out.units_note = note;
+  }
 
   out.bind_pose = rest_pose(skeleton);
   if (!options.bind_pose_amc.empty()) {

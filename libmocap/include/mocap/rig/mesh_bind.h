@@ -89,6 +89,7 @@ struct BoundMesh {
   Pose bind_pose;                      // the skeleton as the mesh stands
   SkeletonBind bind;                   // placement, bone factors, inverse bind matrices, bone segments
   std::string orientation;             // step 3's one line: "up +z, facing -y (found: ...)"
+  std::string units_note;              // the mesh's size in `units` is no person's (0.3-3 m); empty when it is
   std::string fit_note;                // embedding: what was not fitted and why; empty when all was
   std::string weights_note;            // automatic weights: bones given no weight and why; empty when none
   std::vector<VertexWeights> weights;  // one per vertex of `mesh`
