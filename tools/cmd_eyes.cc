@@ -26,8 +26,6 @@ struct EyesOptions {
   std::string bvh;  // a BVH motion in place of asf + amc
   std::string bvh_units = "cm";
   double fps = 120.0;  // the motion's rate (--fps, as every command that reads AMC)
-  std::string left;
-  std::string right;
   std::string output;
   std::string format;  // csv or jsonl; default from the output's extension
   double rate = 0.0;   // output frames per second (--rate); 0: the clip's frames, or 40 without a clip
@@ -38,32 +36,19 @@ struct EyesOptions {
   std::string model = "design";
   std::vector<double> target;  // x, y, z metres
   EyeParams params;
-  bool swap = false;
-  int baud = 115200;
+  EyeStreamOptions stream;  // --left, --right, --baud, --swap, --open-wait and the wire's format
   bool stats = false;
   std::vector<std::string> keys;                  // x, y, openness
   std::vector<double> x_range, y_range, l_range;  // lo, hi
-  std::string pupil_key;
-  std::string sequence_key;
-  int decimals = 3;
   double open_timeout = 3.0;
-  double open_wait = 0.0;
   std::string preview;      // a picture (.png) or movie (.mp4 ...) of what the displays show
   double preview_at = 0.0;  // seconds: the frame a .png shows
 };
 
 int run_stream(const EyesOptions& o, EyeTimeline& timeline, double fps, double duration) {
-  EyeStreamOptions so;
-  so.left_path = o.left;
-  so.right_path = o.right;
+  EyeStreamOptions so = o.stream;
   so.fps = fps;
   so.duration_s = duration;
-  so.baud = o.baud;
-  so.swap = o.swap;
-  so.format.pupil_key = o.pupil_key;
-  so.format.sequence_key = o.sequence_key;
-  so.settle_s = o.open_wait;
-  so.format.decimals = o.decimals;
   if (!o.keys.empty()) {
     so.format.x_key = o.keys[0];
     so.format.y_key = o.keys[1];
@@ -102,11 +87,11 @@ int run_eyes(EyesOptions o) {
     std::cerr << "mocap eyes: --bvh or --asf and --amc, not both\n";
     return kUsage;
   }
-  if (o.left.empty() != o.right.empty()) {
+  if (o.stream.left_path.empty() != o.stream.right_path.empty()) {
     std::cerr << "mocap eyes: --left and --right go together\n";
     return kUsage;
   }
-  const bool streaming = !o.left.empty();
+  const bool streaming = !o.stream.left_path.empty();
   if (streaming && !o.output.empty()) {
     std::cerr << "mocap eyes: stream to --left/--right or write -o, not both\n";
     return kUsage;
@@ -118,8 +103,8 @@ int run_eyes(EyesOptions o) {
     std::cerr << "mocap eyes: --preview draws a track written to a file, not a stream to --left/--right\n";
     return kUsage;
   }
-  if (!is_standard_baud(o.baud)) {
-    std::cerr << "mocap eyes: --baud " << o.baud
+  if (!is_standard_baud(o.stream.baud)) {
+    std::cerr << "mocap eyes: --baud " << o.stream.baud
               << ": expected a standard rate (9600, 19200, 38400, 57600, 115200, 230400, 460800, 500000, 921600, "
                  "1000000, 2000000, 3000000, 4000000)\n";
     return kUsage;
@@ -209,8 +194,8 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
   c->add_option("--bvh", o->bvh, "A BVH motion in place of --asf and --amc (its joint Head or head drives the eyes)");
   add_bvh_units_option(*c, o->bvh_units);
   add_fps_option(*c, o->fps);
-  c->add_option("--left", o->left, "Serial device of the left eye's display");
-  c->add_option("--right", o->right, "Serial device of the right eye's display");
+  c->add_option("--left", o->stream.left_path, "Serial device of the left eye's display");
+  c->add_option("--right", o->stream.right_path, "Serial device of the right eye's display");
   c->add_option("-o,--output", o->output, "Track file, .csv or .jsonl (default: standard output)");
   c->add_option("--format", o->format, "csv or jsonl (default: from the extension of -o, jsonl on standard output)")
       ->check(CLI::IsMember({"csv", "jsonl"}));
@@ -252,16 +237,16 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
   c->add_option("--hippus", o->params.hippus,
                 "Pupil fluctuation amplitude, 0 to 0.2 (default 0.03; 0: the pupil is constant unless light changes)")
       ->check(CLI::Range(0.0, 0.2));
-  c->add_flag("--swap", o->swap, "Send the left eye's data to --right and the right's to --left");
-  c->add_option("--baud", o->baud, "Serial rate, a standard one (9600 ... 4000000); 8N1, no flow control")
+  c->add_flag("--swap", o->stream.swap, "Send the left eye's data to --right and the right's to --left");
+  c->add_option("--baud", o->stream.baud, "Serial rate, a standard one (9600 ... 4000000); 8N1, no flow control")
       ->default_val(115200);
   c->add_option("--open-timeout", o->open_timeout,
                 "Seconds to wait for both devices to open before giving up with exit 4 (default 3)")
       ->check(CLI::Range(0.0, 3600.0));
-  c->add_option("--open-wait", o->open_wait,
+  c->add_option("--open-wait", o->stream.settle_s,
                 "Seconds to send nothing after each open, while an Arduino-class board resets on DTR (default 0)")
       ->check(CLI::Range(0.0, 10.0));
-  c->add_option("--seq-key", o->sequence_key,
+  c->add_option("--seq-key", o->stream.format.sequence_key,
                 "Also send the frame number under this key, so a display can count dropped frames");
   c->add_option("--keys", o->keys,
                 "Wire keys for x, y and openness in the serial lines, for displays other than the design's "
@@ -273,8 +258,9 @@ void add_eyes_command(CLI::App& app, int& exit_code) {
       ->expected(2);
   c->add_option("--y-range", o->y_range, "Serial y mapped to lo,hi (default -1,1)")->delimiter(',')->expected(2);
   c->add_option("--l-range", o->l_range, "Serial openness mapped to lo,hi (default 0,1)")->delimiter(',')->expected(2);
-  c->add_option("--pupil-key", o->pupil_key, "Also send the pupil under this key (pupil, as in the exports)");
-  c->add_option("--decimals", o->decimals, "Decimal places in serial lines")->check(CLI::Range(0, 9));
+  c->add_option("--pupil-key", o->stream.format.pupil_key,
+                "Also send the pupil under this key (pupil, as in the exports)");
+  c->add_option("--decimals", o->stream.format.decimals, "Decimal places in serial lines")->check(CLI::Range(0, 9));
   c->add_option("--preview", o->preview,
                 "Draw what the two displays show (the round 240 x 240 panels, iris at x,y, lids at l, pupil): "
                 "out.png for one frame (--preview-at), or a movie of every frame (.mp4, .mkv, .mov, .webm, .avi) "
