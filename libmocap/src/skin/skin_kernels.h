@@ -33,12 +33,18 @@ void pack(std::span<const SkinMatrix> matrices, PackedMatrix* packed);
 // shear does not.
 bool is_rotation(const SkinMatrix& m);
 
-// is_rotation of each matrix into `rotation` (as many entries). The packed
-// kernels do not renormalise the normal of a vertex of a 1-influence packed
-// run whose bone is a rotation: its weight is 1, its normal matrix the
-// bone's, and a unit bind normal stays unit (ozz-animation's SkinningJob
-// renormalises no normal). Every other normal is renormalised.
-void find_rotations(std::span<const SkinMatrix> matrices, bool* rotation);
+// The packed kernels do not renormalise the normal of a vertex of a
+// 1-influence packed run whose bone is a rotation: its weight is 1, its
+// normal matrix the bone's, and a unit bind normal stays unit
+// (ozz-animation's SkinningJob renormalises no normal). Every other normal
+// is renormalised.
+struct Rotations {
+  bool all = false;            // every matrix is one: no need to look
+  bool each[kMaxPackedBones];  // is_rotation of matrix b
+};
+
+// is_rotation of each of `matrices` (at most kMaxPackedBones) into `out`.
+void find_rotations(std::span<const SkinMatrix> matrices, Rotations& out);
 
 // Plain pointers for the kernels: no aliasing between inputs and outputs.
 // The weights are either `weights` (VertexWeights) or, when that is null,
@@ -73,11 +79,11 @@ inline VertexWeights weights_at(const Streams& s, int slots, int v) {
 
 // The packed and 8-wide kernels over `count` vertices of `s`, each blended
 // through its first `influences` slots (1..4; an InfluenceRun's). The loop
-// for 4 is the one every vertex took before runs existed. `rotation`:
+// for 4 is the one every vertex took before runs existed. `rotations`:
 // find_rotations of the matrices, read with normals and packed weights.
-void linear_portable(const PackedMatrix* packed, const bool* rotation, const Streams& s, int count, bool normals,
+void linear_portable(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count, bool normals,
                      int influences);
-void linear_avx2(const PackedMatrix* packed, const bool* rotation, const Streams& s, int count, bool normals,
+void linear_avx2(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count, bool normals,
                  int influences);
 void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count, bool normals, int influences);
 
