@@ -713,6 +713,81 @@ TEST(PackedWeights, ValidateRefusesPackedWeightsThatDoNotFitTheJob) {
   refused(bad, "5 influences");
 }
 
+// A rigid vertex (of a 1-influence packed run) whose bone is a rotation keeps
+// its normal's length, as ozz-animation's SkinningJob keeps every normal's;
+// on any other matrix its normal is renormalised. Either way every kernel
+// gives unit normals within 1e-6 of the renormalised reference, in whole and
+// cut ranges, with some bones rotations and with all (where the kernels look
+// no bone up). Bones 1 and 2 of the first set would fail it if taken for
+// rotations: a scale, and a stretch of 3e-6 along one axis, change a unit
+// normal's length by more than 1e-6 (checked below, so the test can fail).
+TEST(PackedWeights, RigidNormalsAreUnitOnRotationsAndOnScaledBones) {
+  const Eigen::Matrix3f turn = Eigen::AngleAxisf(0.9f, Eigen::Vector3f(1, 2, 3).normalized()).toRotationMatrix();
+  const Eigen::Matrix3f other_turn =
+      Eigen::AngleAxisf(-2.1f, Eigen::Vector3f(3, -1, 2).normalized()).toRotationMatrix();
+  std::vector<SkinMatrix> mixed(3), rotations(3);
+  mixed[0] << turn, Eigen::Vector3f(0.1f, -0.2f, 0.3f);
+  mixed[1] << turn * Eigen::Vector3f(1.5f, 0.7f, 1.2f).asDiagonal(), Eigen::Vector3f(0.2f, 0.0f, -0.1f);
+  mixed[2] << turn * Eigen::Vector3f(1.0f + 3e-6f, 1.0f, 1.0f).asDiagonal(), Eigen::Vector3f::Zero();
+  rotations[0] = mixed[0];
+  rotations[1] << other_turn, Eigen::Vector3f(-0.4f, 0.5f, 0.0f);
+  rotations[2] << Eigen::Matrix3f::Identity(), Eigen::Vector3f(0.0f, 1.0f, 0.0f);
+  // 72 vertices on bone 0 (whole groups of eight), then the three bones in turn.
+  constexpr int n = 203;
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::vector<Eigen::Vector3f> positions, normals;
+  std::vector<VertexWeights> weights;
+  for (int v = 0; v < n; ++v) {
+    positions.emplace_back(unit(rng), unit(rng), unit(rng));
+    normals.push_back(Eigen::Vector3f(unit(rng), unit(rng), unit(rng)).normalized());
+    const std::pair<int, float> bone{v < 72 ? 0 : v % 3, 1.0f};
+    weights.push_back(*make_vertex_weights(std::span(&bone, 1)));
+  }
+  const PackedWeights packed = pack_weights(weights);
+  ASSERT_EQ(packed.runs.size(), 1u);
+  ASSERT_EQ(packed.runs[0].influences, 1);
+
+  const std::vector<int> whole{0, n};
+  const std::vector<int> cuts{0, 1, 2, 5, 12, 13, 20, 29, 71, 77, 100, 150, n - 9, n - 1, n};
+  for (const bool all_rotations : {false, true}) {
+    const std::vector<SkinMatrix>& matrices = all_rotations ? rotations : mixed;
+    std::vector<Eigen::Vector3d> expected(n);
+    double unnormalised_off[3] = {};  // per bone: the worst |M n - expected|
+    for (int v = 0; v < n; ++v) {
+      const int bone = weights[v].bone[0];
+      const Eigen::Vector3d turned = matrices[bone].leftCols<3>().cast<double>() * normals[v].cast<double>();
+      expected[v] = turned.normalized();
+      unnormalised_off[bone] = std::max(unnormalised_off[bone], (turned - expected[v]).norm());
+    }
+    EXPECT_LT(unnormalised_off[0], 1e-6);
+    if (!all_rotations) {
+      EXPECT_GT(unnormalised_off[1], 0.1);
+      EXPECT_GT(unnormalised_off[2], 1e-6);
+    }
+    for (const bool use_packed : {true, false}) {
+      for (const SkinKernel kernel : kernels_here()) {
+        SCOPED_TRACE(kernel_label(kernel) + (use_packed ? " packed" : " VertexWeights") +
+                     (all_rotations ? ", all rotations" : ""));
+        SkinJob job;
+        job.matrices = matrices;
+        job.weights = weights;
+        if (use_packed) job.packed = &packed;
+        job.positions = positions;
+        job.normals = normals;
+        std::vector<Eigen::Vector3f> p, nn, cut_p, cut_n;
+        run_in_ranges(job, kernel, whole, p, nn);
+        run_in_ranges(job, kernel, cuts, cut_p, cut_n);
+        EXPECT_TRUE(std::ranges::equal(nn, cut_n));
+        for (int v = 0; v < n; ++v) {
+          ASSERT_LT((nn[v].cast<double>() - expected[v]).norm(), 1e-6) << "vertex " << v;
+          ASSERT_NEAR(nn[v].cast<double>().norm(), 1.0, 1e-6) << "vertex " << v;
+        }
+      }
+    }
+  }
+}
+
 // A mesh of stretches of 1, 2, 3 and 4 influences (random_mesh's vertices,
 // including zero weights in middle slots, regrouped): through its influence
 // runs, every kernel, LBS and DQS, with and without normals, in whole and

@@ -24,6 +24,28 @@ struct alignas(64) PackedMatrix {
 // `matrices` into `packed` (as many entries, at most kMaxPackedBones).
 void pack(std::span<const SkinMatrix> matrices, PackedMatrix* packed);
 
+// Whether the 3x3 part of `m` is a rotation closely enough that it turns a
+// unit normal into one within float rounding: every row of M^T M - I, in
+// double from the float entries, sums in absolute value to at most 5e-7,
+// so |M n|^2 is within that of 1 for a unit n (Gershgorin) and |M n| within
+// 2.5e-7 (two float ulps above 1). Rotations made in float pass (their rows
+// sum to 3.3e-7 at worst over 10,000 random ones); a matrix with scale or
+// shear does not.
+bool is_rotation(const SkinMatrix& m);
+
+// The packed kernels do not renormalise the normal of a vertex of a
+// 1-influence packed run whose bone is a rotation: its weight is 1, its
+// normal matrix the bone's, and a unit bind normal stays unit
+// (ozz-animation's SkinningJob renormalises no normal). Every other normal
+// is renormalised.
+struct Rotations {
+  bool all = false;            // every matrix is one: no need to look
+  bool each[kMaxPackedBones];  // is_rotation of matrix b
+};
+
+// is_rotation of each of `matrices` (at most kMaxPackedBones) into `out`.
+void find_rotations(std::span<const SkinMatrix> matrices, Rotations& out);
+
 // Plain pointers for the kernels: no aliasing between inputs and outputs.
 // The weights are either `weights` (VertexWeights) or, when that is null,
 // packed (packed_weights.h): `bones` with the run's count of indices per
@@ -57,9 +79,12 @@ inline VertexWeights weights_at(const Streams& s, int slots, int v) {
 
 // The packed and 8-wide kernels over `count` vertices of `s`, each blended
 // through its first `influences` slots (1..4; an InfluenceRun's). The loop
-// for 4 is the one every vertex took before runs existed.
-void linear_portable(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences);
-void linear_avx2(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences);
+// for 4 is the one every vertex took before runs existed. `rotations`:
+// find_rotations of the matrices, read with normals and packed weights.
+void linear_portable(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count, bool normals,
+                     int influences);
+void linear_avx2(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count, bool normals,
+                 int influences);
 void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count, bool normals, int influences);
 
 // Whether this CPU runs AVX2 and FMA (false where the compiler cannot target them).

@@ -201,11 +201,38 @@ MOCAP_AVX2_INLINE void normalize8(__m256& x, __m256& y, __m256& z) {
   z = _mm256_mul_ps(z, scale);
 }
 
+// Lane i of the result all ones where bit i of `bits` is set.
+MOCAP_AVX2_INLINE __m256 lane_mask8(unsigned bits) {
+  const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  return _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(bits)), bit), bit));
+}
+
+MOCAP_AVX2_INLINE __m128 lane_mask4(unsigned bits) {
+  return _mm256_castps256_ps128(lane_mask8(bits));
+}
+
+// Bit i set where vertex v + i (i < kCount) keeps its normal's length: a
+// vertex of a 1-influence packed run on a rotation (find_rotations). 0 for
+// every other kind of run.
+template <int kCount, int kSlots, bool kNormals, bool kPacked>
+MOCAP_AVX2_INLINE unsigned kept_lengths(const Rotations& rotations, const Streams& s, int v) {
+  unsigned bits = 0;
+  if constexpr (kNormals && kPacked && kSlots == 1) {
+    // Every bone a rotation (an animated skeleton without scale): no look-ups, 1.25x not 1.13x ozz (issue 26).
+    if (rotations.all) return (1u << kCount) - 1;
+    for (int i = 0; i < kCount; ++i) bits |= static_cast<unsigned>(rotations.each[s.bones[v + i]]) << i;
+  }
+  return bits;
+}
+
 // Four vertices at a time (their loads before their stores: arrays of equal
 // size often start at the same offset in a page, and a load after a store to
 // the same address modulo 4 KiB waits for it, 4K aliasing), then one by one.
+// A normal that keeps its length (kept_lengths) is multiplied by 1 where the
+// others are by their inverse length, so it has the same bits in every loop.
 template <int kSlots, bool kNormals, bool kPacked>
-MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Streams s, int count) {
+MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Rotations& rotations, const Streams s,
+                            int count) {
   int v = 0;
   if constexpr (kNormals && kSlots <= 2) {
     // Eight normals share one square root and one division, lane i = vertex i
@@ -213,8 +240,14 @@ MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Streams
     for (; v + 8 <= count; v += 8) {
       __m128 p[8], m[8];
       for (int i = 0; i < 8; ++i) linear_vertex_avx2<kSlots, true, kPacked>(packed, s, v + i, p[i], m[i]);
+      const unsigned kept = kept_lengths<8, kSlots, kNormals, kPacked>(rotations, s, v);
       store3x4(s.out_positions + 3 * v, p[0], p[1], p[2], p[3]);
       store3x4(s.out_positions + 3 * v + 12, p[4], p[5], p[6], p[7]);
+      if (kept == 0xFF) {  // eight rigid vertices on rotations: no square root
+        store3x4(s.out_normals + 3 * v, m[0], m[1], m[2], m[3]);
+        store3x4(s.out_normals + 3 * v + 12, m[4], m[5], m[6], m[7]);
+        continue;
+      }
       __m256 x = _mm256_set_m128(m[4], m[0]), y = _mm256_set_m128(m[5], m[1]);
       __m256 z = _mm256_set_m128(m[6], m[2]), w = _mm256_set_m128(m[7], m[3]);
       transpose4_halves(x, y, z, w);  // w: the normals' lane 3, 0
@@ -222,11 +255,12 @@ MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Streams
       // product may be left bare before an add: the compiler would fuse the two (-ffp-contract=fast)
       // and round once where the other loops round twice, so each square is an FMA with + 0.
       const __m256 zero = _mm256_setzero_ps();
+      const __m256 one = _mm256_set1_ps(1.0f);
       const __m256 squared = _mm256_add_ps(_mm256_add_ps(_mm256_fmadd_ps(x, x, zero), _mm256_fmadd_ps(y, y, zero)),
                                            _mm256_fmadd_ps(z, z, zero));
-      const __m256 inverse =
-          _mm256_blendv_ps(_mm256_set1_ps(1.0f), _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(squared)),
-                           _mm256_cmp_ps(squared, zero, _CMP_GT_OQ));
+      __m256 inverse =
+          _mm256_blendv_ps(one, _mm256_div_ps(one, _mm256_sqrt_ps(squared)), _mm256_cmp_ps(squared, zero, _CMP_GT_OQ));
+      if (kept != 0) inverse = _mm256_blendv_ps(inverse, one, lane_mask8(kept));
       store_xyz8(s.out_normals + 3 * v, _mm256_mul_ps(x, inverse), _mm256_mul_ps(y, inverse),
                  _mm256_mul_ps(z, inverse));
     }
@@ -242,7 +276,9 @@ MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Streams
       // Four normals share one square root and one division. Lane i: (x^2 + y^2) + (z^2 + 0) of normal i.
       const __m128 squared = _mm_hadd_ps(_mm_hadd_ps(_mm_mul_ps(m0, m0), _mm_mul_ps(m1, m1)),
                                          _mm_hadd_ps(_mm_mul_ps(m2, m2), _mm_mul_ps(m3, m3)));
-      const __m128 inverse = inverse_length(squared);
+      const unsigned kept = kept_lengths<4, kSlots, kNormals, kPacked>(rotations, s, v);
+      __m128 inverse = inverse_length(squared);
+      if (kept != 0) inverse = _mm_blendv_ps(inverse, _mm_set1_ps(1.0f), lane_mask4(kept));
       store3x4(s.out_normals + 3 * v, _mm_mul_ps(m0, _mm_shuffle_ps(inverse, inverse, _MM_SHUFFLE(0, 0, 0, 0))),
                _mm_mul_ps(m1, _mm_shuffle_ps(inverse, inverse, _MM_SHUFFLE(1, 1, 1, 1))),
                _mm_mul_ps(m2, _mm_shuffle_ps(inverse, inverse, _MM_SHUFFLE(2, 2, 2, 2))),
@@ -254,6 +290,10 @@ MOCAP_AVX2 void linear_avx2(const PackedMatrix* __restrict packed, const Streams
     linear_vertex_avx2<kSlots, kNormals, kPacked>(packed, s, v, p, m);
     store3(s.out_positions + 3 * v, p);
     if constexpr (kNormals) {
+      if (kept_lengths<1, kSlots, kNormals, kPacked>(rotations, s, v) != 0) {
+        store3(s.out_normals + 3 * v, m);
+        continue;
+      }
       const __m128 squared = _mm_mul_ps(m, m);
       const __m128 sums = _mm_hadd_ps(squared, squared);
       const __m128 inverse = inverse_length(_mm_hadd_ps(sums, sums));  // the same sums in the same order
@@ -422,24 +462,26 @@ bool cpu_has_avx2() {
 }
 
 template <bool kPacked>
-void linear_avx2_by_count(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
+void linear_avx2_by_count(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count,
+                          bool normals, int influences) {
   switch (influences * 2 + normals) {
-    case 2: linear_avx2<1, false, kPacked>(packed, s, count); break;
-    case 3: linear_avx2<1, true, kPacked>(packed, s, count); break;
-    case 4: linear_avx2<2, false, kPacked>(packed, s, count); break;
-    case 5: linear_avx2<2, true, kPacked>(packed, s, count); break;
-    case 6: linear_avx2<3, false, kPacked>(packed, s, count); break;
-    case 7: linear_avx2<3, true, kPacked>(packed, s, count); break;
-    case 9: linear_avx2<4, true, kPacked>(packed, s, count); break;
-    default: linear_avx2<4, false, kPacked>(packed, s, count); break;
+    case 2: linear_avx2<1, false, kPacked>(packed, rotations, s, count); break;
+    case 3: linear_avx2<1, true, kPacked>(packed, rotations, s, count); break;
+    case 4: linear_avx2<2, false, kPacked>(packed, rotations, s, count); break;
+    case 5: linear_avx2<2, true, kPacked>(packed, rotations, s, count); break;
+    case 6: linear_avx2<3, false, kPacked>(packed, rotations, s, count); break;
+    case 7: linear_avx2<3, true, kPacked>(packed, rotations, s, count); break;
+    case 9: linear_avx2<4, true, kPacked>(packed, rotations, s, count); break;
+    default: linear_avx2<4, false, kPacked>(packed, rotations, s, count); break;
   }
 }
 
-void linear_avx2(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
+void linear_avx2(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count, bool normals,
+                 int influences) {
   if (s.weights) {
-    linear_avx2_by_count<false>(packed, s, count, normals, influences);
+    linear_avx2_by_count<false>(packed, rotations, s, count, normals, influences);
   } else {
-    linear_avx2_by_count<true>(packed, s, count, normals, influences);
+    linear_avx2_by_count<true>(packed, rotations, s, count, normals, influences);
   }
 }
 
@@ -462,8 +504,9 @@ void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count
 bool cpu_has_avx2() {
   return false;
 }
-void linear_avx2(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
-  linear_portable(packed, s, count, normals, influences);
+void linear_avx2(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count, bool normals,
+                 int influences) {
+  linear_portable(packed, rotations, s, count, normals, influences);
 }
 void dual_quaternion_avx2(const DualQuaternion*, const Streams&, int, bool, int) {}
 #endif

@@ -79,6 +79,21 @@ void pack(std::span<const SkinMatrix> matrices, PackedMatrix* packed) {
   }
 }
 
+bool is_rotation(const SkinMatrix& m) {
+  const Eigen::Matrix3d linear = m.leftCols<3>().cast<double>();
+  const Eigen::Matrix3d error = linear.transpose() * linear - Eigen::Matrix3d::Identity();
+  // Not `<=` on a NaN: a matrix with one is no rotation.
+  return error.cwiseAbs().rowwise().sum().maxCoeff() <= 5e-7;
+}
+
+void find_rotations(std::span<const SkinMatrix> matrices, Rotations& out) {
+  out.all = true;
+  for (std::size_t b = 0; b < matrices.size(); ++b) {
+    out.each[b] = is_rotation(matrices[b]);
+    out.all = out.all && out.each[b];
+  }
+}
+
 Streams streams(const SkinJob& job, int begin, const PackedRun* run) {
   const bool with_normals = !job.normals.empty();
   Streams s{nullptr,
@@ -105,7 +120,7 @@ namespace {
 // Each vertex blended through its first kSlots slots.
 // kPacked: the weights packed (packed_weights.h), else VertexWeights.
 template <int kSlots, bool kNormals, bool kPacked>
-void linear_portable(const PackedMatrix* __restrict packed, const Streams s, int count) {
+void linear_portable(const PackedMatrix* __restrict packed, const Rotations& rotations, const Streams s, int count) {
   using Packet = Eigen::Array4f;
   using Column = Eigen::Map<const Packet, Eigen::Aligned16>;
   for (int v = 0; v < count; ++v) {
@@ -145,6 +160,15 @@ void linear_portable(const PackedMatrix* __restrict packed, const Streams s, int
     o[0] = r[0];
     o[1] = r[1];
     o[2] = r[2];
+    if constexpr (kNormals && kPacked && kSlots == 1) {
+      if (rotations.all || rotations.each[bone[0]]) {  // a unit normal stays unit (find_rotations)
+        float* on = s.out_normals + 3 * v;
+        on[0] = m[0];
+        on[1] = m[1];
+        on[2] = m[2];
+        continue;
+      }
+    }
     if constexpr (kNormals) {
       const float squared = (m * m).sum();
       // A zero normal stays zero, as Eigen's normalized() leaves it.
@@ -158,26 +182,28 @@ void linear_portable(const PackedMatrix* __restrict packed, const Streams s, int
 }
 
 template <bool kPacked>
-void linear_portable_by_count(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
+void linear_portable_by_count(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count,
+                              bool normals, int influences) {
   switch (influences * 2 + normals) {
-    case 2: linear_portable<1, false, kPacked>(packed, s, count); break;
-    case 3: linear_portable<1, true, kPacked>(packed, s, count); break;
-    case 4: linear_portable<2, false, kPacked>(packed, s, count); break;
-    case 5: linear_portable<2, true, kPacked>(packed, s, count); break;
-    case 6: linear_portable<3, false, kPacked>(packed, s, count); break;
-    case 7: linear_portable<3, true, kPacked>(packed, s, count); break;
-    case 9: linear_portable<4, true, kPacked>(packed, s, count); break;
-    default: linear_portable<4, false, kPacked>(packed, s, count); break;
+    case 2: linear_portable<1, false, kPacked>(packed, rotations, s, count); break;
+    case 3: linear_portable<1, true, kPacked>(packed, rotations, s, count); break;
+    case 4: linear_portable<2, false, kPacked>(packed, rotations, s, count); break;
+    case 5: linear_portable<2, true, kPacked>(packed, rotations, s, count); break;
+    case 6: linear_portable<3, false, kPacked>(packed, rotations, s, count); break;
+    case 7: linear_portable<3, true, kPacked>(packed, rotations, s, count); break;
+    case 9: linear_portable<4, true, kPacked>(packed, rotations, s, count); break;
+    default: linear_portable<4, false, kPacked>(packed, rotations, s, count); break;
   }
 }
 
 }  // namespace
 
-void linear_portable(const PackedMatrix* packed, const Streams& s, int count, bool normals, int influences) {
+void linear_portable(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count, bool normals,
+                     int influences) {
   if (s.weights) {
-    linear_portable_by_count<false>(packed, s, count, normals, influences);
+    linear_portable_by_count<false>(packed, rotations, s, count, normals, influences);
   } else {
-    linear_portable_by_count<true>(packed, s, count, normals, influences);
+    linear_portable_by_count<true>(packed, rotations, s, count, normals, influences);
   }
 }
 

@@ -53,7 +53,13 @@ inline constexpr int kMaxPackedBones = 512;
 
 // One deformation of a mesh: inputs and outputs are plain spans the caller
 // owns; Run() allocates nothing, so a frame loop allocates nothing. Outputs
-// must not overlap inputs. The weights come in one of two layouts:
+// must not overlap inputs. Output normals are unit: each is the blended
+// matrix's 3x3 times the bind normal, renormalised, but for a vertex of a
+// 1-influence packed run whose bone's 3x3 is a rotation (M^T M within 5e-7
+// of I: no scale, no shear), whose normal keeps its length, unit within
+// float rounding since the bind normal is (the SIMD kernels skip the square
+// root there, as ozz-animation's SkinningJob does everywhere; kScalar does not).
+// The weights come in one of two layouts:
 // `packed` (packed_weights.h: 2 bytes per influence and 4 per weight but the
 // last, grouped by count, what a Skinner uses), or else `weights`, 24 bytes
 // of VertexWeights per vertex, with optional `influence_runs`.
