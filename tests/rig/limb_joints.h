@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace mocap::test {
 
@@ -17,6 +18,13 @@ inline constexpr std::initializer_list<const char*> kLimbJoints = {"lhumerus", "
 // The same and the forearms' ends (CMU's lwrist is the palm).
 inline constexpr std::initializer_list<const char*> kLimbJointsAndPalms = {
     "lhumerus", "rhumerus", "lradius", "rradius", "lwrist", "rwrist", "lfemur", "rfemur", "ltibia", "rtibia"};
+
+// The bone indices of `names`: fit_report's `bones`, the joints measured.
+inline std::vector<int> bone_indices(const Skeleton& skeleton, std::initializer_list<const char*> names = kLimbJoints) {
+  std::vector<int> out;
+  for (const char* name : names) out.push_back(skeleton.find_bone(name));
+  return out;
+}
 
 // The worst signed distance (metres, > 0 outside) among `bones`, and which.
 inline std::pair<double, std::string> worst_limb_joint(const Skeleton& skeleton, const FitReport& report,

@@ -191,6 +191,22 @@ TEST(Embed, LimbJointsLieInsideTheHumanoid) {
         fit_report(clip.skeleton, bound->bind_pose, bound->bind, bound->mesh.positions, bound->mesh.triangles);
     const auto [worst, name] = test::worst_limb_joint(clip.skeleton, report, test::kLimbJointsAndPalms);
     RecordProperty(apose ? "apose_worst_cm" : "tpose_worst_cm", std::to_string(100 * worst));
+    // Asked for some joints, the report measures those alike and no other.
+    const std::vector<int> limbs = test::bone_indices(clip.skeleton, test::kLimbJointsAndPalms);
+    const FitReport some =
+        fit_report(clip.skeleton, bound->bind_pose, bound->bind, bound->mesh.positions, bound->mesh.triangles, limbs);
+    ASSERT_EQ(some.joints.size(), report.joints.size());
+    for (std::size_t b = 0; b < report.joints.size(); ++b) {
+      const bool asked = std::find(limbs.begin(), limbs.end(), static_cast<int>(b)) != limbs.end();
+      EXPECT_EQ(some.joints[b].measured(), asked) << clip.skeleton.bones[b].name;
+      EXPECT_EQ(some.joints[b].position, report.joints[b].position) << clip.skeleton.bones[b].name;
+      if (asked) {
+        EXPECT_EQ(some.joints[b].signed_distance, report.joints[b].signed_distance);
+      }
+    }
+    EXPECT_EQ(test::worst_limb_joint(clip.skeleton, some, test::kLimbJointsAndPalms),
+              test::worst_limb_joint(clip.skeleton, report, test::kLimbJointsAndPalms));
+    EXPECT_EQ(format_fit_report(clip.skeleton, bound->bind, some).find("fit: root"), std::string::npos);
     // Measured: A-pose start, worst lwrist -1.7 cm (inside); T-pose start likewise inside.
     EXPECT_LT(worst, 0.0) << name << " " << 100 * worst << " cm (apose " << apose << ")";
     // The shoulders too (0.3-1.4 cm outside before they were moved onto the arm's axis).
@@ -298,6 +314,7 @@ void check_clip(const ClipCase& c) {
   }
   ASSERT_GT(limb_edges.size(), 500u);
   Pose pose = make_pose(skeleton);
+  const std::vector<int> limbs = test::bone_indices(skeleton, test::kLimbJointsAndPalms);
   std::vector<float> ratios;
   double worst = -1.0;
   std::string worst_name;
@@ -305,7 +322,8 @@ void check_clip(const ClipCase& c) {
   for (int f = 0; f < motion.frame_count(); f += c.stride) {
     pose_from_channels(skeleton, motion.frame(f), pose);
     skinner->skin(skeleton, pose, bound->bind);
-    const FitReport report = fit_report(skeleton, pose, bound->bind, skinner->positions(), bound->mesh.triangles);
+    const FitReport report =
+        fit_report(skeleton, pose, bound->bind, skinner->positions(), bound->mesh.triangles, limbs);
     const auto [d, name] = test::worst_limb_joint(skeleton, report, test::kLimbJointsAndPalms);
     if (d > worst) worst = d, worst_name = name, worst_frame = motion.frame_numbers[f];
     for (const auto& e : limb_edges) {

@@ -584,19 +584,26 @@ int FitReport::worst_outside(std::span<const int> bones) const {
 }
 
 FitReport fit_report(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind,
-                     std::span<const Eigen::Vector3f> positions, std::span<const MeshTriangle> triangles) {
-  const std::size_t bones = skeleton.bones.size();
-  std::vector<Vec3> fk(bones);
-  std::vector<Eigen::Quaterniond> rotations(bones);
-  std::vector<Eigen::Affine3d> frames(bones);
+                     std::span<const Eigen::Vector3f> positions, std::span<const MeshTriangle> triangles,
+                     std::span<const int> bones) {
+  const std::size_t count = skeleton.bones.size();
+  std::vector<Vec3> fk(count);
+  std::vector<Eigen::Quaterniond> rotations(count);
+  std::vector<Eigen::Affine3d> frames(count);
   bone_frames(skeleton, pose, bind.placement, fk, rotations, frames, bind.bone_scale);
   const Eigen::Affine3d place = bind.placement.matrix();
   FitReport report;
-  report.joints.resize(bones);
-  for (std::size_t b = 0; b < bones; ++b) {
+  report.joints.resize(count);
+  for (std::size_t b = 0; b < count; ++b) {
     JointFit& joint = report.joints[b];
     joint.bone = static_cast<int>(b);
     joint.position = place * fk[b];
+    joint.signed_distance = bones.empty() ? signed_distance(positions, triangles, joint.position)
+                                          : std::numeric_limits<double>::quiet_NaN();
+  }
+  for (const int b : bones) {
+    if (b < 0 || static_cast<std::size_t>(b) >= count) continue;
+    JointFit& joint = report.joints[b];
     joint.signed_distance = signed_distance(positions, triangles, joint.position);
   }
   return report;
@@ -606,6 +613,7 @@ std::string format_fit_report(const Skeleton& skeleton, const SkeletonBind& bind
   std::string text = "fit: joint (bone end), signed distance to the mesh surface in cm (< 0 inside), length factor\n";
   char line[256];
   for (const JointFit& joint : report.joints) {
+    if (!joint.measured()) continue;
     const double factor = bind.bone_scale.empty() ? 1.0 : bind.bone_scale[joint.bone];
     std::snprintf(line, sizeof line, "fit: %-12s %8.2f %-7s %.3f\n", skeleton.bones[joint.bone].name.c_str(),
                   100.0 * joint.signed_distance, joint.signed_distance < 0.0 ? "inside" : "outside", factor);

@@ -3,11 +3,12 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <numeric>
-#include <queue>
+#include <span>
 
 namespace mocap {
 
@@ -54,7 +55,10 @@ struct Neighbours {
 // Per labelled cell (solid cells, and seeds outside the solid): up to
 // kLabels (bone, geodesic distance in metres), nearest first.
 struct Labels {
-  std::vector<int> compact;  // per grid cell: its row, -1 for none
+  std::vector<int> compact;                // per grid cell: its row, -1 for none
+  std::vector<int> solid_row;              // per grid cell: its row when solid, -1 else
+  std::vector<std::size_t> at;             // per row: its grid cell
+  std::array<std::ptrdiff_t, 26> delta{};  // Neighbours' offsets in grid cells
   std::vector<std::uint16_t> bone;
   std::vector<float> distance;
   std::vector<std::uint8_t> count;
@@ -65,23 +69,80 @@ struct Labels {
       if (bone[static_cast<std::size_t>(r) * kLabels + k] == b) return true;
     return false;
   }
-};
-
-struct Candidate {
-  float distance;
-  int row;
-  std::uint16_t bone;
-  bool operator>(const Candidate& o) const {
-    if (distance != o.distance) return distance > o.distance;
-    if (row != o.row) return row > o.row;
-    return bone > o.bone;
+  void set_grid(const Eigen::Vector3i& dims) {
+    static const Neighbours neighbours;
+    for (int k = 0; k < 26; ++k) {
+      const Eigen::Vector3i& o = neighbours.offset[k];
+      delta[k] = (static_cast<std::ptrdiff_t>(o.z()) * dims.y() + o.y()) * dims.x() + o.x();
+    }
+  }
+  // f(k, row) per solid neighbour k of row r (at `c` in `solid`), in
+  // Neighbours' order: linear offsets, bounds checked on the grid's faces only.
+  template <class F>
+  void each_solid_neighbour(const VoxelSolid& solid, int r, const Eigen::Vector3i& c, F&& f) const {
+    static const Neighbours neighbours;
+    const bool interior = (c.array() > 0).all() && (c.array() < solid.dims.array() - 1).all();
+    const auto here = static_cast<std::ptrdiff_t>(at[r]);
+    for (int k = 0; k < 26; ++k) {
+      if (!interior && !solid.in_grid(c + neighbours.offset[k])) continue;
+      const int next = solid_row[static_cast<std::size_t>(here + delta[k])];
+      if (next >= 0) f(k, next);
+    }
   }
 };
 
+// Dijkstra's queue: a radix heap (monotone: every key pushed is at least the
+// last popped, as Dijkstra's are) over a 64-bit key, the distance's bits
+// (non-negative floats order as their bits) above the row, ties by bone as
+// the popped bucket is scanned. It pops the same candidates in the same order
+// as a binary heap on (distance, row, bone) did, at a fraction of the cost.
+class CandidateQueue {
+ public:
+  void push(float distance, int row, std::uint16_t bone) {
+    const std::uint64_t key =
+        (static_cast<std::uint64_t>(std::bit_cast<std::uint32_t>(distance)) << 32) | static_cast<std::uint32_t>(row);
+    buckets_[bucket(key)].push_back({key, bone});
+    ++size_;
+  }
+  bool empty() const { return size_ == 0; }
+  // The least (distance, row, bone), removed.
+  void pop(float& distance, int& row, std::uint16_t& bone) {
+    if (buckets_[0].empty()) {
+      int b = 1;
+      while (buckets_[b].empty()) ++b;
+      std::vector<Item>& from = buckets_[b];
+      last_ =
+          std::min_element(from.begin(), from.end(), [](const Item& x, const Item& y) { return x.key < y.key; })->key;
+      for (const Item& item : from) buckets_[bucket(item.key)].push_back(item);
+      from.clear();
+    }
+    std::vector<Item>& here = buckets_[0];  // every key here is last_
+    const auto least =
+        std::min_element(here.begin(), here.end(), [](const Item& x, const Item& y) { return x.bone < y.bone; });
+    bone = least->bone;
+    *least = here.back();
+    here.pop_back();
+    --size_;
+    distance = std::bit_cast<float>(static_cast<std::uint32_t>(last_ >> 32));
+    row = static_cast<int>(static_cast<std::uint32_t>(last_));
+  }
+
+ private:
+  struct Item {
+    std::uint64_t key;
+    std::uint16_t bone;
+  };
+  int bucket(std::uint64_t key) const { return key == last_ ? 0 : 64 - std::countl_zero(key ^ last_); }
+  std::array<std::vector<Item>, 65> buckets_;
+  std::uint64_t last_ = 0;
+  std::size_t size_ = 0;
+};
+
 // Heaviest first, ties by bone index: the order does not depend on the input's.
-bool heavier(const std::pair<int, float>& x, const std::pair<int, float>& y) {
+inline bool heavier(const std::pair<int, float>& x, const std::pair<int, float>& y) {
   return x.second != y.second ? x.second > y.second : x.first < y.first;
 }
+constexpr auto kHeavier = [](const std::pair<int, float>& x, const std::pair<int, float>& y) { return heavier(x, y); };
 
 // Per row (labels' rows; only solid ones are filled): up to kCellBones
 // (bone, weight), heaviest first, summing to one. More than a cell's
@@ -98,16 +159,24 @@ struct CellWeights {
         weight(static_cast<std::size_t>(rows) * kCellBones, 0.0f),
         count(static_cast<std::size_t>(rows), 0) {}
   static std::size_t slot(int row, int k) { return static_cast<std::size_t>(row) * kCellBones + k; }
-  // The kCellBones heaviest of `mixed` (bone, weight), normalised; ties by bone index.
-  void set(int row, std::vector<std::pair<int, float>>& mixed) {
-    const std::size_t keep = std::min<std::size_t>(kCellBones, mixed.size());
-    std::partial_sort(mixed.begin(), mixed.begin() + keep, mixed.end(), heavier);
+  // The kCellBones heaviest of `mixed` (bone, weight; bones distinct),
+  // normalised; ties by bone index. An insertion into a fixed array: what
+  // partial_sort kept, in its order, without its cost on a few entries.
+  void set(int row, std::span<const std::pair<int, float>> mixed) {
+    std::array<std::pair<int, float>, kCellBones> top;
+    std::size_t keep = 0;
+    for (const auto& m : mixed) {
+      if (keep == kCellBones && !heavier(m, top[kCellBones - 1])) continue;
+      std::size_t k = keep < kCellBones ? keep++ : kCellBones - 1;
+      for (; k > 0 && heavier(m, top[k - 1]); --k) top[k] = top[k - 1];
+      top[k] = m;
+    }
     float total = 0.0f;
-    for (std::size_t k = 0; k < keep; ++k) total += mixed[k].second;
+    for (std::size_t k = 0; k < keep; ++k) total += top[k].second;
     count[row] = static_cast<std::uint8_t>(total > 0.0f ? keep : 0);
     for (std::size_t k = 0; k < count[row]; ++k) {
-      bone[slot(row, static_cast<int>(k))] = static_cast<std::uint16_t>(mixed[k].first);
-      weight[slot(row, static_cast<int>(k))] = mixed[k].second / total;
+      bone[slot(row, static_cast<int>(k))] = static_cast<std::uint16_t>(top[k].first);
+      weight[slot(row, static_cast<int>(k))] = top[k].second / total;
     }
   }
 };
@@ -137,10 +206,8 @@ CellWeights cell_falloff(const VoxelSolid& solid, const Labels& labels, const st
     if (labels.count[r] == 0) continue;  // a piece of the solid no bone reaches
     seen.clear();
     gather(r, 0.0f);
-    for (int k = 0; k < 26; ++k) {
-      const Eigen::Vector3i c = coordinates[r] + neighbours.offset[k];
-      if (solid.solid(c)) gather(labels.compact[solid.index(c)], neighbours.length[k] * solid.cell);
-    }
+    labels.each_solid_neighbour(solid, r, coordinates[r],
+                                [&](int k, int next) { gather(next, neighbours.length[k] * solid.cell); });
     float nearest = kInfinity;
     for (const int b : seen) nearest = std::min(nearest, std::max(distance[b], floor_distance));
     falloff.clear();
@@ -151,7 +218,7 @@ CellWeights cell_falloff(const VoxelSolid& solid, const Labels& labels, const st
       distance[b] = kInfinity;
     }
     if (falloff.size() > static_cast<std::size_t>(kLabels)) {
-      std::sort(falloff.begin(), falloff.end(), heavier);
+      std::sort(falloff.begin(), falloff.end(), kHeavier);
       const float zero = falloff[kLabels].second;
       falloff.resize(kLabels);
       if (falloff.front().second > zero) {  // else five bones exactly as near: kept as they are
@@ -179,7 +246,7 @@ void diffuse(CellWeights& field, const VoxelSolid& solid, const Labels& labels,
       for (const int step : {-1, 1}) {
         Eigen::Vector3i q = coordinates[inside[i]];
         q[axis] += step;
-        if (solid.solid(q)) next_to.push_back(labels.compact[solid.index(q)]);
+        if (solid.solid(q)) next_to.push_back(labels.solid_row[solid.index(q)]);
       }
     first[i + 1] = static_cast<int>(next_to.size());
   }
@@ -371,27 +438,33 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
   labels.distance.assign(static_cast<std::size_t>(rows) * kLabels, kInfinity);
   labels.count.assign(static_cast<std::size_t>(rows), 0);
   std::vector<Eigen::Vector3i> coordinates(static_cast<std::size_t>(rows));
-  for (std::size_t i = 0; i < solid.cells.size(); ++i)
-    if (labels.compact[i] >= 0) coordinates[labels.compact[i]] = solid.coordinates(i);
+  labels.at.assign(static_cast<std::size_t>(rows), 0);
+  labels.solid_row.assign(solid.cells.size(), -1);
+  labels.set_grid(solid.dims);
+  for (std::size_t i = 0; i < solid.cells.size(); ++i) {
+    if (labels.compact[i] < 0) continue;
+    coordinates[labels.compact[i]] = solid.coordinates(i);
+    labels.at[labels.compact[i]] = i;
+    if (solid.cells[i] != Voxel::kOutside) labels.solid_row[i] = labels.compact[i];
+  }
 
   static const Neighbours neighbours;
-  std::priority_queue<Candidate, std::vector<Candidate>, std::greater<Candidate>> queue;
-  for (const Seed& s : seeds) queue.push({s.distance, labels.compact[s.cell], static_cast<std::uint16_t>(s.bone)});
+  CandidateQueue queue;
+  for (const Seed& s : seeds) queue.push(s.distance, labels.compact[s.cell], static_cast<std::uint16_t>(s.bone));
   while (!queue.empty()) {
-    const Candidate top = queue.top();
-    queue.pop();
-    const int r = top.row;
-    if (labels.count[r] == kLabels || labels.has(r, top.bone)) continue;
+    float distance;
+    int r;
+    std::uint16_t bone;
+    queue.pop(distance, r, bone);
+    if (labels.count[r] == kLabels || labels.has(r, bone)) continue;
     const std::size_t slot = static_cast<std::size_t>(r) * kLabels + labels.count[r]++;
-    labels.bone[slot] = top.bone;
-    labels.distance[slot] = top.distance;
-    for (int k = 0; k < 26; ++k) {
-      const Eigen::Vector3i c = coordinates[r] + neighbours.offset[k];
-      if (!solid.solid(c)) continue;  // the walk stays in the solid
-      const int next = labels.compact[solid.index(c)];
-      if (labels.count[next] == kLabels || labels.has(next, top.bone)) continue;
-      queue.push({top.distance + neighbours.length[k] * cell, next, top.bone});
-    }
+    labels.bone[slot] = bone;
+    labels.distance[slot] = distance;
+    // The walk stays in the solid.
+    labels.each_solid_neighbour(solid, r, coordinates[r], [&](int k, int next) {
+      if (labels.count[next] == kLabels || labels.has(next, bone)) return;
+      queue.push(distance + neighbours.length[k] * cell, next, bone);
+    });
   }
 
   // 4.-5. The field over the solid's cells.
@@ -432,7 +505,7 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
     for (int corner = 0; corner < 8; ++corner) {
       const Eigen::Vector3i c = base + Eigen::Vector3i(corner & 1, (corner >> 1) & 1, corner >> 2);
       if (!solid.solid(c)) continue;
-      const int r = labels.compact[solid.index(c)];
+      const int r = labels.solid_row[solid.index(c)];
       if (field.count[r] == 0) continue;
       float share = 1.0f;
       for (int axis = 0; axis < 3; ++axis) share *= (corner >> axis) & 1 ? t[axis] : 1.0f - t[axis];
@@ -450,7 +523,7 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
       dense[b] = 0.0f;
     }
     if (!influences.empty()) {
-      std::sort(influences.begin(), influences.end(), heavier);
+      std::sort(influences.begin(), influences.end(), kHeavier);
       float total = 0.0f;
       for (const auto& bw : influences) total += bw.second;
       float zero = options.min_weight * total;

@@ -107,25 +107,32 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
 struct JointFit {
   int bone = 0;
   Eigen::Vector3d position = Eigen::Vector3d::Zero();  // mesh space, metres
-  double signed_distance = 0.0;                        // metres; < 0 inside
+  double signed_distance = 0.0;                        // metres; < 0 inside; NaN when not measured
+  bool measured() const { return signed_distance == signed_distance; }
 };
 struct FitReport {
   std::vector<JointFit> joints;  // one per bone, in bone order
   // The joint farthest outside among `bones` (all when empty), -1 when none
-  // is outside.
+  // is outside (a joint not measured is never outside).
   int worst_outside(std::span<const int> bones = {}) const;
 };
 
 // The fit of `skeleton` posed by `pose` with `bind`'s placement and bone
 // factors, against the surface `positions` + `triangles` (the bind-pose mesh,
-// or a skinned frame's positions).
+// or a skinned frame's positions). `bones` (bone indices; those out of range
+// are ignored) are the joints measured, all when empty: each signed distance
+// is a pass over the triangles, so a caller that judges a few joints per
+// frame asks for those. Every joint's position is set; the signed distance of
+// a joint not measured is NaN.
 FitReport fit_report(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind,
-                     std::span<const Eigen::Vector3f> positions, std::span<const MeshTriangle> triangles);
+                     std::span<const Eigen::Vector3f> positions, std::span<const MeshTriangle> triangles,
+                     std::span<const int> bones = {});
 
 // `report` as text, what `mocap skin --fit-report` prints: a header line,
-// then per joint "fit: <bone> <signed distance, cm> inside|outside <length
-// factor (bind's bone_scale, 1 without)>", then the worst of the elbows,
-// wrists, knees and ankles (lhumerus ... rtibia) outside, or that all are inside.
+// then per measured joint "fit: <bone> <signed distance, cm> inside|outside
+// <length factor (bind's bone_scale, 1 without)>", then the worst of the
+// elbows, wrists, knees and ankles (lhumerus ... rtibia) outside, or that all
+// are inside.
 std::string format_fit_report(const Skeleton& skeleton, const SkeletonBind& bind, const FitReport& report);
 
 }  // namespace mocap
