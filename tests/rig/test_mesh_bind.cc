@@ -28,6 +28,14 @@ MeshBindOptions humanoid_options() {
   return o;
 }
 
+// The same with the quick steps: one scale from the height, distance weights.
+MeshBindOptions quick_humanoid_options() {
+  MeshBindOptions o = humanoid_options();
+  o.fit = BindFit::kHeight;
+  o.weight_method = WeightMethod::kDistance;
+  return o;
+}
+
 TEST(MeshBindValidity, BadOptionsFailBeforeAnyFile) {
   MeshBindOptions o = humanoid_options();
   EXPECT_TRUE(o.validate());
@@ -68,9 +76,7 @@ TEST(MeshBind, ErrorsNameTheFile) {
 // distance weights...
 TEST(MeshBind, IsTheStepsItStandsFor) {
   const auto clip = test::load_bundled("09_06");
-  MeshBindOptions o = humanoid_options();
-  o.fit = BindFit::kHeight;
-  o.weight_method = WeightMethod::kDistance;
+  const MeshBindOptions o = quick_humanoid_options();
   const auto bound = bind_mesh(clip.skeleton, o);
   ASSERT_TRUE(bound) << bound.error().to_string();
   const auto mesh = read_obj(o.mesh_path, ObjReadOptions{0.1});
@@ -206,9 +212,7 @@ TEST(MeshBind, AMeshSplitAtEverySeamBindsAsTheWeldedOne) {
 // The humanoid is 1.7 m in decimetres, 17 m read as metres: said, still bound.
 TEST(MeshBind, AMeshNoPersonsSizeIsNoted) {
   const auto clip = test::load_bundled("09_06");
-  MeshBindOptions o = humanoid_options();
-  o.fit = BindFit::kHeight;
-  o.weight_method = WeightMethod::kDistance;
+  MeshBindOptions o = quick_humanoid_options();
   const auto right = bind_mesh(clip.skeleton, o);
   ASSERT_TRUE(right) << right.error().to_string();
   EXPECT_EQ(right->units_note, "");
