@@ -115,10 +115,6 @@ int run_skin(const SkinOptions& options) {
     std::cerr << "mocap skin: give exactly one of --weights FILE and --auto-weights\n";
     return kUsage;
   }
-  if (!options.bind_offset.empty() && options.bind_offset.size() != 3) {
-    std::cerr << "mocap skin: --bind-offset: expected X,Y,Z in metres\n";
-    return kUsage;
-  }
   MeshBindOptions bind_options = options.bind;
   bind_options.bind_pose_fps = options.fps;
   bind_options.yaw_radians = options.bind_yaw_degrees * 3.14159265358979323846 / 180.0;
@@ -276,7 +272,9 @@ void add_skin_command(CLI::App& app, int& exit_code) {
                       "AMC whose first frame poses the skeleton as the mesh stands (default: the ASF rest pose)");
   command->add_option("--bind-scale", options->bind.scale,
                       "Explicit placement: skeleton scale (replaces the fit to the mesh's height)");
-  command->add_option("--bind-offset", options->bind_offset, "Explicit placement: X,Y,Z in metres")->delimiter(',');
+  command->add_option("--bind-offset", options->bind_offset, "Explicit placement: X,Y,Z in metres")
+      ->delimiter(',')
+      ->expected(3);
   command->add_option("--bind-yaw", options->bind_yaw_degrees, "Turn the skeleton about +Y, degrees, before placing");
   add_frames_option(*command, options->frames);
   command->add_option("--method", options->method, "lbs (linear blend) or dqs (dual quaternion)")
