@@ -134,7 +134,8 @@ int run_eyes(EyesOptions o) {
     clip = std::move(*loaded);
   }
   auto eyes = capture_eyes(clip ? &*clip : nullptr, request);
-  if (!eyes) return failed("mocap eyes: ", eyes.error(), kBadInput);
+  // An error naming the capture's file is the input's (no head); one naming none, the flags' (a NaN --pad).
+  if (!eyes) return failed("mocap eyes: ", eyes.error(), eyes.error().file.empty() ? kUsage : kBadInput);
   const double fps = eyes->fps;
   const double duration = eyes->seconds;
   const EyeDisplayGeometry display;
