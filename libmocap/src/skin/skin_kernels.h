@@ -77,6 +77,23 @@ inline VertexWeights weights_at(const Streams& s, int slots, int v) {
   return w;
 }
 
+// Calls f.template operator()<kSlots, kNormals>() with kSlots the run's
+// `influences` (1..4; anything else: 4) and kNormals `normals`: each kernel's
+// one instantiation per influence count, chosen in one place.
+template <class F>
+inline void for_run(int influences, bool normals, F&& f) {
+  switch (influences * 2 + normals) {
+    case 2: f.template operator()<1, false>(); break;
+    case 3: f.template operator()<1, true>(); break;
+    case 4: f.template operator()<2, false>(); break;
+    case 5: f.template operator()<2, true>(); break;
+    case 6: f.template operator()<3, false>(); break;
+    case 7: f.template operator()<3, true>(); break;
+    case 9: f.template operator()<4, true>(); break;
+    default: f.template operator()<4, false>(); break;
+  }
+}
+
 // The packed and 8-wide kernels over `count` vertices of `s`, each blended
 // through its first `influences` slots (1..4; an InfluenceRun's). The loop
 // for 4 is the one every vertex took before runs existed. `rotations`:

@@ -461,41 +461,20 @@ bool cpu_has_avx2() {
   return has;
 }
 
-template <bool kPacked>
-void linear_avx2_by_count(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count,
-                          bool normals, int influences) {
-  switch (influences * 2 + normals) {
-    case 2: linear_avx2<1, false, kPacked>(packed, rotations, s, count); break;
-    case 3: linear_avx2<1, true, kPacked>(packed, rotations, s, count); break;
-    case 4: linear_avx2<2, false, kPacked>(packed, rotations, s, count); break;
-    case 5: linear_avx2<2, true, kPacked>(packed, rotations, s, count); break;
-    case 6: linear_avx2<3, false, kPacked>(packed, rotations, s, count); break;
-    case 7: linear_avx2<3, true, kPacked>(packed, rotations, s, count); break;
-    case 9: linear_avx2<4, true, kPacked>(packed, rotations, s, count); break;
-    default: linear_avx2<4, false, kPacked>(packed, rotations, s, count); break;
-  }
-}
-
 void linear_avx2(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count, bool normals,
                  int influences) {
-  if (s.weights) {
-    linear_avx2_by_count<false>(packed, rotations, s, count, normals, influences);
-  } else {
-    linear_avx2_by_count<true>(packed, rotations, s, count, normals, influences);
-  }
+  for_run(influences, normals, [&]<int kSlots, bool kNormals>() {
+    if (s.weights) {
+      linear_avx2<kSlots, kNormals, false>(packed, rotations, s, count);
+    } else {
+      linear_avx2<kSlots, kNormals, true>(packed, rotations, s, count);
+    }
+  });
 }
 
 void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count, bool normals, int influences) {
-  switch (influences * 2 + normals) {
-    case 2: dual_quaternion_avx2<1, false>(dqs, s, count); break;
-    case 3: dual_quaternion_avx2<1, true>(dqs, s, count); break;
-    case 4: dual_quaternion_avx2<2, false>(dqs, s, count); break;
-    case 5: dual_quaternion_avx2<2, true>(dqs, s, count); break;
-    case 6: dual_quaternion_avx2<3, false>(dqs, s, count); break;
-    case 7: dual_quaternion_avx2<3, true>(dqs, s, count); break;
-    case 9: dual_quaternion_avx2<4, true>(dqs, s, count); break;
-    default: dual_quaternion_avx2<4, false>(dqs, s, count); break;
-  }
+  for_run(influences, normals,
+          [&]<int kSlots, bool kNormals>() { dual_quaternion_avx2<kSlots, kNormals>(dqs, s, count); });
 }
 
 #else

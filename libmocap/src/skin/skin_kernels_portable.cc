@@ -181,30 +181,17 @@ void linear_portable(const PackedMatrix* __restrict packed, const Rotations& rot
   }
 }
 
-template <bool kPacked>
-void linear_portable_by_count(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count,
-                              bool normals, int influences) {
-  switch (influences * 2 + normals) {
-    case 2: linear_portable<1, false, kPacked>(packed, rotations, s, count); break;
-    case 3: linear_portable<1, true, kPacked>(packed, rotations, s, count); break;
-    case 4: linear_portable<2, false, kPacked>(packed, rotations, s, count); break;
-    case 5: linear_portable<2, true, kPacked>(packed, rotations, s, count); break;
-    case 6: linear_portable<3, false, kPacked>(packed, rotations, s, count); break;
-    case 7: linear_portable<3, true, kPacked>(packed, rotations, s, count); break;
-    case 9: linear_portable<4, true, kPacked>(packed, rotations, s, count); break;
-    default: linear_portable<4, false, kPacked>(packed, rotations, s, count); break;
-  }
-}
-
 }  // namespace
 
 void linear_portable(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count, bool normals,
                      int influences) {
-  if (s.weights) {
-    linear_portable_by_count<false>(packed, rotations, s, count, normals, influences);
-  } else {
-    linear_portable_by_count<true>(packed, rotations, s, count, normals, influences);
-  }
+  for_run(influences, normals, [&]<int kSlots, bool kNormals>() {
+    if (s.weights) {
+      linear_portable<kSlots, kNormals, false>(packed, rotations, s, count);
+    } else {
+      linear_portable<kSlots, kNormals, true>(packed, rotations, s, count);
+    }
+  });
 }
 
 }  // namespace mocap::skin_kernels
