@@ -139,10 +139,10 @@ class CandidateQueue {
 };
 
 // Heaviest first, ties by bone index: the order does not depend on the input's.
-inline bool heavier(const std::pair<int, float>& x, const std::pair<int, float>& y) {
+// A lambda, not a function: std::sort inlines it (a function pointer it calls).
+constexpr auto heavier = [](const std::pair<int, float>& x, const std::pair<int, float>& y) {
   return x.second != y.second ? x.second > y.second : x.first < y.first;
-}
-constexpr auto kHeavier = [](const std::pair<int, float>& x, const std::pair<int, float>& y) { return heavier(x, y); };
+};
 
 // Per row (labels' rows; only solid ones are filled): up to kCellBones
 // (bone, weight), heaviest first, summing to one. More than a cell's
@@ -218,7 +218,7 @@ CellWeights cell_falloff(const VoxelSolid& solid, const Labels& labels, const st
       distance[b] = kInfinity;
     }
     if (falloff.size() > static_cast<std::size_t>(kLabels)) {
-      std::sort(falloff.begin(), falloff.end(), kHeavier);
+      std::sort(falloff.begin(), falloff.end(), heavier);
       const float zero = falloff[kLabels].second;
       falloff.resize(kLabels);
       if (falloff.front().second > zero) {  // else five bones exactly as near: kept as they are
@@ -523,7 +523,7 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
       dense[b] = 0.0f;
     }
     if (!influences.empty()) {
-      std::sort(influences.begin(), influences.end(), kHeavier);
+      std::sort(influences.begin(), influences.end(), heavier);
       float total = 0.0f;
       for (const auto& bw : influences) total += bw.second;
       float zero = options.min_weight * total;
