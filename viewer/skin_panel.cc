@@ -47,9 +47,11 @@ void update_skin(SkinState& state, const PosedCapture& clip) {
   const SkinMethod method = state.dual_quaternion ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
   if (state.skinned_frame == clip.frame && state.skinner->method() == method) return;
   state.skinner->set_method(method);
-  state.skinner->skin(clip.capture.skeleton, clip.pose, state.bound->bind);
+  state.bound_pose = clip.pose;  // same sizes after the first frame: no allocation
+  pose_for_bind(clip.capture.skeleton, state.bound->bind, state.bound_pose);
+  state.skinner->skin(clip.capture.skeleton, state.bound_pose, state.bound->bind);
   if (!state.fitted_positions.empty()) {
-    bone_frames(clip.capture.skeleton, clip.pose, state.bound->bind.placement, state.fitted_positions,
+    bone_frames(clip.capture.skeleton, state.bound_pose, state.bound->bind.placement, state.fitted_positions,
                 state.fitted_rotations, state.fitted_frames, state.bound->bind.bone_scale);
   }
   state.skinned_frame = clip.frame;

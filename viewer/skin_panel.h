@@ -41,6 +41,7 @@ struct SkinState {
   std::vector<std::uint32_t> indices;
   Eigen::Affine3f world_from_mesh = Eigen::Affine3f::Identity();
   int skinned_frame = -1;
+  Pose bound_pose;  // the clip's pose as the bound skeleton takes it (pose_for_bind)
   // The skeleton as fitted into the mesh (bind.bone_scale applied), posed
   // like the clip, in the clip's world frame: drawn in place of the
   // capture's own bones, so the bones lie inside the mesh they move. Empty

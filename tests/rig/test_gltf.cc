@@ -49,7 +49,19 @@ ClipScene clip_scene() {
   const auto clip = test::bundled_clips().front();
   EXPECT_TRUE(test::load(clip, s.skeleton, s.motion));
   s.bind_pose = rest_pose(s.skeleton);
+  // The clavicles turned down and rest-relative, as an embedding fits a
+  // sloping shoulder line (embed.h): the file must key what pose_for_bind gives.
+  const Eigen::Quaterniond slope(Eigen::AngleAxisd(0.4, Eigen::Vector3d::UnitZ()));
+  for (const char* name : {"lclavicle", "rclavicle"}) {
+    const int b = s.skeleton.find_bone(name);
+    EXPECT_GE(b, 0) << name;
+    if (b < 0) continue;
+    s.bind_pose.rotation[b] = name[0] == 'l' ? slope.conjugate() : slope;
+  }
   s.bind = bind_skeleton(s.skeleton, s.bind_pose, Placement{});
+  for (const char* name : {"lclavicle", "rclavicle"}) {
+    if (const int b = s.skeleton.find_bone(name); b >= 0) s.bind.rest_relative.push_back({b, s.bind_pose.rotation[b]});
+  }
   s.mesh.group_names = {"prisms"};
   for (const BoneSegment& segment : s.bind.segments) {
     if (!segment.deforms) continue;
@@ -146,6 +158,7 @@ TEST(Glb, AClipReimportsThroughAssimpAndSkinsTheSame) {
   std::vector<Eigen::Vector3f> b(model->mesh.positions.size());
   for (const int f : {0, s.motion.frame_count() / 3, s.motion.frame_count() - 1}) {
     pose_from_channels(s.skeleton, s.motion.frame(f), pose);
+    pose_for_bind(s.skeleton, s.bind, pose);
     skinning_matrices(s.skeleton, pose, s.bind, scratch, ours);
     sample_animation(*model, model->animations[0], f / s.motion.fps, model_pose);
     model_skinning_matrices(*model, model_pose, world, theirs);

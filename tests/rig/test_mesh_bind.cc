@@ -104,6 +104,7 @@ struct EmbeddedSteps {
   Mesh mesh;
   Embedding embedded;
   SkeletonBind bind;
+  Pose start;  // the pose the embedding started from (the A-pose)
 };
 std::optional<EmbeddedSteps> embedded_steps(const Skeleton& skeleton, const MeshBindOptions& o) {
   const auto mesh = read_obj(o.mesh_path, ObjReadOptions{0.1});
@@ -111,13 +112,20 @@ std::optional<EmbeddedSteps> embedded_steps(const Skeleton& skeleton, const Mesh
   if (!mesh || !apose) return std::nullopt;
   Pose pose = make_pose(skeleton);
   pose_from_channels(skeleton, apose->frame(0), pose);
-  EmbeddedSteps s{*mesh, embed_skeleton(skeleton, pose, fit_placement(skeleton, pose, *mesh), *mesh), {}};
+  EmbeddedSteps s{*mesh, embed_skeleton(skeleton, pose, fit_placement(skeleton, pose, *mesh), *mesh), {}, {}};
   s.bind = bind_skeleton(skeleton, s.embedded.bind_pose, s.embedded.placement, s.embedded.bone_scale);
+  s.bind.rest_relative = s.embedded.rest_relative;
+  s.start = pose;
   return s;
 }
 
 void expect_same_binding(const BoundMesh& bound, const SkeletonBind& bind, std::span<const VertexWeights> weights) {
   EXPECT_EQ(bound.bind.bone_scale, bind.bone_scale);
+  ASSERT_EQ(bound.bind.rest_relative.size(), bind.rest_relative.size());
+  for (std::size_t k = 0; k < bind.rest_relative.size(); ++k) {
+    EXPECT_EQ(bound.bind.rest_relative[k].bone, bind.rest_relative[k].bone);
+    EXPECT_EQ(bound.bind.rest_relative[k].turn.coeffs(), bind.rest_relative[k].turn.coeffs());
+  }
   for (std::size_t b = 0; b < bind.inverse_bind.size(); ++b) {
     ASSERT_TRUE(bound.bind.inverse_bind[b].isApprox(bind.inverse_bind[b], 0.0)) << b;
   }
@@ -142,6 +150,17 @@ TEST(MeshBind, EmbeddingWithHeatIsTheStepsItStandsFor) {
   HeatWeightOptions heat;
   heat.rigid_parts = steps->embedded.rigid_parts;
   ASSERT_EQ(heat.rigid_parts.size(), 1u);  // the head
+  // The clavicles are rest-relative, turned from the A-pose the embedding
+  // started from to the shoulders it fitted.
+  const auto& relative = steps->embedded.rest_relative;
+  ASSERT_EQ(relative.size(), 2u);
+  EXPECT_EQ(clip.skeleton.bones[relative[0].bone].name, "lclavicle");
+  EXPECT_EQ(clip.skeleton.bones[relative[1].bone].name, "rclavicle");
+  for (const RestRelativeBone& r : relative) {
+    const Eigen::Quaterniond fitted = steps->start.rotation[r.bone] * r.turn;
+    EXPECT_LT(fitted.angularDistance(steps->embedded.bind_pose.rotation[r.bone]), 1e-12);
+    EXPECT_GT(r.turn.angularDistance(Eigen::Quaterniond::Identity()), 0.01);  // the fit turned it
+  }
   expect_same_binding(*bound, steps->bind, heat_weights(steps->mesh, steps->bind.segments, heat));
 }
 

@@ -280,6 +280,58 @@ TEST(Skin, TheBindPoseGivesTheMeshBack) {
   }
 }
 
+// A rest-relative bone (bind.h) keeps its bind direction and takes the
+// capture's turn from the start pose; its child keeps the capture's world
+// rotation; a bind without rest-relative bones leaves the pose as it is.
+TEST(Skin, PoseForBindTurnsRestRelativeBonesFromTheBindAndKeepsTheirChildren) {
+  const Skeleton skeleton = chain();
+  Pose start = rest_pose(skeleton);
+  start.rotation[1] = Eigen::AngleAxisd(0.2, Eigen::Vector3d::UnitY());
+  Pose bind_pose = start;
+  bind_pose.rotation[1] = Eigen::AngleAxisd(-0.5, Eigen::Vector3d::UnitZ()) * start.rotation[1];  // the fit's turn
+  SkeletonBind bind = bind_skeleton(skeleton, bind_pose, Placement{});
+  const Pose unchanged = [&] {
+    Pose p = start;
+    p.rotation[0] = Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 2, 3).normalized());
+    p.rotation[1] = Eigen::AngleAxisd(0.7, Eigen::Vector3d(0, 1, 1).normalized());
+    p.rotation[2] = Eigen::AngleAxisd(-1.1, Eigen::Vector3d(1, 0, 1).normalized());
+    return p;
+  }();
+  Pose pose = unchanged;
+  pose_for_bind(skeleton, bind, pose);
+  for (int b = 0; b < 3; ++b) EXPECT_EQ(pose.rotation[b].coeffs(), unchanged.rotation[b].coeffs()) << b;
+
+  const Eigen::Quaterniond turn = start.rotation[1].conjugate() * bind_pose.rotation[1];
+  bind.rest_relative.push_back({1, turn});
+  // The capture at its start: the bone as bound, the child as the capture's.
+  pose = start;
+  pose_for_bind(skeleton, bind, pose);
+  EXPECT_LT(pose.rotation[1].angularDistance(bind_pose.rotation[1]), 1e-12);
+  EXPECT_LT((pose.rotation[1] * pose.rotation[2]).angularDistance(start.rotation[1] * start.rotation[2]), 1e-12);
+  // Any pose: the bone turned by the capture's turn in its parent's frame
+  // (F * F_start^-1) from its bind rotation; the child's world rotation the capture's.
+  pose = unchanged;
+  pose_for_bind(skeleton, bind, pose);
+  const Eigen::Quaterniond moved = unchanged.rotation[1] * start.rotation[1].conjugate();
+  EXPECT_LT(pose.rotation[1].angularDistance(moved * bind_pose.rotation[1]), 1e-12);
+  std::vector<Eigen::Vector3d> ours(3), theirs(3);
+  std::vector<Eigen::Quaterniond> our_world(3), their_world(3);
+  forward_kinematics(skeleton, pose, ours, our_world);
+  forward_kinematics(skeleton, unchanged, theirs, their_world);
+  EXPECT_LT(our_world[2].angularDistance(their_world[2]), 1e-12);
+  EXPECT_GT(our_world[1].angularDistance(their_world[1]), 0.4);  // the bone itself is not the capture's
+  // A mesh weighted to the child moves rigidly with the capture's bone,
+  // from the joint where the rest-relative bone puts it.
+  const auto matrices = matrices_for(skeleton, pose, bind);
+  const Eigen::Vector3f v(1.6f, 0.05f, 0.0f);
+  std::vector<Eigen::Vector3d> bound(3);
+  std::vector<Eigen::Quaterniond> bound_world(3);
+  forward_kinematics(skeleton, bind_pose, bound, bound_world);
+  const Eigen::Vector3d expected =
+      ours[1] + their_world[2] * (bound_world[2].conjugate() * (v.cast<double>() - bound[1]));
+  EXPECT_LT((matrices[2] * v.homogeneous() - expected.cast<float>()).norm(), 1e-5f);
+}
+
 TEST(Skin, LinearAndDualQuaternionAgreeWithoutTwistAndDifferUnderIt) {
   const Skeleton skeleton = chain();
   Pose pose = rest_pose(skeleton);

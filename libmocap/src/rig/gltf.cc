@@ -66,6 +66,7 @@ GltfDocument gltf_from_clip(const Skeleton& skeleton, const Motion& motion, cons
   for (const int f : frames) {
     animation.times.push_back(static_cast<float>((f - frames.front()) / motion.fps));
     pose_from_channels(skeleton, motion.frame(f), pose);
+    pose_for_bind(skeleton, bind, pose);
     bone_frames(skeleton, pose, bind.placement, positions, rotations, world, bind.bone_scale);
     for (std::size_t b = 0; b < bones; ++b) {
       const int parent = skeleton.bones[b].parent;

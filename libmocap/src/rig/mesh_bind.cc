@@ -82,6 +82,7 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
   // surface and every copy of a vertex takes its weights.
   const WeldedMesh surface = weld_by_position(out.mesh);
   std::vector<double> bone_scale;
+  std::vector<RestRelativeBone> rest_relative;
   HeatWeightOptions heat;
   if (options.fit == BindFit::kEmbed && !options.scale && !options.translation) {
     Embedding embedded = embed_skeleton(skeleton, out.bind_pose, placement, surface.mesh);
@@ -95,8 +96,10 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
     bone_scale = std::move(embedded.bone_scale);
     out.fit_note = std::move(embedded.note);
     heat.rigid_parts = std::move(embedded.rigid_parts);
+    rest_relative = std::move(embedded.rest_relative);
   }
   out.bind = bind_skeleton(skeleton, out.bind_pose, placement, bone_scale);
+  out.bind.rest_relative = std::move(rest_relative);
 
   if (options.weights_path.empty()) {
     std::vector<VertexWeights> welded;

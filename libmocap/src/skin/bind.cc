@@ -142,6 +142,18 @@ SkeletonBind bind_skeleton(const Skeleton& skeleton, const Pose& bind_pose, cons
   return bind;
 }
 
+void pose_for_bind(const Skeleton& skeleton, const SkeletonBind& bind, Pose& pose) {
+  // Order-free: a rest-relative child of a rest-relative bone takes its
+  // parent's T^-1 before or after its own T on the right.
+  for (const RestRelativeBone& r : bind.rest_relative) {
+    pose.rotation[r.bone] = (pose.rotation[r.bone] * r.turn).normalized();
+    const Eigen::Quaterniond back = r.turn.conjugate();
+    for (std::size_t c = 0; c < skeleton.bones.size(); ++c) {
+      if (skeleton.bones[c].parent == r.bone) pose.rotation[c] = (back * pose.rotation[c]).normalized();
+    }
+  }
+}
+
 SkinScratch::SkinScratch(const Skeleton& skeleton) : SkinScratch(skeleton.bones.size()) {}
 
 SkinScratch::SkinScratch(std::size_t bone_count) : positions(bone_count), rotations(bone_count), frames(bone_count) {}

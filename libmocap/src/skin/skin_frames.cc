@@ -26,6 +26,7 @@ PoseFrame pose_from_motion(const Skeleton& skeleton, const Motion& motion, const
   auto pose = std::make_shared<Pose>(make_pose(skeleton));
   return [&skeleton, &motion, &bind, pose](int frame, Skinner& skinner) {
     pose_from_channels(skeleton, motion.frame(frame), *pose);
+    pose_for_bind(skeleton, bind, *pose);
     skinner.skin(skeleton, *pose, bind);
   };
 }

@@ -77,7 +77,8 @@ struct GltfDocument {
 // whose world transform is the bone's frame (bone_frames) in mesh space; the
 // rest values are the bind pose, the inverse binds `bind.inverse_bind`, and
 // one animation named `animation_name` keys every bone's local translation
-// and rotation at (frame - frames[0]) / motion.fps seconds.
+// and rotation (the frame's pose through pose_for_bind) at
+// (frame - frames[0]) / motion.fps seconds.
 GltfDocument gltf_from_clip(const Skeleton& skeleton, const Motion& motion, const Pose& bind_pose,
                             const SkeletonBind& bind, const Mesh& mesh, std::span<const VertexWeights> weights,
                             std::span<const int> frames, const std::string& animation_name);

@@ -42,7 +42,7 @@ Result<SkinFramesResult> skin_frames(Skinner& skinner, std::span<const int> fram
                                      const WriteFrame& write);
 
 // Frame f of `motion` (an index into its frames) posing `skeleton` bound
-// by `bind`: pose_from_channels then Skinner::skin. The pose it fills is
+// by `bind`: pose_from_channels, pose_for_bind, then Skinner::skin. The pose it fills is
 // allocated once here. `skeleton`, `motion` and `bind` must outlive it.
 PoseFrame pose_from_motion(const Skeleton& skeleton, const Motion& motion, const SkeletonBind& bind);
 
