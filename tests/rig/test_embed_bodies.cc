@@ -57,16 +57,20 @@ struct TestMesh {
   double max_stretch;       // the longest edge's bound, likewise
   int max_over_3x;          // edge-frames stretched past 3x, per clip, likewise
 };
-// Measured with voxel weights, the default, and the clavicles rest-relative
-// (embed.h step 6; cartwheel / walk, both on subject 49's skeleton;
-// edge-frames past 3x in brackets): worst limb joint -0.36 / -0.85 cm,
-// longest edge 3.77x / 3.26x (15 / 9) on the parts; the overlapping parts
-// with a pouch and a belt -0.04 / -0.41 cm, 3.39x / 3.32x (6 / 16); heavy
-// -2.25 / -0.45 cm, 3.70x / 2.29x (22 / 0); thin -0.79 / -0.82 cm, 3.17x /
-// 3.53x (3 / 87); big head -0.39 / -1.69 cm, 4.78x / 3.13x (97 / 9; the
-// cartwheel's right wrist a hair inside the thigh: its shoulders are its
-// own, narrower than the capture's). The long edges are at the thumbs'
-// roots, the armpits, the crotch and the big head's neck.
+// Measured with voxel weights, the default, the clavicles rest-relative
+// (embed.h step 6) and the spine fitted to the neck (step 3b) (cartwheel /
+// walk, both on subject 49's skeleton; edge-frames past 3x in brackets):
+// worst limb joint -1.10 / -0.31 cm, longest edge 3.79x / 3.25x (21 / 9) on
+// the parts; the overlapping parts with a pouch and a belt -0.00 / -0.05 cm,
+// 3.38x / 3.32x (9 / 16); heavy -1.93 / -0.45 cm, 4.01x / 2.21x (25 / 0);
+// thin -0.10 / -0.82 cm, 3.14x / 3.54x (3 / 89); big head -0.10 / -1.69 cm,
+// 3.73x / 2.88x (9 / 0). The long edges are at the thumbs' roots, the
+// armpits and the crotch. Before the spine was fitted (its neck inside the
+// big head, turning the head about the chin): parts 3.77x / 3.26x (15 / 9),
+// overlap 3.39x / 3.32x (6 / 16), heavy 3.70x / 2.29x (22 / 0), thin 3.17x /
+// 3.53x (3 / 87), big head 4.78x / 3.13x (97 / 9, at the neck); the limb
+// joints -0.36 / -0.85, -0.04 / -0.41, -2.25 / -0.45, -0.79 / -0.82, -0.39 /
+// -1.69 cm.
 // With the clavicles posed absolute (the capture's own, before): the parts
 // 3.77x / 3.26x (36 / 9), overlap 3.39x / 3.32x (18 / 16), heavy 3.86x /
 // 2.58x (59 / 0), thin 3.20x / 3.53x (8 / 87), big head 4.98x / 4.95x (594 /
@@ -95,8 +99,8 @@ const TestMesh kHumanoidMeshes[] = {
     {"parts_dm.obj", "dm", "+y", "+z", -0.15, 4.0, 25},     {"parts_zup_m.obj", "m", "+z", "-y", -0.15, 4.0, 25},
     {"parts_ymz_cm.obj", "cm", "+y", "-z", -0.15, 4.0, 25}, {"body_zup_cm.obj", "cm", "+z", "+x", -0.15, 4.0, 25},
     {"overlap_zup_cm.obj", "cm", "+z", "-y", 0.2, 3.6, 25},  // separate overlapping parts: no weld joins them
-    {"heavy_dm.obj", "dm", "+y", "+z", -0.2, 3.9, 35},      {"thin_dm.obj", "dm", "+y", "+z", -0.6, 3.8, 100},
-    {"bighead_dm.obj", "dm", "+y", "+z", -0.2, 5.0, 120},
+    {"heavy_dm.obj", "dm", "+y", "+z", -0.2, 4.2, 35},      {"thin_dm.obj", "dm", "+y", "+z", -0.05, 3.8, 100},
+    {"bighead_dm.obj", "dm", "+y", "+z", -0.05, 4.0, 15},
 };
 
 struct ClipMeasure {
@@ -300,16 +304,17 @@ TEST(EmbedBodies, ArmsHangingAtTheSides) {
   const auto path = arms_down_mesh();
   for (const auto& [clip, m] : measure_clips(options_for(path, "dm"))) {
     print("arms_down_dm.obj", clip, m);
-    // Measured with voxel weights: worst -0.46 cm (cartwheel), -0.67 cm
-    // (walk); longest edge 4.82x / 4.59x (183 / 124 edge-frames past 3x; the
-    // longest a 1.3 mm edge at the left fingers, 5 mm longer). Before the
-    // clavicles were rest-relative (a body made with its shoulders lifted to
-    // the A-pose's line, and skinned so): -0.31 / -0.54 cm, 4.43x / 4.33x
-    // (331 / 272, at the armpits and the thumbs). Bone heat (then): -0.51 /
-    // -0.73 cm, 9.2x / 5.0x.
-    EXPECT_LT(m.worst_cm, -0.1) << clip << ": " << m.worst_where;
-    EXPECT_LT(m.stretch, 5.1) << clip;
-    EXPECT_LE(m.over_3x, 220) << clip;
+    // Measured with voxel weights: worst -0.61 cm (cartwheel), -0.08 cm
+    // (walk); longest edge 3.90x / 3.96x (92 / 70 edge-frames past 3x; the
+    // longest a 1.8 mm edge at the left thumb). Before the spine was fitted:
+    // -0.46 / -0.67 cm, 4.82x / 4.59x (183 / 124). Before the clavicles were
+    // rest-relative (a body made with its shoulders lifted to the A-pose's
+    // line, and skinned so): -0.31 / -0.54 cm, 4.43x / 4.33x (331 / 272, at
+    // the armpits and the thumbs). Bone heat (then): -0.51 / -0.73 cm, 9.2x /
+    // 5.0x.
+    EXPECT_LT(m.worst_cm, -0.03) << clip << ": " << m.worst_where;
+    EXPECT_LT(m.stretch, 4.2) << clip;
+    EXPECT_LE(m.over_3x, 110) << clip;
   }
 }
 
@@ -383,20 +388,21 @@ TEST(EmbedBodies, KhronosCharacters) {
     for (const Clip& clip : c.clips) {
       const ClipMeasure m = measure(*bound, c.skeleton, clip.motion, bind_pose);
       print("CesiumMan", clip.name, m);
-      // Measured with voxel weights: worst -0.26 cm (cartwheel), -0.01 cm
-      // (walk: the left wrist grazes the thigh at frame 118, its arm hanging
-      // from its own shoulder, 11.7 cm out, not the capture's wider one);
-      // longest edge 4.80x / 3.01x (28 / 1 edge-frames past 3x, at the neck).
-      // Before the clavicles were rest-relative (its shoulder line slopes 44
-      // degrees from the thorax's end; the capture's rises 20): -2.16 /
-      // -2.76 cm, 4.81x / 3.80x (79 / 58, at the neck and the upper arms).
-      // Bone heat (then): -2.52 / -2.74 cm, 2.77x / 2.67x.
+      // Measured with voxel weights: worst -0.03 cm (cartwheel), -0.03 cm
+      // (walk); longest edge 3.74x / 2.03x (7 / 0 edge-frames past 3x, at the
+      // crotch). Before the spine was fitted (the placed neck began at its
+      // chin): 4.80x / 3.01x (28 / 1), at the neck; before the clavicles
+      // were rest-relative (its shoulder line slopes 44 degrees from the
+      // thorax's end; the capture's rises 20): -2.16 / -2.76 cm, 4.81x /
+      // 3.80x (79 / 58, at the neck and the upper arms). Bone heat (then):
+      // -2.52 / -2.74 cm, 2.77x / 2.67x.
       EXPECT_LT(m.worst_cm, 0.2) << clip.name << ": " << m.worst_where;
-      EXPECT_LT(m.stretch, 5.0) << clip.name;
-      EXPECT_LE(m.over_3x, 40) << clip.name;
+      EXPECT_LT(m.stretch, 4.0) << clip.name;
+      EXPECT_LE(m.over_3x, 12) << clip.name;
     }
-    // Measured with voxel weights: overall 0.867, arms 0.667, hands 0.568,
-    // legs 0.837, spine/head 0.922. With heat weights: overall 0.849, arms
+    // Measured with voxel weights: overall 0.876, arms 0.675, hands 0.568,
+    // legs 0.837, spine/head 0.934 (before the spine was fitted: 0.867,
+    // arms 0.667, spine/head 0.922). With heat weights (then): overall 0.849, arms
     // 0.662, hands 0.602, legs 0.825, spine/head 0.897. Before the arms were
     // found from their tips: overall 0.555, arms and hands 0.000 (the goal
     // is 0.7 overall).
@@ -418,21 +424,27 @@ TEST(EmbedBodies, KhronosCharacters) {
     for (const Clip& clip : c.clips) {
       const ClipMeasure m = measure(*bound, c.skeleton, clip.motion, bind_pose);
       print("RiggedFigure", clip.name, m);
-      // Measured with voxel weights: worst -0.50 cm (cartwheel), -0.04 cm
-      // (walk); edges 2.01x / 1.67x, none past 3x (clavicles absolute:
-      // -0.01 / -0.12 cm, 2.46x / 2.28x). Bone heat (then): 0.58 cm outside
-      // (lfemur, cartwheel), -1.09 cm (walk); 2.55x / 2.33x.
+      // Measured with voxel weights: worst -0.11 cm (cartwheel), -0.11 cm
+      // (walk); edges 2.01x / 1.54x, none past 3x (before the spine was
+      // fitted -0.50 / -0.04 cm, 2.01x / 1.67x; clavicles absolute: -0.01 /
+      // -0.12 cm, 2.46x / 2.28x). Bone heat (then): 0.58 cm outside (lfemur,
+      // cartwheel), -1.09 cm (walk); 2.55x / 2.33x.
       EXPECT_LT(m.worst_cm, 0.2) << clip.name << ": " << m.worst_where;
       EXPECT_LT(m.stretch, 2.3) << clip.name;
       EXPECT_EQ(m.over_3x, 0) << clip.name;
     }
-    // Measured with voxel weights: overall 0.662, arms 0.321, hands 0.731,
-    // legs 0.786, spine/head 0.676. With heat weights: overall 0.619, arms 0.143 (its upper arms'
+    // Measured with voxel weights: overall 0.598, arms 0.143, hands 0.769,
+    // legs 0.786, spine/head 0.556. Before the spine was fitted: overall
+    // 0.662, arms 0.321, hands 0.731, legs 0.786, spine/head 0.676: its neck
+    // is a box 5 cm tall whose base the fit puts lowerneck's end on, where
+    // its artist weighted the whole neck to the head (trunk->head 25); and
+    // the clavicles, starting 7 cm lower, take more of its upper arms. With
+    // heat weights (then): overall 0.619, arms 0.143 (its upper arms'
     // vertices near the shoulder go to CMU's clavicles, which it lacks: the
     // trunk), hands 0.692, legs 0.679, spine/head 0.769. Before its legs were
     // found (a bind error), with --fit height: 0.293. The goal, 0.7, is not
     // met: when the second bound fails, it is; raise the first.
-    EXPECT_GT(agreement.overall.fraction(), 0.64);
+    EXPECT_GT(agreement.overall.fraction(), 0.58);
     EXPECT_LT(agreement.overall.fraction(), 0.7);
   }
 }

@@ -253,7 +253,10 @@ void expect_at_least(const BoneAgreement& a, double overall, std::array<double, 
 // spine/head 0.809 (most missed: lfingers->lhand 282, lowerback->root 245,
 // rfingers->rhand 228, lowerneck->head 213; rradius->rhumerus 55 and
 // lradius->lhumerus 54 now among them: arms lost 0.018). Legs and overall
-// raised to those less 0.02; the others kept.
+// raised to those less 0.02; the others kept. On 2026-12-07, with the
+// spine fitted to the neck (embed.h step 3b): overall 0.805, arms 0.874
+// (1026/1174: two vertices fewer), hands 0.712, legs 0.870, spine/head
+// 0.805; arms' threshold 0.872.
 TEST(MakeHumanReferenceMeasures, DefaultBindingAgainstTheArtists) {
   REQUIRE_MAKEHUMAN();
   const auto* ref = reference();
@@ -261,7 +264,7 @@ TEST(MakeHumanReferenceMeasures, DefaultBindingAgainstTheArtists) {
   ASSERT_EQ(MeshBindOptions{}.weight_method, WeightMethod::kVoxel);
   const Measured m = measure_binding(*ref, MeshBindOptions{}.fit, MeshBindOptions{}.weight_method, "default (voxel)");
   ASSERT_EQ(m.agreement.overall.vertices, ref->vertex_count());
-  expect_at_least(m.agreement, 0.787, {0.874, 0.692, 0.851, 0.789});
+  expect_at_least(m.agreement, 0.787, {0.872, 0.692, 0.851, 0.789});
   // The joints are the embedding's, as with heat.
   expect_joints_within(m.joints, 12.3, 3.3);
 }

@@ -273,6 +273,44 @@ std::optional<double> crotch_height(const Mesh& mesh, double mid_x, double floor
   return lowest;
 }
 
+// The neck: horizontal cuts from `from` (the shoulders' height) up, the
+// loop nearest the trunk's line (starting at `from`, following the loops'
+// centroids) at each; loops shorter than 8% of the height are left out (an
+// eye, a tooth, the chin's tip cut apart). The neck is the first narrowest
+// cut going up (the cuts narrow from the shoulders and widen again into the
+// jaw and the skull; the walk stops 10% past the narrowest); its base is the
+// lowest cut below within 1.4 times that perimeter. On the humanoid: base
+// 0.578 m up, narrowest 0.608 m (0.32 m around), where CMU's lowerneck, placed
+// by the height alone, ends at 0.583 m.
+struct Neck {
+  Vec3 base = Vec3::Zero();   // centroid of the base's cut
+  Vec3 waist = Vec3::Zero();  // centroid of the narrowest cut
+};
+std::optional<Neck> find_neck(const Mesh& mesh, Vec3 from, double crown, double step, double height) {
+  struct Cut {
+    Vec3 centroid;
+    double perimeter;
+  };
+  std::vector<Cut> cuts;
+  std::size_t narrowest = 0;
+  for (Vec3 at = from; at.y() < crown; at.y() += step) {
+    std::vector<Loop> loops = slice(mesh, at, Vec3::UnitY(), 0.25);
+    std::erase_if(loops, [&](const Loop& l) { return l.perimeter < 0.08 * height; });
+    const auto loop = nearest_loop(loops, at, 0.1);
+    if (!loop) continue;
+    at.x() = loop->centroid.x(), at.z() = loop->centroid.z();
+    cuts.push_back({loop->centroid, loop->perimeter});
+    if (loop->perimeter < cuts[narrowest].perimeter) narrowest = cuts.size() - 1;
+    if (loop->perimeter > 1.1 * cuts[narrowest].perimeter) break;
+  }
+  // A neck narrows from the shoulders by more than a third; else no neck was seen.
+  if (cuts.size() < 3 || cuts[narrowest].perimeter > 0.66 * cuts.front().perimeter) return std::nullopt;
+  const double limit = 1.4 * cuts[narrowest].perimeter;
+  std::size_t base = narrowest;
+  while (base > 0 && cuts[base - 1].perimeter <= limit) --base;
+  return Neck{cuts[base].centroid, cuts[narrowest].centroid};
+}
+
 }  // namespace
 
 Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const Placement& start, const Mesh& mesh,
@@ -489,23 +527,51 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
       }
     }
   }
-  // The head: skull and jaw move as one, cut from the neck where the neck is
-  // narrowest between its base and the skull's joint. The trunk is not
-  // fitted, so the placed neck is the bind pose's.
-  const int lowerneck = skeleton.find_bone("lowerneck"), upperneck = skeleton.find_bone("upperneck");
-  const int head = skeleton.find_bone("head");
-  if (lowerneck >= 0 && upperneck >= 0 && head >= 0 && skeleton.bones[upperneck].parent == lowerneck &&
-      skeleton.bones[head].parent == upperneck) {
-    const Vec3 base = start_of(lowerneck), skull = end[upperneck];
+  // The trunk (step 3b in embed.h): the spine from the root to the neck's
+  // base, scaled and turned as one so that lowerneck ends there; the neck
+  // and head bones carried with it.
+  const int lowerback = skeleton.find_bone("lowerback"), upperback = skeleton.find_bone("upperback");
+  const int thorax = skeleton.find_bone("thorax"), lowerneck = skeleton.find_bone("lowerneck");
+  const int upperneck = skeleton.find_bone("upperneck"), head = skeleton.find_bone("head");
+  const int lclavicle = skeleton.find_bone("lclavicle"), rclavicle = skeleton.find_bone("rclavicle");
+  const auto child_of = [&](int b, int parent) { return b >= 0 && parent >= 0 && skeleton.bones[b].parent == parent; };
+  const bool spine = child_of(lowerback, 0) && child_of(upperback, lowerback) && child_of(thorax, upperback) &&
+                     child_of(lowerneck, thorax) && child_of(upperneck, lowerneck) && child_of(head, upperneck);
+  std::optional<Neck> neck;
+  if (spine && lclavicle >= 0 && rclavicle >= 0 && target[lclavicle] && target[rclavicle]) {
+    const double shoulders = 0.5 * (target[lclavicle]->y() + target[rclavicle]->y());
+    neck = find_neck(mesh, Vec3(end[thorax].x(), shoulders + step, end[thorax].z()), body.max().y(), step, height);
+    const Vec3 root = end[0];
+    const Vec3 placed = end[lowerneck] - root;
+    const double k = neck && placed.norm() > 1e-6 ? (neck->base - root).norm() / placed.norm() : 0.0;
+    // Beyond the limbs' factors the cuts found something other than a neck:
+    // the trunk stays as placed.
+    if (k >= kLimbFactor[0] && k <= kLimbFactor[1]) {
+      const Eigen::Quaterniond turn = Eigen::Quaterniond::FromTwoVectors(placed, neck->base - root);
+      for (const int b : {lowerback, upperback, thorax, lowerneck}) target[b] = root + k * (turn * (end[b] - root));
+    } else {
+      neck.reset();
+    }
+  }
+  // The head: skull and jaw move as one, cut from the neck at its
+  // narrowest level cut (find_neck), or, when no neck was fitted, where the
+  // slices across the placed neck, from its base to the skull's joint, are
+  // narrowest.
+  if (spine) {
+    const Vec3 base = end[thorax], skull = end[upperneck];
     const double length = (skull - base).norm();
     if (length > 1e-6) {
-      const Vec3 axis = (skull - base) / length;
+      Vec3 axis = (skull - base) / length;
       double narrowest = std::numeric_limits<double>::infinity();
       Vec3 waist = Vec3::Zero();
-      for (double t = 0.2; t <= 1.0 + 1e-9; t += 0.05) {
-        const Vec3 at = base + t * length * axis;
-        const auto loop = nearest_loop(slice(mesh, at, axis, 0.25), at, 0.08);
-        if (loop && loop->perimeter < narrowest) narrowest = loop->perimeter, waist = loop->centroid;
+      if (neck) {  // the cut is the neck's narrowest, level
+        narrowest = 0.0, waist = neck->waist, axis = Vec3::UnitY();
+      } else {
+        for (double t = 0.2; t <= 1.0 + 1e-9; t += 0.05) {
+          const Vec3 at = base + t * length * axis;
+          const auto loop = nearest_loop(slice(mesh, at, axis, 0.25), at, 0.08);
+          if (loop && loop->perimeter < narrowest) narrowest = loop->perimeter, waist = loop->centroid;
+        }
       }
       if (std::isfinite(narrowest)) {
         out.rigid_parts.push_back(RigidPart{
@@ -513,6 +579,7 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
       }
     }
   }
+
   if (!missing.empty()) {
     out.note += "no bone";
     for (const auto& name : missing) out.note += " " + name;

@@ -4,8 +4,7 @@
 // 2007 embed a skeleton in a medial approximation of the mesh; here the
 // medial curve of each limb comes from cross-sections:
 //  1. Start: the skeleton in `start_pose`, placed by `start` (fit_placement
-//     in bind.h: one scale from the mesh's height). The trunk stays where
-//     that puts it.
+//     in bind.h: one scale from the mesh's height).
 //  2. The hips (hipjoint ends): above the centroid of each thigh's
 //     cross-section just below the crotch (the lowest point of the mesh on
 //     its plane of symmetry), 6% of the height above the crotch (the hip
@@ -18,6 +17,15 @@
 //     the slice nearest the march is kept and its centroid is the next point
 //     of the limb's centre line; the direction follows the centroids. The
 //     march ends where no loop is found (the finger tips, the sole).
+//  3b. The trunk: the neck found by horizontal cuts from the shoulders up
+//     (the first narrowest, its base the lowest cut within 1.4 times its
+//     perimeter); the spine from the root (lowerback, upperback, thorax,
+//     lowerneck) scaled and turned as one, so that lowerneck ends at the
+//     neck's base, as it does on the humanoid when placed by height alone.
+//     A big head or a short neck puts the placed neck inside the head, where
+//     the neck's bones turned the head about its chin and tore the neck
+//     (CesiumMan 4.80x, the big head 4.78x; fitted: 3.74x, 3.73x). Kept as
+//     placed when no neck is found or the factor lies outside 0.5-2.
 //  4. The shoulders (clavicle ends): moved onto the upper arm's axis (the
 //     line through the arm's centre line's first 12 cm past the armpit).
 //     On the centre line: the wrist (CMU's radius end: its lwrist is the
