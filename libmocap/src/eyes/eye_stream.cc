@@ -399,11 +399,13 @@ void EyeStreamer::output(int device) {
   };
 
   try_open();
-  for (;;) {
+  // A frame published before stop() is written (or counted dropped) before
+  // the neutral one: a finished stream stops the moment its last frame is
+  // published, and a loaded machine may not have written it yet.
+  for (bool stopping = false; !stopping;) {
     EyeFrame frame;
     Clock::time_point due;
     long sequence = -1;
-    bool stopping;
     {
       std::unique_lock lock(mutex_);
       auto ready = [&] { return stopping_ || sequence_ != last; };
@@ -413,7 +415,7 @@ void EyeStreamer::output(int device) {
         changed_.wait(lock, ready);
       }
       stopping = stopping_;
-      if (!stopping && sequence_ != last) {
+      if (sequence_ != last) {
         frame = frame_;
         sequence = sequence_;
         due = due_;
@@ -421,8 +423,8 @@ void EyeStreamer::output(int device) {
         last = sequence;
       }
     }
-    if (stopping) break;
-    if (fd < 0 && Clock::now() >= next_try) try_open();
+    if (stopping && sequence < 0) break;
+    if (fd < 0 && !stopping && Clock::now() >= next_try) try_open();
     if (sequence < 0) continue;
     // Closed, or the board is still starting after its reset on open.
     if (fd < 0 || Clock::now() < settled) {
