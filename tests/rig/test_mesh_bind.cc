@@ -150,12 +150,14 @@ TEST(MeshBind, EmbeddingWithHeatIsTheStepsItStandsFor) {
   HeatWeightOptions heat;
   heat.rigid_parts = steps->embedded.rigid_parts;
   ASSERT_EQ(heat.rigid_parts.size(), 1u);  // the head
-  // The clavicles are rest-relative, turned from the A-pose the embedding
-  // started from to the shoulders it fitted.
+  // The clavicles and thumbs are rest-relative, turned from the A-pose the
+  // embedding started from to the shoulders and thumbs it fitted.
   const auto& relative = steps->embedded.rest_relative;
-  ASSERT_EQ(relative.size(), 2u);
+  ASSERT_EQ(relative.size(), 4u);
   EXPECT_EQ(clip.skeleton.bones[relative[0].bone].name, "lclavicle");
   EXPECT_EQ(clip.skeleton.bones[relative[1].bone].name, "rclavicle");
+  EXPECT_EQ(clip.skeleton.bones[relative[2].bone].name, "lthumb");
+  EXPECT_EQ(clip.skeleton.bones[relative[3].bone].name, "rthumb");
   for (const RestRelativeBone& r : relative) {
     const Eigen::Quaterniond fitted = steps->start.rotation[r.bone] * r.turn;
     EXPECT_LT(fitted.angularDistance(steps->embedded.bind_pose.rotation[r.bone]), 1e-12);

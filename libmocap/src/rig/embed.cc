@@ -611,8 +611,8 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
     }
     placed[b] = placed[parent] + start.scale * out.bone_scale[b] * (yaw * (world[b] * offset));
   }
-  // Step 6: the shoulders' line is the mesh's (see embed.h).
-  for (const char* name : {"lclavicle", "rclavicle"}) {
+  // Step 6: the shoulders' line and the thumbs' set are the mesh's (see embed.h).
+  for (const char* name : {"lclavicle", "rclavicle", "lthumb", "rthumb"}) {
     const int b = skeleton.find_bone(name);
     if (b < 0 || std::find(out.fitted.begin(), out.fitted.end(), b) == out.fitted.end()) continue;
     out.rest_relative.push_back({b, (start_pose.rotation[b].conjugate() * out.bind_pose.rotation[b]).normalized()});

@@ -43,13 +43,17 @@
 //     it; each bone's factor on its length (SkeletonBind::bone_scale, bind.h)
 //     is the fitted length over the placed one. Bones not fitted keep their
 //     local rotation (the thumb takes the hand's factor).
-//  6. The clavicles, when fitted, are rest-relative (bind.h, pose_for_bind):
-//     the shoulders' line is the mesh's and a capture only turns it from
-//     there (a big head's shoulders slope 27 degrees: with the capture's
-//     level clavicles its walk stretched an edge 4.95x, now 3.13x; CesiumMan's
-//     walk 3.80x, now 3.01x; no body worse). The hip bones stay absolute:
-//     rest-relative, the crotch of two bodies stretched more in the
-//     cartwheel (3.39x to 3.47x, 3.17x to 3.28x).
+//  6. The clavicles and the thumbs, when fitted, are rest-relative (bind.h,
+//     pose_for_bind): the shoulders' line and the thumbs' set are the
+//     mesh's and a capture only turns them from there. A big head's
+//     shoulders slope 27 degrees: with the capture's clavicles, which rise
+//     20, its walk stretched an edge 4.95x, rest-relative 3.13x (CesiumMan
+//     3.80x to 3.01x). A thumb fitted to the mesh's, posed with the
+//     capture's own direction, tore the web by the index finger: the
+//     humanoid's walk 3.25x, rest-relative 2.35x (thin 3.54x to 2.36x). No
+//     body worse. The hip bones stay absolute: rest-relative, the crotch of
+//     two bodies stretched more in the cartwheel (3.39x to 3.47x, 3.17x to
+//     3.28x).
 // The skeleton must be an Acclaim one (ASF) with CMU's bone names
 // (lhumerus, lradius, lwrist, lhand, lfingers, lthumb, lfemur, ltibia,
 // lfoot, ltoes and the r ones; the hip is moved where lfemur hangs from

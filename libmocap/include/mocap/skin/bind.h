@@ -119,8 +119,8 @@ SkeletonBind bind_skeleton(const Skeleton& skeleton, const Pose& bind_pose, cons
 // turn from the start pose: with F its capture rotation and T its turn,
 //   rotation[b] = F * T,   rotation[c] = T^-1 * rotation[c] for its children,
 // so the children's world rotations stay the capture's. The embedding
-// (rig/embed.h) makes the clavicles so: a character keeps its own shoulder
-// line and takes the capture's shrugs. Posed with the capture's clavicles,
+// (rig/embed.h) makes the clavicles and thumbs so: a character keeps its own
+// shoulder line and takes the capture's shrugs. Posed with the capture's clavicles,
 // which rise 20 degrees to the shoulder, a big head's, fitted sloping 27
 // degrees down, lift the vertices they weigh by up to 19 cm and tear the skin
 // between them and the upper back. No allocation.
