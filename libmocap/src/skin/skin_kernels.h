@@ -94,6 +94,20 @@ inline void for_run(int influences, bool normals, F&& f) {
   }
 }
 
+// for_run for the linear kernels, with the weights' layout as well:
+// f.template operator()<kSlots, kNormals, kPacked>(), kPacked where `s`
+// holds packed weights (no VertexWeights).
+template <class F>
+inline void for_linear_run(const Streams& s, int influences, bool normals, F&& f) {
+  for_run(influences, normals, [&]<int kSlots, bool kNormals>() {
+    if (s.weights) {
+      f.template operator()<kSlots, kNormals, false>();
+    } else {
+      f.template operator()<kSlots, kNormals, true>();
+    }
+  });
+}
+
 // The packed and 8-wide kernels over `count` vertices of `s`, each blended
 // through its first `influences` slots (1..4; an InfluenceRun's). The loop
 // for 4 is the one every vertex took before runs existed. `rotations`:

@@ -463,12 +463,8 @@ bool cpu_has_avx2() {
 
 void linear_avx2(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count, bool normals,
                  int influences) {
-  for_run(influences, normals, [&]<int kSlots, bool kNormals>() {
-    if (s.weights) {
-      linear_avx2<kSlots, kNormals, false>(packed, rotations, s, count);
-    } else {
-      linear_avx2<kSlots, kNormals, true>(packed, rotations, s, count);
-    }
+  for_linear_run(s, influences, normals, [&]<int kSlots, bool kNormals, bool kPacked>() {
+    linear_avx2<kSlots, kNormals, kPacked>(packed, rotations, s, count);
   });
 }
 

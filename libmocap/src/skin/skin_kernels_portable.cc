@@ -185,12 +185,8 @@ void linear_portable(const PackedMatrix* __restrict packed, const Rotations& rot
 
 void linear_portable(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count, bool normals,
                      int influences) {
-  for_run(influences, normals, [&]<int kSlots, bool kNormals>() {
-    if (s.weights) {
-      linear_portable<kSlots, kNormals, false>(packed, rotations, s, count);
-    } else {
-      linear_portable<kSlots, kNormals, true>(packed, rotations, s, count);
-    }
+  for_linear_run(s, influences, normals, [&]<int kSlots, bool kNormals, bool kPacked>() {
+    linear_portable<kSlots, kNormals, kPacked>(packed, rotations, s, count);
   });
 }
 
