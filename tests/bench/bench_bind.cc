@@ -133,6 +133,8 @@ void BM_BindEmbedVoxel(benchmark::State& state) {
     const auto bind = mocap::bind_skeleton(in.skeleton, embedded.bind_pose, embedded.placement, embedded.bone_scale);
     mocap::VoxelWeightOptions options;
     options.rigid_parts = embedded.rigid_parts;
+    options.girdles = embedded.girdles;
+    options.thick_bones = embedded.thick_bones;
     auto weights = mocap::voxel_weights(in.mesh, bind.segments, options);
     if (!weights) std::abort();
     benchmark::DoNotOptimize(weights->weights.data());
@@ -145,7 +147,7 @@ BENCHMARK(BM_BindEmbedVoxel)->Unit(benchmark::kMillisecond);
 struct Subdivided {
   mocap::Mesh mesh;
   mocap::SkeletonBind bind;
-  std::vector<mocap::RigidPart> rigid_parts;
+  mocap::VoxelWeightOptions voxel;  // the embedding's rigid parts, girdle and thick bones
 };
 const Subdivided& subdivided_inputs() {
   static const Subdivided s = [] {
@@ -155,7 +157,9 @@ const Subdivided& subdivided_inputs() {
     const auto placement = mocap::fit_placement(in.skeleton, in.apose, in.mesh);
     const auto embedded = mocap::embed_skeleton(in.skeleton, in.apose, placement, in.mesh);
     out.bind = mocap::bind_skeleton(in.skeleton, embedded.bind_pose, embedded.placement, embedded.bone_scale);
-    out.rigid_parts = embedded.rigid_parts;
+    out.voxel.rigid_parts = embedded.rigid_parts;
+    out.voxel.girdles = embedded.girdles;
+    out.voxel.thick_bones = embedded.thick_bones;
     return out;
   }();
   return s;
@@ -163,10 +167,8 @@ const Subdivided& subdivided_inputs() {
 
 void BM_VoxelWeightsSubdivided(benchmark::State& state) {
   const Subdivided& in = subdivided_inputs();
-  mocap::VoxelWeightOptions options;
-  options.rigid_parts = in.rigid_parts;
   for (auto _ : state) {
-    auto weights = mocap::voxel_weights(in.mesh, in.bind.segments, options);
+    auto weights = mocap::voxel_weights(in.mesh, in.bind.segments, in.voxel);
     if (!weights) std::abort();
     benchmark::DoNotOptimize(weights->weights.data());
   }
@@ -177,7 +179,7 @@ BENCHMARK(BM_VoxelWeightsSubdivided)->Unit(benchmark::kMillisecond);
 void BM_HeatWeightsSubdivided(benchmark::State& state) {
   const Subdivided& in = subdivided_inputs();
   mocap::HeatWeightOptions options;
-  options.rigid_parts = in.rigid_parts;
+  options.rigid_parts = in.voxel.rigid_parts;
   for (auto _ : state) {
     auto weights = mocap::heat_weights(in.mesh, in.bind.segments, options);
     benchmark::DoNotOptimize(weights.data());

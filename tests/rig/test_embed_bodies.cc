@@ -58,9 +58,14 @@ struct TestMesh {
   int max_over_3x;          // edge-frames stretched past 3x, per clip, likewise
 };
 // Measured with voxel weights, the default, the clavicles and thumbs
-// rest-relative (embed.h step 6) and the spine fitted to the neck (step 3b)
-// (cartwheel / walk, both on subject 49's skeleton; edge-frames past 3x in
-// brackets): worst limb joint -1.10 / -0.31 cm, longest edge 3.52x / 2.35x
+// rest-relative (embed.h step 6), the spine fitted to the neck (step 3b),
+// the pelvis a girdle and the spine thick (step 7) (cartwheel / walk, both
+// on subject 49's skeleton; edge-frames past 3x in brackets): worst limb
+// joint -1.07 / -0.31 cm, longest edge 3.39x / 2.12x (7 / 0) on the parts;
+// overlapping parts -0.13 / -0.02 cm, 2.75x / 2.38x (0 / 0); heavy -1.88 /
+// -0.51 cm, 4.04x / 2.08x (10 / 0, its armpit with the arm overhead); thin
+// -0.11 / -0.82 cm, 2.55x / 2.35x (0 / 0); big head -0.18 / -1.69 cm, 3.51x
+// / 1.98x (2 / 0, the crotch). Before step 7: worst limb joint -1.10 / -0.31 cm, longest edge 3.52x / 2.35x
 // (9 / 0) on the parts; the overlapping parts with a pouch and a belt -0.00
 // / -0.05 cm, 3.38x / 2.38x (5 / 0); heavy -1.72 / -0.45 cm, 4.01x / 2.18x
 // (25 / 0); thin -0.10 / -0.82 cm, 3.14x / 2.36x (3 / 0); big head -0.10 /
@@ -99,11 +104,11 @@ struct TestMesh {
 // The one-piece body and the turned copies have their orientation checked,
 // not their figures: a voxel binding costs 7-10 s of CPU under ASan.
 const TestMesh kHumanoidMeshes[] = {
-    {"parts_dm.obj", "dm", "+y", "+z", -0.15, 3.7, 12},     {"parts_zup_m.obj", "m", "+z", "-y", -0.15, 3.7, 12},
-    {"parts_ymz_cm.obj", "cm", "+y", "-z", -0.15, 3.7, 12}, {"body_zup_cm.obj", "cm", "+z", "+x", -0.15, 3.7, 12},
-    {"overlap_zup_cm.obj", "cm", "+z", "-y", 0.2, 3.6, 10},  // separate overlapping parts: no weld joins them
-    {"heavy_dm.obj", "dm", "+y", "+z", -0.2, 4.2, 35},      {"thin_dm.obj", "dm", "+y", "+z", -0.05, 3.4, 8},
-    {"bighead_dm.obj", "dm", "+y", "+z", -0.05, 4.0, 15},
+    {"parts_dm.obj", "dm", "+y", "+z", -0.15, 3.6, 10},     {"parts_zup_m.obj", "m", "+z", "-y", -0.15, 3.6, 10},
+    {"parts_ymz_cm.obj", "cm", "+y", "-z", -0.15, 3.6, 10}, {"body_zup_cm.obj", "cm", "+z", "+x", -0.15, 3.6, 10},
+    {"overlap_zup_cm.obj", "cm", "+z", "-y", 0.2, 3.1, 3},  // separate overlapping parts: no weld joins them
+    {"heavy_dm.obj", "dm", "+y", "+z", -0.2, 4.2, 15},      {"thin_dm.obj", "dm", "+y", "+z", -0.05, 3.0, 3},
+    {"bighead_dm.obj", "dm", "+y", "+z", -0.05, 3.8, 5},
 };
 
 struct ClipMeasure {
@@ -310,17 +315,18 @@ TEST(EmbedBodies, ArmsHangingAtTheSides) {
   const auto path = arms_down_mesh();
   for (const auto& [clip, m] : measure_clips(options_for(path, "dm"))) {
     print("arms_down_dm.obj", clip, m);
-    // Measured with voxel weights: worst -0.58 cm (cartwheel), -0.22 cm
-    // (walk); longest edge 3.78x / 2.40x (7 / 0 edge-frames past 3x, at the
-    // crotch). With the thumbs absolute: 3.90x / 3.96x (92 / 70; a 1.8 mm
+    // Measured with voxel weights: worst -0.59 cm (cartwheel), -0.24 cm
+    // (walk); longest edge 2.90x / 2.31x (0 / 0 edge-frames past 3x). Before
+    // the pelvis was a girdle and the spine thick (embed.h step 7): -0.58 /
+    // -0.22 cm, 3.78x / 2.40x (7 / 0, at the crotch). With the thumbs absolute: 3.90x / 3.96x (92 / 70; a 1.8 mm
     // edge at the left thumb). Before the spine was fitted: -0.46 / -0.67 cm,
     // 4.82x / 4.59x (183 / 124). Before the clavicles were rest-relative (a
     // body made with its shoulders lifted to the A-pose's line, and skinned
     // so): -0.31 / -0.54 cm, 4.43x / 4.33x (331 / 272, at the armpits and the
     // thumbs). Bone heat (then): -0.51 / -0.73 cm, 9.2x / 5.0x.
     EXPECT_LT(m.worst_cm, -0.1) << clip << ": " << m.worst_where;
-    EXPECT_LT(m.stretch, 4.0) << clip;
-    EXPECT_LE(m.over_3x, 15) << clip;
+    EXPECT_LT(m.stretch, 3.3) << clip;
+    EXPECT_LE(m.over_3x, 4) << clip;
   }
 }
 
@@ -332,9 +338,10 @@ TEST(EmbedBodies, MakeHumanBaseMeshWithHelpers) {
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no MakeHuman base mesh at " << path;
   for (const auto& [clip, m] : measure_clips(options_for(path, "dm"))) {
     print("base.obj", clip, m);
-    // Measured with voxel weights: worst -0.08 cm (cartwheel), -0.03 cm
-    // (walk); longest edge 10.59x / 5.73x (397 / 57 edge-frames past 3x; a
-    // 2 cm helper edge between the shins). Clavicles absolute: -0.41 /
+    // Measured with voxel weights: worst -0.21 cm (cartwheel), -0.01 cm
+    // (walk); longest edge 10.56x / 5.72x (439 / 59 edge-frames past 3x; a
+    // 2 cm helper edge between the shins). Before embed.h's step 7: -0.08 /
+    // -0.03 cm, 10.59x / 5.73x (397 / 57). Clavicles absolute: -0.41 /
     // -0.02 cm, 409 / 57. Bone heat (then): -0.41 / -0.06 cm, 10.1x / 23.1x.
     EXPECT_LT(m.worst_cm, 0.3) << clip << ": " << m.worst_where;
     EXPECT_LT(m.stretch, 11.5) << clip;
@@ -394,9 +401,10 @@ TEST(EmbedBodies, KhronosCharacters) {
     for (const Clip& clip : c.clips) {
       const ClipMeasure m = measure(*bound, c.skeleton, clip.motion, bind_pose);
       print("CesiumMan", clip.name, m);
-      // Measured with voxel weights: worst -0.03 cm (cartwheel), -0.03 cm
-      // (walk); longest edge 3.74x / 2.03x (7 / 0 edge-frames past 3x, at the
-      // crotch). Before the spine was fitted (the placed neck began at its
+      // Measured with voxel weights: worst -0.30 cm (cartwheel), -0.05 cm
+      // (walk); longest edge 3.80x / 1.92x (5 / 0 edge-frames past 3x, at the
+      // crotch); before the pelvis was a girdle and the spine thick (embed.h
+      // step 7): -0.03 / -0.03 cm, 3.74x / 2.03x (7 / 0). Before the spine was fitted (the placed neck began at its
       // chin): 4.80x / 3.01x (28 / 1), at the neck; before the clavicles
       // were rest-relative (its shoulder line slopes 44 degrees from the
       // thorax's end; the capture's rises 20): -2.16 / -2.76 cm, 4.81x /
@@ -404,10 +412,11 @@ TEST(EmbedBodies, KhronosCharacters) {
       // -2.52 / -2.74 cm, 2.77x / 2.67x.
       EXPECT_LT(m.worst_cm, 0.2) << clip.name << ": " << m.worst_where;
       EXPECT_LT(m.stretch, 4.0) << clip.name;
-      EXPECT_LE(m.over_3x, 12) << clip.name;
+      EXPECT_LE(m.over_3x, 8) << clip.name;
     }
-    // Measured with voxel weights: overall 0.876, arms 0.675, hands 0.568,
-    // legs 0.837, spine/head 0.934 (before the spine was fitted: 0.867,
+    // Measured with voxel weights: overall 0.878, arms 0.654, hands 0.568,
+    // legs 0.837, spine/head 0.941 (before embed.h's step 7: 0.876, arms
+    // 0.675, spine/head 0.934; before the spine was fitted: 0.867,
     // arms 0.667, spine/head 0.922). With heat weights (then): overall 0.849, arms
     // 0.662, hands 0.602, legs 0.825, spine/head 0.897. Before the arms were
     // found from their tips: overall 0.555, arms and hands 0.000 (the goal
@@ -430,8 +439,9 @@ TEST(EmbedBodies, KhronosCharacters) {
     for (const Clip& clip : c.clips) {
       const ClipMeasure m = measure(*bound, c.skeleton, clip.motion, bind_pose);
       print("RiggedFigure", clip.name, m);
-      // Measured with voxel weights: worst -0.11 cm (cartwheel), -0.11 cm
-      // (walk); edges 2.01x / 1.54x, none past 3x (before the spine was
+      // Measured with voxel weights: worst -0.36 cm (cartwheel), -0.06 cm
+      // (walk); edges 1.91x / 1.53x, none past 3x (before embed.h's step 7
+      // -0.11 / -0.11 cm, 2.01x / 1.54x; before the spine was
       // fitted -0.50 / -0.04 cm, 2.01x / 1.67x; clavicles absolute: -0.01 /
       // -0.12 cm, 2.46x / 2.28x). Bone heat (then): 0.58 cm outside (lfemur,
       // cartwheel), -1.09 cm (walk); 2.55x / 2.33x.
@@ -439,8 +449,9 @@ TEST(EmbedBodies, KhronosCharacters) {
       EXPECT_LT(m.stretch, 2.3) << clip.name;
       EXPECT_EQ(m.over_3x, 0) << clip.name;
     }
-    // Measured with voxel weights: overall 0.598, arms 0.143, hands 0.769,
-    // legs 0.786, spine/head 0.556. Before the spine was fitted: overall
+    // Measured with voxel weights: overall 0.613, arms 0.143, hands 0.769,
+    // legs 0.786, spine/head 0.602 (before embed.h's step 7: 0.598,
+    // spine/head 0.556). Before the spine was fitted: overall
     // 0.662, arms 0.321, hands 0.731, legs 0.786, spine/head 0.676: its neck
     // is a box 5 cm tall whose base the fit puts lowerneck's end on, where
     // its artist weighted the whole neck to the head (trunk->head 25); and
@@ -450,7 +461,7 @@ TEST(EmbedBodies, KhronosCharacters) {
     // trunk), hands 0.692, legs 0.679, spine/head 0.769. Before its legs were
     // found (a bind error), with --fit height: 0.293. The goal, 0.7, is not
     // met: when the second bound fails, it is; raise the first.
-    EXPECT_GT(agreement.overall.fraction(), 0.58);
+    EXPECT_GT(agreement.overall.fraction(), 0.6);
     EXPECT_LT(agreement.overall.fraction(), 0.7);
   }
 }

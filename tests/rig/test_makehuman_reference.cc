@@ -256,7 +256,12 @@ void expect_at_least(const BoneAgreement& a, double overall, std::array<double, 
 // raised to those less 0.02; the others kept. On 2026-12-07, with the
 // spine fitted to the neck (embed.h step 3b): overall 0.805, arms 0.874
 // (1026/1174: two vertices fewer), hands 0.712, legs 0.870, spine/head
-// 0.805; arms' threshold 0.872.
+// 0.805; arms' threshold 0.872. Later that day, with the pelvis a girdle
+// and the spine's bones thick (voxel_weights.h step 2): overall 0.827,
+// arms 0.871 (1022/1174: four fewer), hands 0.712, legs 0.866, spine/head
+// 0.859 (thorax->upperback 222, lowerback->root 105, was 245: the trunk's
+// flanks now the spine's); overall and spine/head raised to those less
+// 0.02, arms' threshold 0.868.
 TEST(MakeHumanReferenceMeasures, DefaultBindingAgainstTheArtists) {
   REQUIRE_MAKEHUMAN();
   const auto* ref = reference();
@@ -264,7 +269,7 @@ TEST(MakeHumanReferenceMeasures, DefaultBindingAgainstTheArtists) {
   ASSERT_EQ(MeshBindOptions{}.weight_method, WeightMethod::kVoxel);
   const Measured m = measure_binding(*ref, MeshBindOptions{}.fit, MeshBindOptions{}.weight_method, "default (voxel)");
   ASSERT_EQ(m.agreement.overall.vertices, ref->vertex_count());
-  expect_at_least(m.agreement, 0.787, {0.872, 0.692, 0.851, 0.789});
+  expect_at_least(m.agreement, 0.807, {0.868, 0.692, 0.851, 0.839});
   // The joints are the embedding's, as with heat.
   expect_joints_within(m.joints, 12.3, 3.3);
 }

@@ -167,7 +167,7 @@ TEST(MeshBind, EmbeddingWithHeatIsTheStepsItStandsFor) {
 }
 
 // ... and the default, the embedding with geodesic voxel weights (with the
-// embedding's rigid parts, as heat).
+// embedding's rigid parts, as heat, its girdle and thick bones).
 TEST(MeshBind, EmbeddingWithVoxelWeightsIsTheDefaultAndItsSteps) {
   const auto clip = test::load_bundled("09_06");
   const MeshBindOptions o = humanoid_options();
@@ -178,8 +178,17 @@ TEST(MeshBind, EmbeddingWithVoxelWeightsIsTheDefaultAndItsSteps) {
   EXPECT_TRUE(bound->weights_note.empty()) << bound->weights_note;
   const auto steps = embedded_steps(clip.skeleton, o);
   ASSERT_TRUE(steps);
+  // Step 7: the pelvis a girdle, the spine's bones thick.
+  const Skeleton& s = clip.skeleton;
+  ASSERT_EQ(steps->embedded.girdles.size(), 1u);
+  EXPECT_EQ(steps->embedded.girdles[0].bone_a, s.find_bone("lhipjoint"));
+  EXPECT_EQ(steps->embedded.girdles[0].bone_b, s.find_bone("rhipjoint"));
+  EXPECT_EQ(steps->embedded.thick_bones,
+            (std::vector<int>{s.find_bone("lowerback"), s.find_bone("upperback"), s.find_bone("thorax")}));
   VoxelWeightOptions voxel;
   voxel.rigid_parts = steps->embedded.rigid_parts;
+  voxel.girdles = steps->embedded.girdles;
+  voxel.thick_bones = steps->embedded.thick_bones;
   const auto weights = voxel_weights(steps->mesh, steps->bind.segments, voxel);
   ASSERT_TRUE(weights) << weights.error().to_string();
   expect_same_binding(*bound, steps->bind, weights->weights);

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "rig/box_mesh.h"
 #include "test_data.h"
 
 namespace mocap {
@@ -127,6 +128,95 @@ TEST(VoxelWeights, ABarBendsAtItsJoint) {
       EXPECT_NEAR(weight_of(w, 1), 0.5f, 0.1f) << x;
     }
   }
+}
+
+// A wide slab (60 x 60 x 20 cm) on a bone up its middle, and an arm's bone
+// leaving its top corner: the slab's side 20-40 cm up is nearer the arm's
+// joint (20-25 cm) than the middle's line (30 cm) and goes with the arm,
+// unless the middle's bone is as thick as the slab (a - b^2 / a = 27 cm
+// either way). The square bar's bones thick change little (a = b).
+TEST(VoxelWeights, AThickBoneHoldsAWideBodysSide) {
+  Mesh slab;
+  test::add_box(slab, {-0.3f, 0.0f, -0.1f}, {0.3f, 0.6f, 0.1f}, 12);
+  std::vector<BoneSegment> bones(3);
+  bones[0].deforms = false;
+  bones[1].start = {0.0f, 0.0f, 0.0f}, bones[1].end = {0.0f, 0.6f, 0.0f}, bones[1].parent = 0;
+  bones[2].start = {0.25f, 0.55f, 0.0f}, bones[2].end = {0.8f, 0.55f, 0.0f}, bones[2].parent = 1;
+  VoxelWeightOptions thin, thick;
+  thin.solid.resolution = thick.solid.resolution = 48;  // 1.25 cm cells
+  thick.thick_bones = {1};
+  const auto line = voxel_weights(slab, bones, thin);
+  const auto wide = voxel_weights(slab, bones, thick);
+  ASSERT_TRUE(line) << line.error().to_string();
+  ASSERT_TRUE(wide) << wide.error().to_string();
+  int side = 0;
+  float line_arm = 0.0f, wide_arm = 0.0f;  // the arm's largest weight on the side
+  for (std::size_t v = 0; v < slab.positions.size(); ++v) {
+    const Eigen::Vector3f& p = slab.positions[v];
+    if (p.x() < 0.299f || p.y() < 0.199f || p.y() > 0.351f) continue;
+    ++side;
+    line_arm = std::max(line_arm, weight_of(line->weights[v], 2));
+    wide_arm = std::max(wide_arm, weight_of(wide->weights[v], 2));
+  }
+  // Measured: the arm's weight along the side's middle, 20 to 35 cm up,
+  // 0.35 to 0.74 on the line, 0 to 0.055 thick (0.11 at most, at its edges).
+  EXPECT_GT(side, 20);
+  EXPECT_GT(line_arm, 0.7f);
+  EXPECT_LT(wide_arm, 0.15f);
+  thick.thick_bones = {7};
+  EXPECT_FALSE(voxel_weights(slab, bones, thick));  // no such bone
+
+  const Mesh square = bar();
+  thick.thick_bones = {1, 2};
+  const auto plain = voxel_weights(square, bar_bones());
+  const auto thick_bar = voxel_weights(square, bar_bones(), thick);
+  ASSERT_TRUE(plain && thick_bar);
+  float most = 0.0f;
+  for (std::size_t v = 0; v < square.positions.size(); ++v)
+    most = std::max(most, std::abs(weight_of(plain->weights[v], 1) - weight_of(thick_bar->weights[v], 1)));
+  // Not nothing: a square's cells are not quite round (a few mm of seed
+  // by the joint, where the nearest bone is near). Measured 0.075.
+  EXPECT_LT(most, 0.1f);
+}
+
+// A pelvis (40 x 20 x 20 cm) on two legs, the hip bones from its top middle
+// to the hip joints 7 cm above its bottom and the thighs' bones down the
+// legs: the crotch, the pelvis' bottom between the legs, is nearer the
+// thighs (11 cm) than the hip bones (13 cm) and goes with the legs, unless
+// a girdle joins the hip joints (7 cm above it).
+TEST(VoxelWeights, AGirdleHoldsTheBodyBetweenItsBones) {
+  Mesh body;
+  test::add_box(body, {-0.2f, 0.4f, -0.1f}, {0.2f, 0.6f, 0.1f}, 8);
+  test::add_box(body, {0.03f, 0.0f, -0.08f}, {0.19f, 0.42f, 0.08f}, 8);
+  test::add_box(body, {-0.19f, 0.0f, -0.08f}, {-0.03f, 0.42f, 0.08f}, 8);
+  std::vector<BoneSegment> bones(5);
+  bones[0].start = bones[0].end = {0.0f, 0.6f, 0.0f}, bones[0].deforms = false;
+  for (const int side : {1, -1}) {
+    const int hip = side > 0 ? 1 : 3, thigh = hip + 1;
+    bones[hip].start = bones[0].end, bones[hip].end = {side * 0.11f, 0.47f, 0.0f}, bones[hip].parent = 0;
+    bones[thigh].start = bones[hip].end, bones[thigh].end = {side * 0.11f, 0.05f, 0.0f}, bones[thigh].parent = hip;
+  }
+  VoxelWeightOptions lines, girdle;
+  lines.solid.resolution = girdle.solid.resolution = 48;  // 1.25 cm cells
+  girdle.girdles = {{1, 3}};
+  const auto apart = voxel_weights(body, bones, lines);
+  const auto joined = voxel_weights(body, bones, girdle);
+  ASSERT_TRUE(apart) << apart.error().to_string();
+  ASSERT_TRUE(joined) << joined.error().to_string();
+  int crotch = 0;
+  for (std::size_t v = 0; v < body.positions.size(); ++v) {
+    const Eigen::Vector3f& p = body.positions[v];
+    if (std::abs(p.x()) > 0.001f || std::abs(p.y() - 0.4f) > 0.001f) continue;
+    ++crotch;
+    const float pelvis_apart = weight_of(apart->weights[v], 1) + weight_of(apart->weights[v], 3);
+    const float pelvis_joined = weight_of(joined->weights[v], 1) + weight_of(joined->weights[v], 3);
+    // Measured: 0.45-0.49 apart, 0.69-0.74 joined.
+    EXPECT_LT(pelvis_apart, 0.5f) << p.transpose();
+    EXPECT_GT(pelvis_joined, 0.65f) << p.transpose();
+  }
+  EXPECT_GE(crotch, 5);
+  girdle.girdles = {{1, 5}};
+  EXPECT_FALSE(voxel_weights(body, bones, girdle));  // no such bone
 }
 
 // The weights are one continuous function of position: points 0.5 mm
@@ -397,7 +487,10 @@ TEST(VoxelWeightsOnParts, TouchingPartsOfTheHumanoidWalkTogether) {
 // within 2 cm of the same body vertex (the "parts that touch").
 // Measured on 2026-12-04, 3422 such vertices: voxel at most 1.38 cm (the
 // tights), heat 8.70 cm (a finger's joint helper cube); on 2026-12-06,
-// voxel weights one continuous field: 0.72 cm (the tights).
+// voxel weights one continuous field: 0.72 cm (the tights); on 2026-12-07
+// 0.65 cm, and 0.93 cm with the pelvis a girdle and the spine thick
+// (voxel_weights.h step 2): the tights at the crotch, where the weights
+// now change faster between the pelvis and the thighs.
 TEST(VoxelWeightsOnParts, TheMakeHumanMeshWithAllItsHelpersWalksAsOne) {
   const auto base_path = test::shared_data_dir() / "meshes" / "makehuman" / "base.obj";
   const auto walk_amc = test::shared_data_dir() / "cmu" / "16_15.amc";
@@ -465,7 +558,7 @@ TEST(VoxelWeightsOnParts, TheMakeHumanMeshWithAllItsHelpersWalksAsOne) {
         method == WeightMethod::kVoxel ? "voxel" : "heat", mesh.group_names.size(), touching.size(), worst_cm,
         group.c_str());
     if (method == WeightMethod::kVoxel) {
-      EXPECT_LE(worst_cm, 0.9) << group;
+      EXPECT_LE(worst_cm, 1.2) << group;
     }
   }
 }

@@ -84,6 +84,7 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
   std::vector<double> bone_scale;
   std::vector<RestRelativeBone> rest_relative;
   HeatWeightOptions heat;
+  VoxelWeightOptions voxel;
   if (options.fit == BindFit::kEmbed && !options.scale && !options.translation) {
     Embedding embedded = embed_skeleton(skeleton, out.bind_pose, placement, surface.mesh);
     if (!embedded.limb_error.empty()) {
@@ -96,6 +97,8 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
     bone_scale = std::move(embedded.bone_scale);
     out.fit_note = std::move(embedded.note);
     heat.rigid_parts = std::move(embedded.rigid_parts);
+    voxel.girdles = std::move(embedded.girdles);
+    voxel.thick_bones = std::move(embedded.thick_bones);
     rest_relative = std::move(embedded.rest_relative);
   }
   out.bind = bind_skeleton(skeleton, out.bind_pose, placement, bone_scale);
@@ -104,7 +107,6 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
   if (options.weights_path.empty()) {
     std::vector<VertexWeights> welded;
     if (options.weight_method == WeightMethod::kVoxel) {
-      VoxelWeightOptions voxel;
       voxel.rigid_parts = heat.rigid_parts;
       Result<VoxelBinding> bound = voxel_weights(surface.mesh, out.bind.segments, voxel);
       if (!bound) return fail(options.mesh_path, 0, bound.error().message);

@@ -1,6 +1,7 @@
 #include <mocap/rig/auto_weights.h>
 #include <mocap/rig/voxel_weights.h>
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -9,6 +10,7 @@
 #include <limits>
 #include <numeric>
 #include <span>
+#include <utility>
 
 namespace mocap {
 
@@ -33,6 +35,53 @@ int nearest_bone(const Eigen::Vector3f& p, std::span<const BoneSegment> bones) {
     if (d < best_distance) best_distance = d, best = static_cast<int>(b);
   }
   return best;
+}
+
+// Step 2's thick bones: layers across each of `thick` (the solid cells
+// nearest it in a straight line, by their place along it, one cell deep),
+// each taken as a filled ellipse with axes a >= b from its spread (variance
+// a^2 / 4 along the major axis); its medial segment, a - b^2 / a either way
+// from the layer's middle along the major axis, for the bone.
+std::vector<std::pair<int, BoneSegment>> medial_segments(const VoxelSolid& solid, std::span<const BoneSegment> bones,
+                                                         std::span<const int> thick) {
+  struct Layer {
+    double count = 0.0;
+    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+    Eigen::Matrix3d square = Eigen::Matrix3d::Zero();
+  };
+  std::vector<std::vector<Layer>> layers(bones.size());
+  for (const int b : thick) {
+    const float length = (bones[b].end - bones[b].start).norm();
+    if (length > 0.0f) layers[b].resize(static_cast<std::size_t>(std::ceil(length / solid.cell)) + 1);
+  }
+  std::vector<std::pair<int, BoneSegment>> out;
+  if (thick.empty()) return out;
+  for (std::size_t i = 0; i < solid.cells.size(); ++i) {
+    if (solid.cells[i] == Voxel::kOutside) continue;
+    const Eigen::Vector3f p = solid.centre(solid.coordinates(i));
+    const int b = nearest_bone(p, bones);
+    if (b < 0 || layers[b].empty()) continue;
+    const Eigen::Vector3f d = bones[b].end - bones[b].start;
+    const float t = (p - bones[b].start).dot(d) / d.squaredNorm();
+    if (!(t >= 0.0f && t <= 1.0f)) continue;
+    Layer& layer = layers[b][static_cast<std::size_t>(t * d.norm() / solid.cell)];
+    const Eigen::Vector3d q = p.cast<double>();
+    layer.count += 1.0, layer.sum += q, layer.square += q * q.transpose();
+  }
+  for (std::size_t b = 0; b < bones.size(); ++b) {
+    for (const Layer& layer : layers[b]) {
+      if (layer.count < 9.0) continue;  // a layer's few cells tell no shape
+      const Eigen::Vector3d middle = layer.sum / layer.count;
+      const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> axes(layer.square / layer.count -
+                                                                middle * middle.transpose());
+      const double major = 2.0 * std::sqrt(std::max(axes.eigenvalues()(2), 0.0));
+      const double minor = 2.0 * std::sqrt(std::max(axes.eigenvalues()(1), 0.0));
+      if (!(major > 0.0)) continue;
+      const Eigen::Vector3d reach = (major - minor * minor / major) * axes.eigenvectors().col(2);
+      out.push_back({static_cast<int>(b), BoneSegment{(middle - reach).cast<float>(), (middle + reach).cast<float>()}});
+    }
+  }
+  return out;
 }
 
 // The 26 neighbour offsets and their lengths in cells.
@@ -366,6 +415,15 @@ Result<void> VoxelWeightOptions::validate() const {
 Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment> bones,
                                    const VoxelWeightOptions& options) {
   if (auto valid = options.validate(); !valid) return std::unexpected(valid.error());
+  const auto bone_count = static_cast<int>(bones.size());
+  for (const Girdle& g : options.girdles)
+    if (g.bone_a < 0 || g.bone_a >= bone_count || g.bone_b < 0 || g.bone_b >= bone_count)
+      return fail("", 0,
+                  "voxel weights: a girdle joins bones " + std::to_string(g.bone_a) + " and " +
+                      std::to_string(g.bone_b) + " of " + std::to_string(bone_count));
+  for (const int b : options.thick_bones)
+    if (b < 0 || b >= bone_count)
+      return fail("", 0, "voxel weights: thick bone " + std::to_string(b) + " of " + std::to_string(bone_count));
   VoxelBinding out;
   // 1. The solid.
   Result<VoxelSolid> made = voxelize(mesh, options.solid);
@@ -381,9 +439,8 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
     float distance;
   };
   std::vector<Seed> seeds;
-  for (std::size_t b = 0; b < bones.size(); ++b) {
-    const BoneSegment& s = bones[b];
-    if (!s.deforms) continue;
+  // The cells `s` passes through, seeded for `bone`; whether one is in the solid.
+  auto rasterise = [&](const BoneSegment& s, int bone) {
     const int samples = std::max(2, static_cast<int>(std::ceil(4.0f * (s.end - s.start).norm() / cell)) + 1);
     bool touches = false;
     std::size_t last = std::numeric_limits<std::size_t>::max();
@@ -395,18 +452,34 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
       if (index == last) continue;
       last = index;
       touches = touches || solid.cells[index] != Voxel::kOutside;
-      seeds.push_back({index, static_cast<int>(b), distance_to_segment(solid.centre(c), s)});
+      seeds.push_back({index, bone, distance_to_segment(solid.centre(c), s)});
     }
-    if (!touches) {
+    return touches;
+  };
+  for (std::size_t b = 0; b < bones.size(); ++b) {
+    if (!bones[b].deforms) continue;
+    if (!rasterise(bones[b], static_cast<int>(b))) {
       // Not a seed at all: a bone in the air would pull the cells it passes.
       while (!seeds.empty() && seeds.back().bone == static_cast<int>(b)) seeds.pop_back();
       out.untouched_bones.push_back(static_cast<int>(b));
     }
   }
+  auto seeded = [&](int b) {
+    return b >= 0 && b < static_cast<int>(bones.size()) && bones[b].deforms &&
+           std::find(out.untouched_bones.begin(), out.untouched_bones.end(), b) == out.untouched_bones.end();
+  };
+  std::vector<int> thick;
+  for (const int b : options.thick_bones)
+    if (seeded(b)) thick.push_back(b);
+  for (const auto& [b, medial] : medial_segments(solid, bones, thick)) rasterise(medial, b);
+  for (const Girdle& girdle : options.girdles) {
+    if (!seeded(girdle.bone_a) || !seeded(girdle.bone_b)) continue;
+    const Eigen::Vector3f a = bones[girdle.bone_a].end, b = bones[girdle.bone_b].end, middle = 0.5f * (a + b);
+    rasterise(BoneSegment{a, middle}, girdle.bone_a);
+    rasterise(BoneSegment{b, middle}, girdle.bone_b);
+  }
   for (const RigidPart& part : options.rigid_parts) {
-    if (part.bone < 0 || part.bone >= static_cast<int>(bones.size()) || !bones[part.bone].deforms) continue;
-    if (std::find(out.untouched_bones.begin(), out.untouched_bones.end(), part.bone) != out.untouched_bones.end())
-      continue;
+    if (!seeded(part.bone)) continue;
     const Eigen::Vector3i lo = solid.cell_of(part.point - Eigen::Vector3f::Constant(part.radius)).cwiseMax(0);
     const Eigen::Vector3i hi = solid.cell_of(part.point + Eigen::Vector3f::Constant(part.radius))
                                    .cwiseMin(solid.dims - Eigen::Vector3i::Ones());

@@ -54,6 +54,12 @@
 //     body worse. The hip bones stay absolute: rest-relative, the crotch of
 //     two bodies stretched more in the cartwheel (3.39x to 3.47x, 3.17x to
 //     3.28x).
+//  7. For the voxel weights (voxel_weights.h): the pelvis a girdle between
+//     the hip joints (lhipjoint's and rhipjoint's ends), and the spine's
+//     bones (lowerback, upperback, thorax) as thick as the trunk, so that
+//     the crotch goes with the pelvis and a wide trunk's flanks with the
+//     spine, not with the thighs and the upper arms whose joints are nearer
+//     (see there for what each did).
 // The skeleton must be an Acclaim one (ASF) with CMU's bone names
 // (lhumerus, lradius, lwrist, lhand, lfingers, lthumb, lfemur, ltibia,
 // lfoot, ltoes and the r ones; the hip is moved where lfemur hangs from
@@ -87,6 +93,7 @@
 #include <mocap/core/skeleton.h>
 #include <mocap/io/mesh.h>
 #include <mocap/rig/heat_weights.h>
+#include <mocap/rig/voxel_weights.h>
 #include <mocap/skin/bind.h>
 
 #include <Eigen/Core>
@@ -115,6 +122,10 @@ struct Embedding {
   // the neck's narrowest cross-section, on the head bone rather than the
   // neck's (CMU's head bone starts at the skull's base, above the chin).
   std::vector<RigidPart> rigid_parts;
+  // Step 7, for VoxelWeightOptions: the pelvis (when the skeleton has both
+  // hipjoints) and the spine's bones it has.
+  std::vector<Girdle> girdles;
+  std::vector<int> thick_bones;
   // Step 6: for SkeletonBind::rest_relative.
   std::vector<RestRelativeBone> rest_relative;
 };

@@ -21,6 +21,27 @@
 //     distance 0 over the solid cells on its side of its plane and within
 //     its radius whose nearest bone (straight line) is the part's or one of
 //     `instead_of`, so that the face moves with the head, not the neck.
+//     A bone's segment is a line; two bodies are not:
+//     - A girdle: the segment between two bones' ends seeded too, each half
+//       for its bone. CMU has no bone across the pelvis, so the crotch,
+//       below the hip joints, was nearer the thighs (both at 0.43 on
+//       CesiumMan) and tore in a cartwheel's splits.
+//     - A thick bone: across it, the solid cells nearest it (straight line)
+//       in layers one cell deep, each layer taken as a filled ellipse (its
+//       spread: variance a^2 / 4 along the major axis) and its medial
+//       segment, a - b^2 / a either way from the layer's middle along the
+//       major axis, seeded for the bone. A wide trunk's flank is nearer the
+//       shoulder joint than the spine's line (the heavy body's, 5 cm below
+//       the armpit, had the upper arm at 0.23-0.40) and was lifted with
+//       the arm; a round limb's layers (a = b) add nothing.
+//     Measured with the embedding's (embed.h step 7; test_embed_bodies.cc,
+//     the cartwheel's longest edge, edge-frames past 3x in brackets), none,
+//     the girdle, both: the humanoid in parts 3.52x (9), 3.38x (7), 3.39x
+//     (7); with overlapping parts 3.38x (5), 3.12x (3), 2.75x (0); thin
+//     3.14x (3), 2.79x (0), 2.55x (0); arms hanging 3.78x (7), 3.14x (2),
+//     2.90x (0); heavy 4.01x (25), 4.01x (25), 4.04x (10, the stretch moved
+//     up into the armpit); agreement with MakeHuman's artists 0.805, 0.810,
+//     0.827 (spine and head 0.805, 0.819, 0.859).
 //  3. Geodesic distances: Dijkstra from all seeds at once over the solid's
 //     cells, 26-neighbour steps (1, sqrt 2, sqrt 3 cells), each cell keeping
 //     the kMaxInfluences NEAREST bones (a label per bone, settled in order
@@ -83,6 +104,14 @@
 
 namespace mocap {
 
+// Two bones whose ends a rigid girdle joins where the skeleton has no bone
+// (step 2): CMU's hip joints, the ends of lhipjoint and rhipjoint, joined by
+// the pelvis, whose pubis lies above the crotch.
+struct Girdle {
+  int bone_a = -1;
+  int bone_b = -1;
+};
+
 struct VoxelWeightOptions {
   VoxelSolidOptions solid;             // resolution and hole closing (voxel_solid.h)
   float falloff = 0.5f;                // a in [0, 1] (step 4): larger, sharper transitions between bones
@@ -91,6 +120,8 @@ struct VoxelWeightOptions {
   int smoothing_iterations = 0;        // >= 0 Jacobi passes over the edges (step 7)
   float smoothing = 0.5f;              // in (0, 1]
   std::vector<RigidPart> rigid_parts;  // step 2 (embed.h finds the head's)
+  std::vector<Girdle> girdles;         // step 2 (embed.h gives the pelvis)
+  std::vector<int> thick_bones;        // step 2, bone indices (embed.h gives the spine's)
 
   // Fails (no file) when the solid's options or any field is out of range.
   Result<void> validate() const;
@@ -107,8 +138,9 @@ struct VoxelBinding {
 
 // Weights for every vertex of `mesh` from `bones` (index = bone index, in
 // mesh space, metres), as above. Deterministic. Fails (no file) when the
-// options are invalid, the mesh cannot be voxelised (no triangle, no extent)
-// or no deforming bone meets the solid.
+// options are invalid, a girdle or thick bone is no bone of `bones`, the
+// mesh cannot be voxelised (no triangle, no extent) or no deforming bone
+// meets the solid.
 Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment> bones,
                                    const VoxelWeightOptions& options = {});
 
