@@ -75,6 +75,15 @@ void dual_quaternions_from(std::span<const SkinMatrix> matrices, std::span<DualQ
   }
 }
 
+void align_to_parents(const Skeleton& skeleton, std::span<DualQuaternion> dual_quaternions) {
+  for (const int b : skeleton.eval_order) {
+    const int parent = skeleton.bones[b].parent;
+    if (parent < 0 || static_cast<std::size_t>(std::max(b, parent)) >= dual_quaternions.size()) continue;
+    DualQuaternion& dq = dual_quaternions[b];
+    if (dq.real.dot(dual_quaternions[parent].real) < 0.0f) dq.real = -dq.real, dq.dual = -dq.dual;
+  }
+}
+
 Result<void> SkinJob::validate() const {
   auto bad = [](std::string message) { return fail("", 0, std::move(message)); };
   const std::size_t n = positions.size();
@@ -201,7 +210,7 @@ void SkinJob::run(int begin, int end, SkinKernel kernel) const {
   }
   if (kernel == SkinKernel::kAvx2) {
     for_each_run(*this, begin, end, [&](const Streams& s, int count, int influences) {
-      dual_quaternion_avx2(dual_quaternions.data(), s, count, !normals.empty(), influences);
+      dual_quaternion_avx2(dual_quaternions.data(), s, count, !normals.empty(), influences, !dual_quaternion_signs_set);
     });
     return;
   }

@@ -116,7 +116,10 @@ void linear_portable(const PackedMatrix* packed, const Rotations& rotations, con
                      int influences);
 void linear_avx2(const PackedMatrix* packed, const Rotations& rotations, const Streams& s, int count, bool normals,
                  int influences);
-void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count, bool normals, int influences);
+// `choose_signs`: each vertex signs its influences against its first slot's
+// (SkinJob::dual_quaternion_signs_set false).
+void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count, bool normals, int influences,
+                          bool choose_signs);
 
 // Whether this CPU runs AVX2 and FMA (false where the compiler cannot target them).
 bool cpu_has_avx2();

@@ -323,7 +323,7 @@ MOCAP_AVX2_INLINE void rotate8(const __m256 (&r)[4], __m256& px, __m256& py, __m
 // `weights`: lane i the weights of vertex i's slots; bone(i, k) its bone in slot k.
 template <int kSlots, bool kNormals, class Bone>
 MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restrict dqs, const __m256 (&weights)[4],
-                                                  Bone bone, const float* __restrict positions,
+                                                  Bone bone, bool choose_signs, const float* __restrict positions,
                                                   const float* __restrict normals, float* __restrict out_positions,
                                                   float* __restrict out_normals) {
   __m256 w[4] = {weights[0], weights[1], weights[2], weights[3]};
@@ -334,11 +334,13 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
   const __m256 sign_bit = _mm256_set1_ps(-0.0f);
   for (int k = 1; k < kSlots; ++k) {
     load_soa4([&](int i) { return dqs[bone(i, k)].real.data(); }, q);
-    // q and -q are the same rotation: blend along the shorter arc from the first bone.
-    const __m256 dot = _mm256_fmadd_ps(
-        q[3], pivot[3],
-        _mm256_fmadd_ps(q[2], pivot[2], _mm256_fmadd_ps(q[1], pivot[1], _mm256_mul_ps(q[0], pivot[0]))));
-    w[k] = _mm256_xor_ps(w[k], _mm256_and_ps(_mm256_cmp_ps(dot, _mm256_setzero_ps(), _CMP_LT_OQ), sign_bit));
+    if (choose_signs) {
+      // q and -q are the same rotation: blend along the shorter arc from the first bone.
+      const __m256 dot = _mm256_fmadd_ps(
+          q[3], pivot[3],
+          _mm256_fmadd_ps(q[2], pivot[2], _mm256_fmadd_ps(q[1], pivot[1], _mm256_mul_ps(q[0], pivot[0]))));
+      w[k] = _mm256_xor_ps(w[k], _mm256_and_ps(_mm256_cmp_ps(dot, _mm256_setzero_ps(), _CMP_LT_OQ), sign_bit));
+    }
     for (int c = 0; c < 4; ++c) real[c] = _mm256_fmadd_ps(w[k], q[c], real[c]);
   }
   load_soa4([&](int i) { return dqs[bone(i, 0)].dual.data(); }, q);
@@ -376,13 +378,14 @@ MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restri
 
 template <int kSlots, bool kNormals>
 MOCAP_AVX2_INLINE void dual_quaternion_batch_avx2(const DualQuaternion* __restrict dqs,
-                                                  const VertexWeights* __restrict weights,
+                                                  const VertexWeights* __restrict weights, bool choose_signs,
                                                   const float* __restrict positions, const float* __restrict normals,
                                                   float* __restrict out_positions, float* __restrict out_normals) {
   __m256 w[4];
   load_soa4([&](int i) { return weights[i].weight.data(); }, w);
   dual_quaternion_batch_avx2<kSlots, kNormals>(
-      dqs, w, [&](int i, int k) { return weights[i].bone[k]; }, positions, normals, out_positions, out_normals);
+      dqs, w, [&](int i, int k) { return weights[i].bone[k]; }, choose_signs, positions, normals, out_positions,
+      out_normals);
 }
 
 // f[0], f[stride], ..., f[7 stride] as one vector.
@@ -397,8 +400,8 @@ MOCAP_AVX2_INLINE __m256 strided8(const float* f, int stride) {
 template <int kSlots, bool kNormals>
 MOCAP_AVX2_INLINE void dual_quaternion_packed_batch_avx2(
     const DualQuaternion* __restrict dqs, const std::uint16_t* __restrict bones, const float* __restrict packed,
-    const float* __restrict positions, const float* __restrict normals, float* __restrict out_positions,
-    float* __restrict out_normals) {
+    bool choose_signs, const float* __restrict positions, const float* __restrict normals,
+    float* __restrict out_positions, float* __restrict out_normals) {
   constexpr int n = kSlots - 1;
   const __m256 one = _mm256_set1_ps(1.0f);
   __m256 w[4] = {one, one, one, one};
@@ -416,22 +419,24 @@ MOCAP_AVX2_INLINE void dual_quaternion_packed_batch_avx2(
     w[n] = _mm256_sub_ps(one, sum);
   }
   dual_quaternion_batch_avx2<kSlots, kNormals>(
-      dqs, w, [&](int i, int k) { return bones[kSlots * i + k]; }, positions, normals, out_positions, out_normals);
+      dqs, w, [&](int i, int k) { return bones[kSlots * i + k]; }, choose_signs, positions, normals, out_positions,
+      out_normals);
 }
 
 template <int kSlots, bool kNormals>
-MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const Streams s, int count) {
+MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const Streams s, int count,
+                                     bool choose_signs) {
   int v = 0;
   for (; v + 8 <= count; v += 8) {
     const float* normals = kNormals ? s.normals + 3 * v : nullptr;
     float* out_normals = kNormals ? s.out_normals + 3 * v : nullptr;
     if (s.weights) {
-      dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, s.weights + v, s.positions + 3 * v, normals,
+      dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, s.weights + v, choose_signs, s.positions + 3 * v, normals,
                                                    s.out_positions + 3 * v, out_normals);
     } else {
-      dual_quaternion_packed_batch_avx2<kSlots, kNormals>(dqs, s.bones + kSlots * v,
-                                                          s.packed_weights + (kSlots - 1) * v, s.positions + 3 * v,
-                                                          normals, s.out_positions + 3 * v, out_normals);
+      dual_quaternion_packed_batch_avx2<kSlots, kNormals>(
+          dqs, s.bones + kSlots * v, s.packed_weights + (kSlots - 1) * v, choose_signs, s.positions + 3 * v, normals,
+          s.out_positions + 3 * v, out_normals);
     }
   }
   if (v == count) return;
@@ -449,7 +454,8 @@ MOCAP_AVX2 void dual_quaternion_avx2(const DualQuaternion* __restrict dqs, const
       normals[3 * i + c] = kNormals ? s.normals[3 * from + c] : 0.0f;
     }
   }
-  dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, weights, positions, normals, out_positions, out_normals);
+  dual_quaternion_batch_avx2<kSlots, kNormals>(dqs, weights, choose_signs, positions, normals, out_positions,
+                                               out_normals);
   std::copy_n(out_positions, 3 * rest, s.out_positions + 3 * v);
   if constexpr (kNormals) std::copy_n(out_normals, 3 * rest, s.out_normals + 3 * v);
 }
@@ -468,9 +474,10 @@ void linear_avx2(const PackedMatrix* packed, const Rotations& rotations, const S
   });
 }
 
-void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count, bool normals, int influences) {
+void dual_quaternion_avx2(const DualQuaternion* dqs, const Streams& s, int count, bool normals, int influences,
+                          bool choose_signs) {
   for_run(influences, normals,
-          [&]<int kSlots, bool kNormals>() { dual_quaternion_avx2<kSlots, kNormals>(dqs, s, count); });
+          [&]<int kSlots, bool kNormals>() { dual_quaternion_avx2<kSlots, kNormals>(dqs, s, count, choose_signs); });
 }
 
 #else
@@ -483,7 +490,7 @@ void linear_avx2(const PackedMatrix* packed, const Rotations& rotations, const S
                  int influences) {
   linear_portable(packed, rotations, s, count, normals, influences);
 }
-void dual_quaternion_avx2(const DualQuaternion*, const Streams&, int, bool, int) {}
+void dual_quaternion_avx2(const DualQuaternion*, const Streams&, int, bool, int, bool) {}
 #endif
 
 }  // namespace mocap::skin_kernels

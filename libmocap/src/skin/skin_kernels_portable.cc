@@ -51,8 +51,9 @@ void run_dual_quaternion_scalar(const SkinJob& job, int begin, int end) {
     Eigen::Vector4f dual = Eigen::Vector4f::Zero();
     for (int k = 0; k < kMaxInfluences; ++k) {
       const DualQuaternion& dq = dqs[w.bone[k]];
-      // q and -q are the same rotation: blend along the shorter arc.
-      const float s = dq.real.dot(pivot) < 0.0f ? -w.weight[k] : w.weight[k];
+      // q and -q are the same rotation: blend along the shorter arc, unless
+      // the signs were set along the hierarchy.
+      const float s = !job.dual_quaternion_signs_set && dq.real.dot(pivot) < 0.0f ? -w.weight[k] : w.weight[k];
       real += s * dq.real;
       dual += s * dq.dual;
     }

@@ -46,9 +46,18 @@ SkinJob Skinner::job() {
 }
 
 void Skinner::run() {
+  deform(nullptr);
+}
+
+void Skinner::deform(const Skeleton* hierarchy) {
   const auto start = std::chrono::steady_clock::now();
-  if (method_ == SkinMethod::kDualQuaternion) dual_quaternions_from(matrices_, dual_quaternions_);
-  threads_->run(job());
+  SkinJob skin_job = job();
+  if (method_ == SkinMethod::kDualQuaternion) {
+    dual_quaternions_from(matrices_, dual_quaternions_);
+    if (hierarchy) align_to_parents(*hierarchy, dual_quaternions_);
+    skin_job.dual_quaternion_signs_set = hierarchy != nullptr;
+  }
+  threads_->run(skin_job);
   last_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   total_seconds_ += last_seconds_;
 }
@@ -56,7 +65,7 @@ void Skinner::run() {
 void Skinner::skin(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind) {
   const auto start = std::chrono::steady_clock::now();
   skinning_matrices(skeleton, pose, bind, *scratch_, matrices_);
-  run();
+  deform(&skeleton);
   // The matrices count with the deformation, as a frame's cost.
   total_seconds_ -= last_seconds_;
   last_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

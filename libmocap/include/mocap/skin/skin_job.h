@@ -25,6 +25,13 @@ struct DualQuaternion {
 // dropped: its rotation is orthonormalised). No allocation.
 void dual_quaternions_from(std::span<const SkinMatrix> matrices, std::span<DualQuaternion> out);
 
+// Each of `skeleton`'s bones' dual quaternions (one per bone) negated where
+// its rotation lies in the other hemisphere from its parent's (a negative
+// dot product of the real parts), parents first: the same rotations, signed
+// so that a SkinJob with dual_quaternion_signs_set blends them as they are.
+// No allocation.
+void align_to_parents(const Skeleton& skeleton, std::span<DualQuaternion> dual_quaternions);
+
 enum class SkinMethod { kLinear, kDualQuaternion };
 
 // "lbs" (kLinear) or "dqs" (kDualQuaternion), the names `mocap skin
@@ -78,6 +85,16 @@ struct SkinJob {
   // The weights packed (pack_weights), owned by the caller; null: `weights`.
   // With it, `weights` and `influence_runs` are ignored and may be empty.
   const PackedWeights* packed = nullptr;
+  // kDualQuaternion. False: each vertex signs its influences against its
+  // first slot's (q and -q are one rotation; the shorter arc from that bone).
+  // Where the bones' rotations are near 180 degrees apart, two neighbouring
+  // vertices listing the same bones in another order then blend with
+  // opposite signs and tear apart (a wrist between a hand bent back and a
+  // thumb turned the other way: 1 mm edges 81x). True: the signs were set
+  // along the hierarchy (align_to_parents) and are blended as they are, a
+  // blend continuous in the weights that passes through the parent's
+  // rotation.
+  bool dual_quaternion_signs_set = false;
 
   // Fails (no file) with what is wrong: sizes that differ, no matrices or
   // dual quaternions for the method, a weight naming a bone past them,

@@ -43,10 +43,12 @@ class Skinner {
 
   // One skinning matrix per bone (bind.h), for run() to deform with.
   std::span<SkinMatrix> matrices() { return matrices_; }
-  // Deforms the mesh by matrices() (their dual quaternions for kDualQuaternion).
+  // Deforms the mesh by matrices() (their dual quaternions for
+  // kDualQuaternion, each vertex choosing their signs: SkinJob).
   void run();
   // skinning_matrices of `pose` for `skeleton` (bone_count bones) bound by
-  // `bind`, then run().
+  // `bind`, then deforms as run() does; with kDualQuaternion the signs are
+  // set along the skeleton (align_to_parents, skin_job.h).
   void skin(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind);
 
   // The posed mesh, mesh space, one per vertex; normals empty when the mesh has none.
@@ -59,6 +61,8 @@ class Skinner {
  private:
   Skinner() = default;
   SkinJob job();
+  // run(), the dual quaternions' signs set along `hierarchy` when given.
+  void deform(const Skeleton* hierarchy);
 
   const Mesh* mesh_ = nullptr;
   PackedWeights weights_;  // packed once here: grouped by count, 2 bytes a rigid vertex (packed_weights.h)
