@@ -583,8 +583,8 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
   if (const int l = skeleton.find_bone("lhipjoint"), r = skeleton.find_bone("rhipjoint"); l >= 0 && r >= 0) {
     out.girdles.push_back({l, r});
   }
-  for (const char* name : {"lowerback", "upperback", "thorax"})
-    if (const int b = skeleton.find_bone(name); b >= 0) out.thick_bones.push_back(b);
+  for (const int b : {lowerback, upperback, thorax})
+    if (b >= 0) out.thick_bones.push_back(b);
   if (!missing.empty()) {
     out.note += "no bone";
     for (const auto& name : missing) out.note += " " + name;

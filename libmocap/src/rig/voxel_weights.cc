@@ -49,13 +49,13 @@ std::vector<std::pair<int, BoneSegment>> medial_segments(const VoxelSolid& solid
     Eigen::Vector3d sum = Eigen::Vector3d::Zero();
     Eigen::Matrix3d square = Eigen::Matrix3d::Zero();
   };
+  std::vector<std::pair<int, BoneSegment>> out;
+  if (thick.empty()) return out;
   std::vector<std::vector<Layer>> layers(bones.size());
   for (const int b : thick) {
     const float length = (bones[b].end - bones[b].start).norm();
     if (length > 0.0f) layers[b].resize(static_cast<std::size_t>(std::ceil(length / solid.cell)) + 1);
   }
-  std::vector<std::pair<int, BoneSegment>> out;
-  if (thick.empty()) return out;
   for (std::size_t i = 0; i < solid.cells.size(); ++i) {
     if (solid.cells[i] == Voxel::kOutside) continue;
     const Eigen::Vector3f p = solid.centre(solid.coordinates(i));
