@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <mocap/rig/rigged_model.h>
 #include <mocap/skin/skin_job.h>
+#include <mocap/skin/skinner.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -410,6 +411,58 @@ TEST(RiggedModel, AnimationFrameCountIncludesBothEnds) {
   EXPECT_EQ(animation_frame_count(a, 24.5), 25);
   a.duration_seconds = 0.29;
   EXPECT_EQ(animation_frame_count(a, 100.0), 30);
+}
+
+// A joint's parent in joint_tree is the nearest joint above its node, past
+// nodes that are no joint, whatever order the skin lists the joints in.
+// Two children turned 100 degrees either way (quaternion dot -0.17) and a
+// vertex blending them with their parent (0.35, 0.35, 0.3): signed per
+// vertex, neighbours listing the children in the other order tear 1.7 m
+// apart at 1 m; the model's frames sign along the joints and keep every
+// vertex with the parent (skin_job.h).
+TEST(RiggedModel, DualQuaternionFramesSignAlongTheJoints) {
+  RiggedModel model;
+  model.nodes.resize(5);
+  model.nodes[1].parent = 0;  // hips
+  model.nodes[2].parent = 1;  // a node that is no joint
+  model.nodes[3].parent = 2;  // left
+  model.nodes[4].parent = 1;  // right
+  model.joints = {ModelJoint{3}, ModelJoint{4}, ModelJoint{1}};
+  const BoneTree tree = joint_tree(model);
+  EXPECT_EQ(tree.order, (std::vector<int>{2, 0, 1}));
+  EXPECT_EQ(tree.parent, (std::vector<int>{2, 2, -1}));
+
+  constexpr int n = 400;
+  std::vector<VertexWeights> weights(n);
+  for (int v = 0; v < n; ++v) {
+    model.mesh.positions.emplace_back(1.0f, 0.0f, 0.001f * static_cast<float>(v));
+    weights[v].bone = v % 2 ? std::array<std::uint16_t, 4>{0, 1, 2, 0} : std::array<std::uint16_t, 4>{1, 0, 2, 0};
+    weights[v].weight = {0.35f, 0.35f, 0.3f, 0.0f};
+  }
+  ModelAnimation turn;
+  for (const auto& [node, degrees] : {std::pair{3, 100.0}, std::pair{4, -100.0}}) {
+    NodeTrack track;
+    track.node = node;
+    track.rotation_times = {0.0};
+    track.rotations = {
+        Eigen::Quaterniond(Eigen::AngleAxisd(degrees * std::numbers::pi / 180.0, Eigen::Vector3d::UnitZ()))};
+    turn.tracks.push_back(track);
+  }
+  auto skinner = Skinner::create(model.mesh, weights, model.joints.size(), SkinMethod::kDualQuaternion, 1);
+  ASSERT_TRUE(skinner) << skinner.error().to_string();
+
+  std::vector<Eigen::Affine3d> world(model.nodes.size());
+  ModelPose pose = rest_pose(model);
+  sample_animation(model, turn, 0.0, pose);
+  model_skinning_matrices(model, pose, world, skinner->matrices());
+  skinner->run();
+  EXPECT_GT((skinner->positions()[0] - skinner->positions()[1]).norm(), 1.5f);  // per vertex: torn
+
+  pose_from_animation(model, turn, 30.0)(0, *skinner);
+  for (int v = 0; v < n; ++v) {
+    EXPECT_LT((skinner->positions()[v] - model.mesh.positions[v]).norm(), 1e-4f) << "vertex " << v;
+    if (HasFailure()) break;
+  }
 }
 
 }  // namespace

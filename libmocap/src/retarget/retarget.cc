@@ -836,12 +836,14 @@ PoseFrame pose_from_retargeted(const RiggedModel& model, const RetargetedClip& c
   struct Scratch {
     ModelPose pose;
     std::vector<Eigen::Affine3d> world;
+    BoneTree tree;
   };
-  auto scratch = std::make_shared<Scratch>(Scratch{rest_pose(model), std::vector<Eigen::Affine3d>(model.nodes.size())});
+  auto scratch = std::make_shared<Scratch>(
+      Scratch{rest_pose(model), std::vector<Eigen::Affine3d>(model.nodes.size()), joint_tree(model)});
   return [&model, &clip, scratch](int k, Skinner& skinner) {
     retargeted_pose(clip, k, scratch->pose);
     model_skinning_matrices(model, scratch->pose, scratch->world, skinner.matrices());
-    skinner.run();
+    skinner.run(scratch->tree);
   };
 }
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <unordered_map>
 #include <utility>
 
@@ -431,16 +432,34 @@ void model_skinning_matrices(const RiggedModel& model, const ModelPose& pose, st
   }
 }
 
+BoneTree joint_tree(const RiggedModel& model) {
+  std::vector<int> joint_of(model.nodes.size(), -1);
+  for (std::size_t j = 0; j < model.joints.size(); ++j) joint_of[model.joints[j].node] = static_cast<int>(j);
+  BoneTree tree;
+  tree.parent.assign(model.joints.size(), -1);
+  tree.order.resize(model.joints.size());
+  std::iota(tree.order.begin(), tree.order.end(), 0);
+  std::ranges::stable_sort(tree.order, {}, [&](int j) { return model.joints[j].node; });
+  for (std::size_t j = 0; j < model.joints.size(); ++j) {
+    int node = model.nodes[model.joints[j].node].parent;
+    while (node >= 0 && joint_of[node] < 0) node = model.nodes[node].parent;
+    if (node >= 0) tree.parent[j] = joint_of[node];
+  }
+  return tree;
+}
+
 PoseFrame pose_from_animation(const RiggedModel& model, const ModelAnimation& animation, double fps) {
   struct Scratch {
     ModelPose pose;
     std::vector<Eigen::Affine3d> world;
+    BoneTree tree;
   };
-  auto scratch = std::make_shared<Scratch>(Scratch{rest_pose(model), std::vector<Eigen::Affine3d>(model.nodes.size())});
+  auto scratch = std::make_shared<Scratch>(
+      Scratch{rest_pose(model), std::vector<Eigen::Affine3d>(model.nodes.size()), joint_tree(model)});
   return [&model, &animation, fps, scratch](int k, Skinner& skinner) {
     sample_animation(model, animation, k / fps, scratch->pose);
     model_skinning_matrices(model, scratch->pose, scratch->world, skinner.matrices());
-    skinner.run();
+    skinner.run(scratch->tree);
   };
 }
 

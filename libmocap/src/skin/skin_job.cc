@@ -75,13 +75,30 @@ void dual_quaternions_from(std::span<const SkinMatrix> matrices, std::span<DualQ
   }
 }
 
-void align_to_parents(const Skeleton& skeleton, std::span<DualQuaternion> dual_quaternions) {
-  for (const int b : skeleton.eval_order) {
-    const int parent = skeleton.bones[b].parent;
-    if (parent < 0 || static_cast<std::size_t>(std::max(b, parent)) >= dual_quaternions.size()) continue;
+namespace {
+
+template <class ParentOf>
+void align_along(std::span<const int> order, ParentOf parent_of, std::span<DualQuaternion> dual_quaternions) {
+  for (const int b : order) {
+    if (b < 0 || static_cast<std::size_t>(b) >= dual_quaternions.size()) continue;
+    const int parent = parent_of(b);
+    if (parent < 0 || static_cast<std::size_t>(parent) >= dual_quaternions.size()) continue;
     DualQuaternion& dq = dual_quaternions[b];
     if (dq.real.dot(dual_quaternions[parent].real) < 0.0f) dq.real = -dq.real, dq.dual = -dq.dual;
   }
+}
+
+}  // namespace
+
+void align_to_parents(const Skeleton& skeleton, std::span<DualQuaternion> dual_quaternions) {
+  align_along(
+      skeleton.eval_order, [&](int b) { return skeleton.bones[b].parent; }, dual_quaternions);
+}
+
+void align_to_parents(const BoneTree& tree, std::span<DualQuaternion> dual_quaternions) {
+  align_along(
+      tree.order, [&](int b) { return static_cast<std::size_t>(b) < tree.parent.size() ? tree.parent[b] : -1; },
+      dual_quaternions);
 }
 
 Result<void> SkinJob::validate() const {

@@ -46,16 +46,21 @@ SkinJob Skinner::job() {
 }
 
 void Skinner::run() {
-  deform(nullptr);
+  deform(nullptr, nullptr);
 }
 
-void Skinner::deform(const Skeleton* hierarchy) {
+void Skinner::run(const BoneTree& tree) {
+  deform(nullptr, &tree);
+}
+
+void Skinner::deform(const Skeleton* skeleton, const BoneTree* tree) {
   const auto start = std::chrono::steady_clock::now();
   SkinJob skin_job = job();
   if (method_ == SkinMethod::kDualQuaternion) {
     dual_quaternions_from(matrices_, dual_quaternions_);
-    if (hierarchy) align_to_parents(*hierarchy, dual_quaternions_);
-    skin_job.dual_quaternion_signs_set = hierarchy != nullptr;
+    if (skeleton) align_to_parents(*skeleton, dual_quaternions_);
+    if (tree) align_to_parents(*tree, dual_quaternions_);
+    skin_job.dual_quaternion_signs_set = skeleton || tree;
   }
   threads_->run(skin_job);
   last_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -65,7 +70,7 @@ void Skinner::deform(const Skeleton* hierarchy) {
 void Skinner::skin(const Skeleton& skeleton, const Pose& pose, const SkeletonBind& bind) {
   const auto start = std::chrono::steady_clock::now();
   skinning_matrices(skeleton, pose, bind, *scratch_, matrices_);
-  deform(&skeleton);
+  deform(&skeleton, nullptr);
   // The matrices count with the deformation, as a frame's cost.
   total_seconds_ -= last_seconds_;
   last_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -32,6 +32,7 @@
 #include <mocap/io/skin_weights.h>
 #include <mocap/skin/bind.h>
 #include <mocap/skin/skin_frames.h>
+#include <mocap/skin/skin_job.h>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -140,9 +141,14 @@ void node_world_transforms(const RiggedModel& model, const ModelPose& pose, std:
 void model_skinning_matrices(const RiggedModel& model, const ModelPose& pose, std::span<Eigen::Affine3d> world,
                              std::span<SkinMatrix> matrices);
 
+// The joints' hierarchy, for a Skinner to set dual quaternions' signs along
+// (Skinner::run(tree)): each joint's parent is the nearest joint among its
+// node's ancestors (-1: none), the joints ordered by node (parents first).
+BoneTree joint_tree(const RiggedModel& model);
+
 // For skin_frames (skin/skin_frames.h): frame k of `animation` at k / fps
 // seconds (fps > 0) sampled, its skinning matrices into the skinner's, and
-// the mesh deformed. Its pose and world scratch are allocated once here;
+// the mesh deformed (dual quaternions signed along joint_tree). Its pose and world scratch are allocated once here;
 // `model` and `animation` must outlive it.
 PoseFrame pose_from_animation(const RiggedModel& model, const ModelAnimation& animation, double fps);
 

@@ -32,6 +32,18 @@ void dual_quaternions_from(std::span<const SkinMatrix> matrices, std::span<DualQ
 // No allocation.
 void align_to_parents(const Skeleton& skeleton, std::span<DualQuaternion> dual_quaternions);
 
+// A hierarchy of skinning bones that is not a Skeleton (a rigged model's
+// joints, rigged_model.h): `order` lists every bone after its parent,
+// `parent` holds each bone's parent (-1: none).
+struct BoneTree {
+  std::vector<int> order;
+  std::vector<int> parent;
+};
+
+// As above, along `tree`; entries naming a bone past the dual quaternions
+// are skipped. No allocation.
+void align_to_parents(const BoneTree& tree, std::span<DualQuaternion> dual_quaternions);
+
 enum class SkinMethod { kLinear, kDualQuaternion };
 
 // "lbs" (kLinear) or "dqs" (kDualQuaternion), the names `mocap skin

@@ -46,6 +46,10 @@ class Skinner {
   // Deforms the mesh by matrices() (their dual quaternions for
   // kDualQuaternion, each vertex choosing their signs: SkinJob).
   void run();
+  // As run(), with kDualQuaternion the signs set along `tree` (one entry
+  // per bone; align_to_parents, skin_job.h): neighbours blending two bones
+  // turned far apart stay together.
+  void run(const BoneTree& tree);
   // skinning_matrices of `pose` for `skeleton` (bone_count bones) bound by
   // `bind`, then deforms as run() does; with kDualQuaternion the signs are
   // set along the skeleton (align_to_parents, skin_job.h).
@@ -61,8 +65,8 @@ class Skinner {
  private:
   Skinner() = default;
   SkinJob job();
-  // run(), the dual quaternions' signs set along `hierarchy` when given.
-  void deform(const Skeleton* hierarchy);
+  // run(), the dual quaternions' signs set along `skeleton` or `tree` when given.
+  void deform(const Skeleton* skeleton, const BoneTree* tree);
 
   const Mesh* mesh_ = nullptr;
   PackedWeights weights_;  // packed once here: grouped by count, 2 bytes a rigid vertex (packed_weights.h)
