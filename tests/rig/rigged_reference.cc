@@ -149,13 +149,18 @@ BoneAgreement segment_agreement(std::span<const VertexWeights> weights, const Sk
   for (std::size_t v = 0; v < reference.dominant_segment.size(); ++v) {
     const int ref = reference.dominant_segment[v];
     if (ref < 0) continue;
+    // Ours as the reference's: the segment holding the most weight.
     int ours = -1;
     if (v < weights.size()) {
+      std::array<float, kSegmentCount> sum{};
       const VertexWeights& w = weights[v];
-      const auto best = std::max_element(w.weight.begin(), w.weight.end()) - w.weight.begin();
-      if (w.weight[best] > 0.0f && w.bone[best] < skeleton.bones.size()) {
-        ours = segment_of_cmu(skeleton.bones[w.bone[best]].name, reference.has_clavicles);
+      for (int k = 0; k < kMaxInfluences; ++k) {
+        if (w.weight[k] <= 0.0f || w.bone[k] >= skeleton.bones.size()) continue;
+        const int s = segment_of_cmu(skeleton.bones[w.bone[k]].name, reference.has_clavicles);
+        if (s >= 0) sum[static_cast<std::size_t>(s)] += w.weight[k];
       }
+      const auto best = std::max_element(sum.begin(), sum.end());
+      if (*best > 0.0f) ours = static_cast<int>(best - sum.begin());
     }
     RegionAgreement& region = a.regions[static_cast<int>(region_of_segment(ref))];
     ++a.overall.vertices;

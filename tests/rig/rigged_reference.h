@@ -66,8 +66,8 @@ struct RiggedReference {
 Result<RiggedReference> rigged_reference(const std::filesystem::path& model_path,
                                          const std::filesystem::path& obj_path);
 
-// How often our dominant bone per vertex (its segment) is the artists'
-// dominant segment; regions as in makehuman_reference.h (clavicles and limbs
+// How often our dominant segment per vertex (our weights summed per segment,
+// as the artists' are) is the artists' dominant segment; regions as in makehuman_reference.h (clavicles and limbs
 // in arms, hands, legs, trunk and head in spine/head). `weights`: one per
 // vertex of the written OBJ, bones of `skeleton` (CMU names).
 BoneAgreement segment_agreement(std::span<const VertexWeights> weights, const Skeleton& skeleton,

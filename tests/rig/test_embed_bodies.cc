@@ -414,16 +414,19 @@ TEST(EmbedBodies, KhronosCharacters) {
       EXPECT_LT(m.stretch, 4.0) << clip.name;
       EXPECT_LE(m.over_3x, 8) << clip.name;
     }
-    // Measured with voxel weights: overall 0.878, arms 0.654, hands 0.568,
-    // legs 0.837, spine/head 0.941 (before embed.h's step 7: 0.876, arms
+    // Measured with voxel weights, our weights summed per segment as the
+    // artists' are (rigged_reference.h): overall 0.887, arms 0.654, hands
+    // 0.627, legs 0.837, spine/head 0.950. By our one heaviest bone's
+    // segment (until ef21218): 0.878, hands 0.568, spine/head 0.941
+    // (before embed.h's step 7: 0.876, arms
     // 0.675, spine/head 0.934; before the spine was fitted: 0.867,
     // arms 0.667, spine/head 0.922). With heat weights (then): overall 0.849, arms
     // 0.662, hands 0.602, legs 0.825, spine/head 0.897. Before the arms were
     // found from their tips: overall 0.555, arms and hands 0.000 (the goal
     // is 0.7 overall).
-    EXPECT_GT(agreement.overall.fraction(), 0.84);
+    EXPECT_GT(agreement.overall.fraction(), 0.87);
     EXPECT_GT(agreement.regions[int(test::BodyRegion::kArms)].fraction(), 0.64);
-    EXPECT_GT(agreement.regions[int(test::BodyRegion::kHands)].fraction(), 0.54);
+    EXPECT_GT(agreement.regions[int(test::BodyRegion::kHands)].fraction(), 0.6);
     EXPECT_GT(agreement.regions[int(test::BodyRegion::kLegs)].fraction(), 0.81);
   }
   {
@@ -449,9 +452,15 @@ TEST(EmbedBodies, KhronosCharacters) {
       EXPECT_LT(m.stretch, 2.3) << clip.name;
       EXPECT_EQ(m.over_3x, 0) << clip.name;
     }
-    // Measured with voxel weights: overall 0.613, arms 0.143, hands 0.769,
-    // legs 0.786, spine/head 0.602 (before embed.h's step 7: 0.598,
-    // spine/head 0.556). Before the spine was fitted: overall
+    // Measured with voxel weights, summed per segment: overall 0.646, arms
+    // 0.143, hands 0.846, legs 0.786, spine/head 0.667; by our heaviest
+    // bone (until ef21218): 0.613, hands 0.769, spine/head 0.602 (before
+    // embed.h's step 7: 0.598, spine/head 0.556). Its joints are a toy's:
+    // the artist's hips 11 cm below ours (on its thighs' tops, 3.7 cm
+    // under its pelvis box, which ends where the crotch is found) and its
+    // elbows 4.6 cm nearer the body than the capture's proportions put
+    // ours; the missed: trunk->head 20, upper arms->trunk 32 (its
+    // shoulders on its torso's corners, ours 3 cm out), thighs->trunk 16. Before the spine was fitted: overall
     // 0.662, arms 0.321, hands 0.731, legs 0.786, spine/head 0.676: its neck
     // is a box 5 cm tall whose base the fit puts lowerneck's end on, where
     // its artist weighted the whole neck to the head (trunk->head 25); and
@@ -461,7 +470,7 @@ TEST(EmbedBodies, KhronosCharacters) {
     // trunk), hands 0.692, legs 0.679, spine/head 0.769. Before its legs were
     // found (a bind error), with --fit height: 0.293. The goal, 0.7, is not
     // met: when the second bound fails, it is; raise the first.
-    EXPECT_GT(agreement.overall.fraction(), 0.6);
+    EXPECT_GT(agreement.overall.fraction(), 0.63);
     EXPECT_LT(agreement.overall.fraction(), 0.7);
   }
 }
