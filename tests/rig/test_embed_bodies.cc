@@ -1,8 +1,9 @@
 // Auto-rigging bodies other than the bundled humanoid (issue 29): the
 // humanoid cut into parts with armour plates, eyes and teeth, turned to
 // other axes and scaled (scripts/make_rig_test_meshes.py, run here into the
-// test's folder), and the Khronos characters CesiumMan and RiggedFigure
-// written as OBJs from their own skins; each bound with automatic weights,
+// test's folder), the humanoid posed here with its arms hanging, in a
+// T-pose and in a wide stance, and the Khronos characters CesiumMan and
+// RiggedFigure written as OBJs from their own skins; each bound with automatic weights,
 // skinned by a walk and a cartwheel, and measured: limb joints inside the
 // skinned mesh, edge stretch, and agreement with the artists' weights.
 #include <gtest/gtest.h>
@@ -264,14 +265,12 @@ TEST(EmbedBodies, HumanoidPartsTurnedAndScaled) {
   }
 }
 
-// The humanoid with its arms hanging at its sides, made here: bound in its
-// A-pose (data/makehuman_apose.amc) and skinned to that pose with the upper
-// arms at rz 78 degrees (the A-pose's 42; 90 hangs straight down) and the
-// elbows at 12 (the A-pose's 45), written as an OBJ (decimetres). The hands
-// hang at hip height, 25 cm out from the middle and in front of the thighs;
-// the armpits closed as bone heat closes them.
-std::filesystem::path arms_down_mesh() {
-  const auto path = mesh_dir() / "arms_down_dm.obj";
+// The humanoid in another rest pose, made here: bound in its A-pose
+// (data/makehuman_apose.amc) with bone heat, skinned to the A-pose file
+// with the lines of `lines` (an AMC line each, by bone) put in place of its
+// own, and written as `file` (an OBJ, decimetres).
+std::filesystem::path posed_humanoid(const std::string& file, const std::vector<std::string>& lines) {
+  const auto path = mesh_dir() / file;
   std::filesystem::create_directories(mesh_dir());
   const auto clip = test::load_bundled("09_06");
   MeshBindOptions o = options_for(test::bundled_data_dir() / "humanoid.obj", "dm");
@@ -280,21 +279,16 @@ std::filesystem::path arms_down_mesh() {
   const auto bound = bind_mesh(clip.skeleton, o);
   EXPECT_TRUE(bound) << bound.error().to_string();
   if (!bound) return path;
-  // The pose: the A-pose file with the arms' lines replaced.
   std::string amc;
-  std::istringstream lines(test::read_text(o.bind_pose_amc));
-  for (std::string line; std::getline(lines, line);) {
-    if (line.starts_with("lhumerus ")) {
-      amc += "lhumerus -5 5 78\n";
-    } else if (line.starts_with("rhumerus ")) {
-      amc += "rhumerus -5 -5 -78\n";
-    } else if (line.starts_with("lradius ") || line.starts_with("rradius ")) {
-      amc += line.substr(0, 8) + "12\n";
-    } else {
-      amc += line + "\n";
-    }
+  std::istringstream apose(test::read_text(o.bind_pose_amc));
+  for (std::string line; std::getline(apose, line);) {
+    const std::size_t space = line.find(' ');
+    const std::string bone = space == std::string::npos || line.starts_with('#') ? "" : line.substr(0, space + 1);
+    const auto replaced =
+        std::ranges::find_if(lines, [&](const std::string& l) { return !bone.empty() && l.starts_with(bone); });
+    amc += (replaced == lines.end() ? line : *replaced) + "\n";
   }
-  const auto amc_path = mesh_dir() / "arms_down.amc";
+  const auto amc_path = mesh_dir() / (std::filesystem::path(file).stem().string() + ".amc");
   EXPECT_TRUE(write_file_atomically(amc_path.string(), amc));
   const auto motion = read_amc(amc_path.string(), clip.skeleton, 120.0);
   EXPECT_TRUE(motion) << motion.error().to_string();
@@ -309,6 +303,14 @@ std::filesystem::path arms_down_mesh() {
   const std::string text = format_obj(bound->mesh, skinner->positions(), skinner->normals(), 0.1);
   EXPECT_TRUE(write_file_atomically(path.string(), text));
   return path;
+}
+
+// The arms hanging at the sides: the upper arms at rz 78 degrees (the
+// A-pose's 42; 90 hangs straight down) and the elbows at 12 (the A-pose's
+// 45). The hands hang at hip height, 25 cm out from the middle and in
+// front of the thighs; the armpits closed as bone heat closes them.
+std::filesystem::path arms_down_mesh() {
+  return posed_humanoid("arms_down_dm.obj", {"lhumerus -5 5 78", "rhumerus -5 -5 -78", "lradius 12", "rradius 12"});
 }
 
 TEST(EmbedBodies, ArmsHangingAtTheSides) {
@@ -327,6 +329,38 @@ TEST(EmbedBodies, ArmsHangingAtTheSides) {
     EXPECT_LT(m.worst_cm, -0.1) << clip << ": " << m.worst_where;
     EXPECT_LT(m.stretch, 3.3) << clip;
     EXPECT_LE(m.over_3x, 4) << clip;
+  }
+}
+
+// The rest poses game characters come in: a T-pose (upper arms level,
+// rx -10 and rz 0, elbows at 5 degrees; arm span 15.8 dm for 16.6 dm of
+// height) and a wide stance (each thigh 18 degrees further out than the
+// A-pose's, the feet 1.04 m apart where the A-pose's are 0.54 m).
+// Measured with voxel weights (cartwheel / walk): T-pose worst limb joint
+// -0.78 / -0.27 cm, longest edge 2.72x / 2.23x (at the thumbs), none past
+// 3x; wide stance -0.28 / -0.17 cm, 3.33x / 2.42x (3 / 0 edge-frames past
+// 3x: the armpit with the arm overhead, as on the A-pose's parts).
+TEST(EmbedBodies, TPoseAndWideStance) {
+  struct Body {
+    std::string file;
+    std::vector<std::string> lines;
+    double max_stretch[2];  // cartwheel, walk
+    int max_over_3x[2];
+  };
+  const Body bodies[] = {
+      {"tpose_dm.obj", {"lhumerus -10 0 0", "rhumerus -10 0 0", "lradius 5", "rradius 5"}, {3.0, 2.6}, {0, 0}},
+      {"wide_dm.obj", {"lfemur -2.72 -0.32 5", "rfemur -2.72 0.32 -5"}, {3.6, 2.8}, {5, 0}},
+  };
+  for (const Body& body : bodies) {
+    const auto path = posed_humanoid(body.file, body.lines);
+    int c = 0;
+    for (const auto& [clip, m] : measure_clips(options_for(path, "dm"))) {
+      print(body.file, clip, m);
+      EXPECT_LT(m.worst_cm, 0.0) << body.file << " " << clip << ": " << m.worst_where;
+      EXPECT_LT(m.stretch, body.max_stretch[c]) << body.file << " " << clip;
+      EXPECT_LE(m.over_3x, body.max_over_3x[c]) << body.file << " " << clip;
+      ++c;
+    }
   }
 }
 
