@@ -7,6 +7,7 @@
 #include <mocap/rig/gltf.h>
 #include <mocap/rig/mesh_bind.h>
 #include <mocap/rig/rigged_model.h>
+#include <mocap/skin/edge_stretch.h>
 #include <mocap/skin/skin_frames.h>
 #include <mocap/skin/skinner.h>
 
@@ -28,6 +29,7 @@ struct SkinOptions {
   std::string weight_method = "voxel";  // with --auto-weights: voxel, heat or distance
   std::string fit = "embed";            // embed or height
   bool fit_report = false;
+  bool stretch_report = false;
   std::string save_weights;
   std::vector<double> bind_offset;
   double bind_yaw_degrees = 0.0;
@@ -65,24 +67,29 @@ std::optional<OutputPlan> plan_output(const SkinOptions& options) {
   return OutputPlan{*plan, *range};
 }
 
-struct ObjFrames {
+struct SkinnedFrames {
   int code = kOk;
   double skin_seconds = 0.0;
   int threads = 1;
 };
 
-// The OBJ sequence (skin_frames.h); a mesh that cannot be skinned is
-// reported with `what` (the input that is wrong).
-ObjFrames write_obj_frames(const SkinOptions& options, const OutputPlan& plan, const Mesh& mesh,
-                           std::span<const VertexWeights> weights, std::size_t bone_count, std::span<const int> frames,
-                           std::span<const int> numbers, double metres_per_unit, const std::string& what,
-                           const PoseFrame& pose) {
+// The frames skinned (skin_frames.h): written as OBJs unless the output is
+// a GLB (written whole, elsewhere), and measured into `stretch` when given.
+// A mesh that cannot be skinned is reported with `what` (the input that is wrong).
+SkinnedFrames skin_output_frames(const SkinOptions& options, const OutputPlan& plan, const Mesh& mesh,
+                                 std::span<const VertexWeights> weights, std::size_t bone_count,
+                                 std::span<const int> frames, std::span<const int> numbers, double metres_per_unit,
+                                 const std::string& what, const PoseFrame& pose, EdgeStretch* stretch) {
   auto skinner = Skinner::create(mesh, weights, bone_count, *parse_skin_method(options.method), options.threads);
   if (!skinner) {
     std::cerr << "mocap skin: " << what << skinner.error().message << "\n";
     return {kBadInput};
   }
-  const auto skinned = write_obj_frames(*skinner, frames, pose, mesh, plan.pattern, numbers, metres_per_unit);
+  const WriteFrame write_obj = plan.glb ? WriteFrame{} : obj_frame_writer(mesh, plan.pattern, numbers, metres_per_unit);
+  const auto skinned = skin_frames(*skinner, frames, pose, [&](int f, const Skinner& posed) -> Result<void> {
+    if (stretch) add_stretch_frame(*stretch, numbers[f], posed.positions());
+    return write_obj ? write_obj(f, posed) : Result<void>{};
+  });
   if (!skinned) {
     std::cerr << "mocap: " << skinned.error().to_string() << "\n";
     return {kOutputError};
@@ -161,19 +168,26 @@ int run_skin(const SkinOptions& options) {
     if (auto saved = write_glb(options.output, document); !saved) return failed("mocap: ", saved.error(), kOutputError);
     std::printf("wrote %s: %d vertices, %zu joints, %zu frames at %g fps; scale %.4f\n", options.output.c_str(),
                 bound->mesh.vertex_count(), skeleton.bones.size(), frames.size(), motion.fps / plan->range.step, scale);
-    return kOk;
+    if (!options.stretch_report) return kOk;
   }
 
+  EdgeStretch stretch = make_edge_stretch(bound->mesh);
   const auto skinned =
-      write_obj_frames(options, *plan, bound->mesh, bound->weights, skeleton.bones.size(), frames, motion.frame_numbers,
-                       *metres_per_mesh_unit(options.bind.units), "", pose_from_motion(skeleton, motion, bound->bind));
+      skin_output_frames(options, *plan, bound->mesh, bound->weights, skeleton.bones.size(), frames,
+                         motion.frame_numbers, *metres_per_mesh_unit(options.bind.units), "",
+                         pose_from_motion(skeleton, motion, bound->bind), options.stretch_report ? &stretch : nullptr);
   if (skinned.code != kOk) return skinned.code;
   const std::size_t n = bound->mesh.positions.size();
   const int written = static_cast<int>(frames.size());
   const double skin_seconds = skinned.skin_seconds;
-  std::printf("skinned %zu vertices x %d frames (%s, %d threads): %.3f ms per frame, %.1f M vertices/s; scale %.4f\n",
-              n, written, options.method.c_str(), skinned.threads, 1e3 * skin_seconds / written,
-              skin_seconds > 0.0 ? 1e-6 * static_cast<double>(n) * written / skin_seconds : 0.0, scale);
+  if (!plan->glb) {
+    std::printf("skinned %zu vertices x %d frames (%s, %d threads): %.3f ms per frame, %.1f M vertices/s; scale %.4f\n",
+                n, written, options.method.c_str(), skinned.threads, 1e3 * skin_seconds / written,
+                skin_seconds > 0.0 ? 1e-6 * static_cast<double>(n) * written / skin_seconds : 0.0, scale);
+  }
+  if (options.stretch_report) {
+    std::printf("%s\n", format_edge_stretch(stretch, bound->mesh, bound->weights, clip->bone_names).c_str());
+  }
   return kOk;
 }
 
@@ -217,17 +231,24 @@ int run_model(const SkinOptions& options) {
     std::printf("wrote %s: %d vertices, %d joints, %zu frames of `%s` at %g fps\n", options.output.c_str(),
                 model->mesh.vertex_count(), model->joint_count(), frames.size(), clip.name.c_str(),
                 fps / plan->range.step);
-    return kOk;
+    if (!options.stretch_report) return kOk;
   }
 
-  const auto skinned = write_obj_frames(options, *plan, model->mesh, model->weights, model->joints.size(), frames,
-                                        numbers, 1.0, options.model + ": ", pose_from_animation(*model, clip, fps));
+  EdgeStretch stretch = make_edge_stretch(model->mesh);
+  const auto skinned = skin_output_frames(options, *plan, model->mesh, model->weights, model->joints.size(), frames,
+                                          numbers, 1.0, options.model + ": ", pose_from_animation(*model, clip, fps),
+                                          options.stretch_report ? &stretch : nullptr);
   if (skinned.code != kOk) return skinned.code;
   const std::size_t n = model->mesh.positions.size();
   const double skin_seconds = skinned.skin_seconds;
-  std::printf("skinned %zu vertices x %zu frames of `%s` (%s, %d joints, %d threads): %.3f ms per frame\n", n,
-              frames.size(), clip.name.c_str(), options.method.c_str(), model->joint_count(), skinned.threads,
-              1e3 * skin_seconds / static_cast<double>(frames.size()));
+  if (!plan->glb) {
+    std::printf("skinned %zu vertices x %zu frames of `%s` (%s, %d joints, %d threads): %.3f ms per frame\n", n,
+                frames.size(), clip.name.c_str(), options.method.c_str(), model->joint_count(), skinned.threads,
+                1e3 * skin_seconds / static_cast<double>(frames.size()));
+  }
+  if (options.stretch_report) {
+    std::printf("%s\n", format_edge_stretch(stretch, model->mesh, model->weights, model->joint_names()).c_str());
+  }
   return kOk;
 }
 
@@ -267,6 +288,9 @@ void add_skin_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"embed", "height"}));
   command->add_flag("--fit-report", options->fit_report,
                     "Print every joint's signed distance to the bind-pose mesh (cm, < 0 inside)");
+  command->add_flag("--stretch-report", options->stretch_report,
+                    "Measure every skinned frame's edges against their rest lengths (OBJ frames, or a GLB's frames "
+                    "skinned to measure) and print the longest, named (vertices, bones, frame), and how many pass 3x");
   command->add_option("--save-weights", options->save_weights, "With --auto-weights: write the weights to this file");
   command->add_option("--bind-pose", options->bind.bind_pose_amc,
                       "AMC whose first frame poses the skeleton as the mesh stands (default: the ASF rest pose)");

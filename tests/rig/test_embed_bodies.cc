@@ -16,6 +16,7 @@
 #include <mocap/rig/mesh_inside.h>
 #include <mocap/rig/mesh_orientation.h>
 #include <mocap/skin/bind.h>
+#include <mocap/skin/edge_stretch.h>
 #include <mocap/skin/skinner.h>
 
 #include <algorithm>
@@ -148,7 +149,7 @@ ClipMeasure measure(const BoundMesh& bound, const Skeleton& skeleton, const Moti
         skeleton, fit_report(skeleton, pose, bound.bind, positions, bound.mesh.triangles, limbs));
     if (100 * d > m.worst_cm) m.worst_cm = 100 * d, m.worst_where = name + " " + where;
   };
-  const auto edges = mesh_edges(bound.mesh);
+  EdgeStretch stretch = make_edge_stretch(bound.mesh, 3.0);
   Pose pose = make_pose(skeleton);
   for (int k = 0; k < 9; ++k) {
     const int f = k * (motion.frame_count() - 1) / 8;
@@ -156,21 +157,18 @@ ClipMeasure measure(const BoundMesh& bound, const Skeleton& skeleton, const Moti
     pose_for_bind(skeleton, bound.bind, pose);
     skinner->skin(skeleton, pose, bound.bind);
     consider(pose, skinner->positions(), "frame " + std::to_string(motion.frame_numbers[f]));
-    for (const auto& e : edges) {
-      const float rest = (bound.mesh.positions[e[0]] - bound.mesh.positions[e[1]]).norm();
-      if (rest < 1e-5f) continue;
-      const float now = (skinner->positions()[e[0]] - skinner->positions()[e[1]]).norm();
-      m.over_3x += now > 3.0f * rest;
-      if (now / rest > m.stretch) {
-        m.stretch = now / rest, m.stretch_rest_mm = 1000 * rest;
-        m.stretch_bone = skeleton.bones[bound.weights[e[0]].bone[0]].name;
-        const Eigen::Vector3f at = 100.0f * bound.mesh.positions[e[0]];
-        char where[128];
-        std::snprintf(where, sizeof where, "(%.1f %.1f %.1f) cm, frame %d", at.x(), at.y(), at.z(),
-                      motion.frame_numbers[f]);
-        m.stretch_where = where;
-      }
-    }
+    add_stretch_frame(stretch, motion.frame_numbers[f], skinner->positions());
+  }
+  m.over_3x = static_cast<int>(stretch.past_bound);
+  if (stretch.longest_edge >= 0) {
+    const auto e = static_cast<std::size_t>(stretch.longest_edge);
+    const int v = stretch.edges[e][0];
+    m.stretch = stretch.longest, m.stretch_rest_mm = 1000 * stretch.rest[e];
+    m.stretch_bone = skeleton.bones[bound.weights[v].bone[0]].name;
+    const Eigen::Vector3f at = 100.0f * bound.mesh.positions[v];
+    char where[128];
+    std::snprintf(where, sizeof where, "(%.1f %.1f %.1f) cm, frame %d", at.x(), at.y(), at.z(), stretch.longest_frame);
+    m.stretch_where = where;
   }
   return m;
 }

@@ -1,11 +1,18 @@
 // skin_frames (skin/skin_frames.h): the frame loop `mocap skin -o out_%04d.obj`
-// runs, on the bundled humanoid bound to a bundled CMU clip.
+// runs, on the bundled humanoid bound to a bundled CMU clip; and the edge
+// stretch (skin/edge_stretch.h) measured over such a loop.
 #include <gtest/gtest.h>
 #include <mocap/io/mesh.h>
 #include <mocap/rig/mesh_bind.h>
+#include <mocap/skin/edge_stretch.h>
 #include <mocap/skin/skin_frames.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "test_data.h"
@@ -159,6 +166,58 @@ TEST(SkinNames, ParseEveryNameAndRefuseOthers) {
   EXPECT_EQ(parse_weight_method("distance"), WeightMethod::kDistance);
   ASSERT_FALSE(parse_weight_method("bones"));
   EXPECT_EQ(parse_weight_method("bones").error().message, "expected 'voxel', 'heat' or 'distance', found 'bones'");
+}
+
+// Edge stretch (skin/edge_stretch.h) over a sequence: the humanoid skinned
+// by 09_06 at 12 frames, the longest ratio and the count past 1.5x are
+// those of every triangle's edges measured here one by one, and the named
+// edge is one of them.
+TEST(EdgeStretch, TheHumanoidsLongestIsEveryTrianglesEdgesLongest) {
+  const Scene& s = scene();
+  ASSERT_FALSE(s.bound.weights.empty());
+  const test::LoadedClip& clip = s.clip;
+  const BoundMesh& bound = s.bound;
+  auto skinner = Skinner::create(bound.mesh, bound.weights, clip.skeleton.bones.size(), SkinMethod::kLinear, 1);
+  ASSERT_TRUE(skinner);
+
+  // Every triangle's edges, each once, as a set of pairs: not mesh_edges'.
+  std::set<std::pair<int, int>> edges;
+  for (const MeshTriangle& t : bound.mesh.triangles) {
+    for (int k = 0; k < 3; ++k) edges.insert(std::minmax(t.vertex[k], t.vertex[(k + 1) % 3]));
+  }
+  EdgeStretch stretch = make_edge_stretch(bound.mesh, 1.5);
+  double longest = 0.0;
+  long past = 0;
+  auto measure_here = [&](std::span<const Eigen::Vector3f> posed) {
+    for (const auto& [a, b] : edges) {
+      const float rest = (bound.mesh.positions[a] - bound.mesh.positions[b]).norm();
+      if (!(rest > EdgeStretch::kMinRestLength)) continue;
+      const double ratio = (posed[a] - posed[b]).norm() / rest;
+      longest = std::max(longest, ratio);
+      past += ratio > 1.5;
+    }
+  };
+  std::vector<int> frames;
+  for (int f = 0; f < clip.motion.frame_count(); f += clip.motion.frame_count() / 12) frames.push_back(f);
+  const auto skinned = skin_frames(*skinner, frames, pose_from_motion(clip.skeleton, clip.motion, bound.bind),
+                                   [&](int f, const Skinner& posed) -> Result<void> {
+                                     add_stretch_frame(stretch, clip.motion.frame_numbers[f], posed.positions());
+                                     measure_here(posed.positions());
+                                     return {};
+                                   });
+  ASSERT_TRUE(skinned);
+  EXPECT_EQ(stretch.frames, static_cast<int>(frames.size()));
+  EXPECT_NEAR(stretch.longest, longest, 1e-6 * longest);
+  EXPECT_GT(stretch.longest, 1.5);
+  EXPECT_EQ(stretch.past_bound, past);
+  const auto [a, b] = stretch.edges[static_cast<std::size_t>(stretch.longest_edge)];
+  EXPECT_TRUE(edges.contains({a, b}));
+  std::vector<std::string> names;
+  for (const Bone& bone : clip.skeleton.bones) names.push_back(bone.name);
+  const std::string line = format_edge_stretch(stretch, bound.mesh, bound.weights, names);
+  std::printf("%s\n", line.c_str());
+  EXPECT_TRUE(line.starts_with("stretch: longest edge ")) << line;
+  EXPECT_NE(line.find(" at frame " + std::to_string(stretch.longest_frame) + ","), std::string::npos) << line;
 }
 
 }  // namespace

@@ -1,0 +1,81 @@
+#include <mocap/skin/edge_stretch.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace mocap {
+
+EdgeStretch make_edge_stretch(const Mesh& mesh, double bound) {
+  EdgeStretch stretch;
+  stretch.bound = bound;
+  for (const auto& edge : mesh_edges(mesh)) {
+    const float rest = (mesh.positions[edge[0]] - mesh.positions[edge[1]]).norm();
+    if (!(rest > EdgeStretch::kMinRestLength)) continue;
+    stretch.edges.push_back(edge);
+    stretch.rest.push_back(rest);
+  }
+  return stretch;
+}
+
+void add_stretch_frame(EdgeStretch& stretch, int frame_number, std::span<const Eigen::Vector3f> positions) {
+  const auto bound = static_cast<float>(stretch.bound);
+  for (std::size_t e = 0; e < stretch.edges.size(); ++e) {
+    const auto [a, b] = stretch.edges[e];
+    if (static_cast<std::size_t>(b) >= positions.size()) continue;  // edges are (lower, higher)
+    const float ratio = (positions[a] - positions[b]).norm() / stretch.rest[e];
+    stretch.past_bound += ratio > bound;
+    if (ratio > stretch.longest) {
+      stretch.longest = ratio;
+      stretch.longest_edge = static_cast<int>(e);
+      stretch.longest_frame = frame_number;
+    }
+  }
+  ++stretch.frames;
+}
+
+namespace {
+
+// "rfemur 0.77 lfemur 0.12": the vertex's bones heaviest first, those of at least 0.005.
+std::string named_weights(std::span<const VertexWeights> weights, int v, std::span<const std::string> bone_names) {
+  if (static_cast<std::size_t>(v) >= weights.size()) return "no weight";
+  std::array<int, kMaxInfluences> order{};
+  for (int k = 0; k < kMaxInfluences; ++k) order[k] = k;
+  const VertexWeights& w = weights[v];
+  std::ranges::stable_sort(order, [&](int x, int y) { return w.weight[x] > w.weight[y]; });
+  std::string text;
+  for (const int k : order) {
+    if (!(w.weight[k] >= 0.005f)) continue;
+    const std::string name =
+        w.bone[k] < bone_names.size() ? bone_names[w.bone[k]] : "bone " + std::to_string(w.bone[k]);
+    char share[16];
+    std::snprintf(share, sizeof share, " %.2f", w.weight[k]);
+    text += (text.empty() ? "" : " ") + name + share;
+  }
+  return text.empty() ? "no weight" : text;
+}
+
+}  // namespace
+
+std::string format_edge_stretch(const EdgeStretch& stretch, const Mesh& mesh, std::span<const VertexWeights> weights,
+                                std::span<const std::string> bone_names) {
+  char line[512];
+  if (stretch.longest_edge < 0) {
+    std::snprintf(line, sizeof line, "stretch: no edge measured (%zu edges, %d frames)", stretch.edges.size(),
+                  stretch.frames);
+    return line;
+  }
+  const auto [a, b] = stretch.edges[static_cast<std::size_t>(stretch.longest_edge)];
+  const Eigen::Vector3f at = 100.0f * mesh.positions[a];
+  std::snprintf(line, sizeof line,
+                "stretch: longest edge %.2fx its rest length (%.1f mm), vertices %d and %d at frame %d, at (%.1f, "
+                "%.1f, %.1f) cm in the mesh at rest (",
+                stretch.longest, 1000.0f * stretch.rest[static_cast<std::size_t>(stretch.longest_edge)], a, b,
+                stretch.longest_frame, at.x(), at.y(), at.z());
+  std::string text = line;
+  text += named_weights(weights, a, bone_names) + " | " + named_weights(weights, b, bone_names);
+  std::snprintf(line, sizeof line, "); %ld edge-frames past %gx in %d frames", stretch.past_bound, stretch.bound,
+                stretch.frames);
+  return text + line;
+}
+
+}  // namespace mocap
