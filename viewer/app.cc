@@ -41,6 +41,7 @@ void App::start(const Options& options) {
   }
   set_camera_flags(options.camera);
   set_xray(options.xray);
+  skin_.stretch_ratio = options.stretch;
   compare_.show_contacts = !options.no_contacts;
   if (options.frame) seek_number(*options.frame);
   extract_keys(options);

@@ -20,7 +20,8 @@ inline constexpr Rgb kAxisY = {0.30f, 0.80f, 0.30f};
 inline constexpr Rgb kAxisZ = {0.25f, 0.45f, 0.95f};
 inline constexpr Rgb kGhost = {0.45f, 0.75f, 1.00f};  // a second motion drawn over the first
 inline constexpr Rgb kSkin = {0.78f, 0.74f, 0.70f};
-inline constexpr Rgb kModel = {0.55f, 0.70f, 0.90f};  // a retargeted character (model_panel.h)
+inline constexpr Rgb kModel = {0.55f, 0.70f, 0.90f};    // a retargeted character (model_panel.h)
+inline constexpr Rgb kStretch = {1.00f, 0.00f, 0.55f};  // a skinned mesh's overstretched edges (skin_panel.h)
 
 // True for a pixel (8-bit sRGB as read back) of a lit bone or joint: warm,
 // orange to gold, in light or shade. Background, grid and axes fail it.

@@ -134,6 +134,7 @@ int run_headless(const Options& options) {
         update_eyes(eyes, *clip);
       }
       SkinState skin;
+      skin.stretch_ratio = options.stretch;
       if (const auto form = skin_form(options)) {
         if (auto e = load_skin(skin, *form, *clip)) {
           std::cerr << "mocap-viewer: " << *e << "\n";

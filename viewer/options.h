@@ -35,6 +35,7 @@ struct Options {
   std::string bind_pose;     // AMC posing the skeleton as the mesh stands
   bool eyes = false;         // the eyes panel on from the start
   bool xray = false;         // the (fitted) skeleton drawn over the skinned mesh
+  double stretch = 0.0;      // > 0: the skinned mesh's edges past this ratio of their rest length drawn
   bool no_contacts = false;  // the main clip's foot contacts not marked on the timeline
   bool stats = false;
   int samples = -1;  // multisampling of the window; -1: 4, or 0 under software OpenGL (screenshots always use 4)

@@ -35,6 +35,7 @@ void draw_scene(Renderer& renderer, const PosedCapture* clip, const ViewState& v
     const SkinState& skin = *extras.skin;
     renderer.mesh(skin.skinner->positions(), skin.skinner->normals(), skin.indices, skin.world_from_mesh,
                   colors::kSkin);
+    if (!skin.stretched_ends.empty()) renderer.segments(skin.stretched_ends, colors::kStretch, true);
     if (view.options.xray) renderer.draw_over();
   }
   if (extras.model && extras.model->loaded && extras.model->visible && extras.model->posed_frame >= 0) {

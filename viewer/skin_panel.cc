@@ -8,6 +8,25 @@
 
 namespace mocap::viewer {
 
+namespace {
+
+// This frame's edges past stretch_ratio and their ends in the world.
+void find_stretched_edges(SkinState& state) {
+  state.stretched_ratio = state.stretch_ratio;
+  state.stretched.clear();
+  state.stretched_ends.clear();
+  if (!(state.stretch_ratio > 0.0)) return;
+  const std::span<const Eigen::Vector3f> posed = state.skinner->positions();
+  edges_past(state.stretch, posed, state.stretch_ratio, state.stretched);
+  for (const int e : state.stretched) {
+    for (const int v : state.stretch.edges[static_cast<std::size_t>(e)]) {
+      state.stretched_ends.push_back((state.world_from_mesh * posed[static_cast<std::size_t>(v)]).cast<double>());
+    }
+  }
+}
+
+}  // namespace
+
 std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, const PosedCapture& clip) {
   state.loaded = false;
   MeshBindOptions options;
@@ -36,6 +55,10 @@ std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, con
   state.fitted_positions.assign(bones, Eigen::Vector3d::Zero());
   state.fitted_rotations.assign(bones, Eigen::Quaterniond::Identity());
   state.fitted_frames.assign(bones, Eigen::Affine3d::Identity());
+  state.stretch = make_edge_stretch(state.bound->mesh);
+  state.bone_names.clear();
+  for (const Bone& bone : clip.capture.skeleton.bones) state.bone_names.push_back(bone.name);
+  state.stretched_ratio = -1.0;
   state.clip = &clip;
   state.skinned_frame = -1;
   state.loaded = true;
@@ -45,7 +68,10 @@ std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, con
 void update_skin(SkinState& state, const PosedCapture& clip) {
   if (!state.loaded || state.clip != &clip) return;
   const SkinMethod method = state.dual_quaternion ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
-  if (state.skinned_frame == clip.frame && state.skinner->method() == method) return;
+  if (state.skinned_frame == clip.frame && state.skinner->method() == method) {
+    if (state.stretched_ratio != state.stretch_ratio) find_stretched_edges(state);
+    return;
+  }
   state.skinner->set_method(method);
   state.bound_pose = clip.pose;  // same sizes after the first frame: no allocation
   pose_for_bind(clip.capture.skeleton, state.bound->bind, state.bound_pose);
@@ -55,6 +81,9 @@ void update_skin(SkinState& state, const PosedCapture& clip) {
                 state.fitted_rotations, state.fitted_frames, state.bound->bind.bone_scale);
   }
   state.skinned_frame = clip.frame;
+  add_stretch_frame(state.stretch, clip.capture.motion.frame_numbers[static_cast<std::size_t>(clip.frame)],
+                    state.skinner->positions());
+  find_stretched_edges(state);
 }
 
 std::span<const Eigen::Vector3d> drawn_positions(const SkinState* state, const PosedCapture& clip) {
@@ -89,6 +118,18 @@ bool skin_panel(SkinForm& form, SkinState& state, SceneOptions& options) {
   ImGui::Checkbox("Dual quaternion", &state.dual_quaternion);
   ImGui::Text("%d vertices, %zu triangles, %d threads: %.2f ms", state.bound->mesh.vertex_count(),
               state.indices.size() / 3, state.skinner->thread_count(), 1e3 * state.skinner->last_seconds());
+  bool stretched = state.stretch_ratio > 0.0;
+  if (ImGui::Checkbox("Stretched edges", &stretched)) state.stretch_ratio = stretched ? 3.0 : 0.0;
+  if (stretched) {
+    ImGui::SameLine();
+    float ratio = static_cast<float>(state.stretch_ratio);
+    ImGui::SetNextItemWidth(120.0f);
+    if (ImGui::SliderFloat("##stretch", &ratio, 1.5f, 6.0f, "past %.1fx")) state.stretch_ratio = ratio;
+    ImGui::Text("%zu edges past %.1fx this frame", state.stretched.size(), state.stretch_ratio);
+  }
+  // The frames shown so far: the longest edge named.
+  ImGui::TextWrapped(
+      "%s", format_edge_stretch(state.stretch, state.bound->mesh, state.bound->weights, state.bone_names).c_str());
   return load;
 }
 

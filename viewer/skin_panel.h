@@ -10,6 +10,7 @@
 #include "render.h"
 
 #include <mocap/rig/mesh_bind.h>
+#include <mocap/skin/edge_stretch.h>
 #include <mocap/skin/skinner.h>
 
 #include <Eigen/Core>
@@ -49,6 +50,15 @@ struct SkinState {
   std::vector<Eigen::Vector3d> fitted_positions;
   std::vector<Eigen::Quaterniond> fitted_rotations;
   std::vector<Eigen::Affine3d> fitted_frames;
+  // Edge stretch (skin/edge_stretch.h) over the frames shown since the mesh
+  // was loaded, and this frame's edges past stretch_ratio (0: none), their
+  // ends in the clip's world frame, drawn over the mesh: where it tears.
+  double stretch_ratio = 0.0;
+  EdgeStretch stretch;
+  std::vector<std::string> bone_names;  // the clip's, to name the longest edge's bones
+  std::vector<int> stretched;
+  std::vector<Eigen::Vector3d> stretched_ends;
+  double stretched_ratio = -1.0;  // the ratio `stretched` was found with
 };
 
 // The bone end points to draw for `clip`: the fitted skeleton's when a mesh
@@ -58,7 +68,8 @@ std::span<const Eigen::Vector3d> drawn_positions(const SkinState* state, const P
 // Reads, binds and weights the mesh for `clip`. The error names the file.
 std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, const PosedCapture& clip);
 
-// Deforms the mesh to the clip's current pose (when it changed).
+// Deforms the mesh to the clip's current pose (when it changed), measures
+// its stretch and finds the edges past stretch_ratio.
 void update_skin(SkinState& state, const PosedCapture& clip);
 
 // The panel; returns true when Load was pressed. Its Skin and Skeleton boxes

@@ -38,6 +38,15 @@ TEST(EdgeStretch, NamesTheLongestEdgeItsFrameAndCountsThosePastTheBound) {
   EXPECT_EQ(stretch.past_bound, 3);
   EXPECT_EQ(stretch.frames, 2);
 
+  // That frame's edges past 4x: 02 and 23 (edge indices in (lower, higher) order).
+  std::vector<int> past{7};
+  edges_past(stretch, pulled, 4.0, past);
+  ASSERT_EQ(past.size(), 2u);
+  EXPECT_EQ(stretch.edges[static_cast<std::size_t>(past[0])], (std::array<int, 2>{0, 2}));
+  EXPECT_EQ(stretch.edges[static_cast<std::size_t>(past[1])], (std::array<int, 2>{2, 3}));
+  edges_past(stretch, mesh.positions, 1.0, past);
+  EXPECT_TRUE(past.empty());
+
   // A later, shorter stretch does not take the name; fewer positions than
   // vertices measure the edges they hold (01 alone here).
   add_stretch_frame(stretch, 30, std::span(pulled).first(2));

@@ -17,23 +17,17 @@ EdgeStretch make_edge_stretch(const Mesh& mesh, double bound) {
   return stretch;
 }
 
-void add_stretch_frame(EdgeStretch& stretch, int frame_number, std::span<const Eigen::Vector3f> positions) {
-  const auto bound = static_cast<float>(stretch.bound);
+namespace {
+
+// f(edge, posed / rest ratio) for each edge `positions` holds both ends of.
+template <class F>
+void each_ratio(const EdgeStretch& stretch, std::span<const Eigen::Vector3f> positions, F&& f) {
   for (std::size_t e = 0; e < stretch.edges.size(); ++e) {
     const auto [a, b] = stretch.edges[e];
     if (static_cast<std::size_t>(b) >= positions.size()) continue;  // edges are (lower, higher)
-    const float ratio = (positions[a] - positions[b]).norm() / stretch.rest[e];
-    stretch.past_bound += ratio > bound;
-    if (ratio > stretch.longest) {
-      stretch.longest = ratio;
-      stretch.longest_edge = static_cast<int>(e);
-      stretch.longest_frame = frame_number;
-    }
+    f(e, (positions[a] - positions[b]).norm() / stretch.rest[e]);
   }
-  ++stretch.frames;
 }
-
-namespace {
 
 // "rfemur 0.77 lfemur 0.12": the vertex's bones heaviest first, those of at least 0.005.
 std::string named_weights(std::span<const VertexWeights> weights, int v, std::span<const std::string> bone_names) {
@@ -55,6 +49,28 @@ std::string named_weights(std::span<const VertexWeights> weights, int v, std::sp
 }
 
 }  // namespace
+
+void add_stretch_frame(EdgeStretch& stretch, int frame_number, std::span<const Eigen::Vector3f> positions) {
+  const auto bound = static_cast<float>(stretch.bound);
+  each_ratio(stretch, positions, [&](std::size_t e, float ratio) {
+    stretch.past_bound += ratio > bound;
+    if (ratio > stretch.longest) {
+      stretch.longest = ratio;
+      stretch.longest_edge = static_cast<int>(e);
+      stretch.longest_frame = frame_number;
+    }
+  });
+  ++stretch.frames;
+}
+
+void edges_past(const EdgeStretch& stretch, std::span<const Eigen::Vector3f> positions, double ratio,
+                std::vector<int>& out) {
+  out.clear();
+  const auto bound = static_cast<float>(ratio);
+  each_ratio(stretch, positions, [&](std::size_t e, float r) {
+    if (r > bound) out.push_back(static_cast<int>(e));
+  });
+}
 
 std::string format_edge_stretch(const EdgeStretch& stretch, const Mesh& mesh, std::span<const VertexWeights> weights,
                                 std::span<const std::string> bone_names) {

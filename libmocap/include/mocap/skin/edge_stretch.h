@@ -5,6 +5,7 @@
 // vertices, their weights and the frame.
 //   EdgeStretch stretch = make_edge_stretch(mesh);
 //   for each frame: add_stretch_frame(stretch, frame_number, skinner.positions());
+//                   (or edges_past: that frame's edges past a ratio)
 //   std::puts(format_edge_stretch(stretch, mesh, weights, bone_names).c_str());
 #pragma once
 
@@ -41,6 +42,12 @@ EdgeStretch make_edge_stretch(const Mesh& mesh, double bound = 3.0);
 // One skinned frame: `positions` one per vertex of the mesh the stretch was
 // made from (fewer: the edges past them are skipped). No allocation.
 void add_stretch_frame(EdgeStretch& stretch, int frame_number, std::span<const Eigen::Vector3f> positions);
+
+// The edges (indices into stretch.edges) whose posed / rest ratio in
+// `positions` passes `ratio`, into `out` (cleared first; it allocates only
+// to grow): one frame's tears, to draw. Edges past the positions are skipped.
+void edges_past(const EdgeStretch& stretch, std::span<const Eigen::Vector3f> positions, double ratio,
+                std::vector<int>& out);
 
 // One line: "stretch: longest edge 3.80x its rest length (18.1 mm), vertices
 // 1500 and 2007 at frame 241, at (-1.8, 60.6, 0.7) cm in the mesh at rest
