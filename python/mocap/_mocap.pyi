@@ -110,6 +110,11 @@ def skin(
 ) -> npt.NDArray[np.float32]:
     """(frames, vertices, 3) metres: the mesh posed by each frame index (all by default); 'lbs' or 'dqs'."""
 
+def edge_stretch(
+    vertices: npt.ArrayLike, triangles: npt.ArrayLike, posed: npt.ArrayLike, *, bound: float = 3.0
+) -> Dict[str, Any]:
+    """posed's edges (frames, vertices, 3) against their rest lengths: {'longest', 'vertices', 'frame', ...}."""
+
 def eye_track(
     clip: Optional[Clip] = None,
     *,

@@ -24,6 +24,7 @@
 #include <mocap/rig/gltf.h>
 #include <mocap/rig/mesh_bind.h>
 #include <mocap/rig/rigged_model.h>
+#include <mocap/skin/edge_stretch.h>
 #include <mocap/skin/skin_frames.h>
 #include <mocap/skin/skinner.h>
 
@@ -432,6 +433,53 @@ py::array_t<float> skin(const Capture& clip, const BoundMeshFile& mesh, const st
                        pose_from_motion(clip.skeleton, clip.motion, mesh.bound.bind), mesh.mesh_path);
 }
 
+// How far `posed`'s edges ((frames, vertices, 3), any skin() result) get
+// from their lengths in `vertices` ((vertices, 3), the mesh at rest, the
+// same units) over `triangles`: `mocap skin --stretch-report`'s figures.
+py::dict edge_stretch(const py::array_t<float, py::array::c_style | py::array::forcecast>& vertices,
+                      const py::array_t<int, py::array::c_style | py::array::forcecast>& triangles,
+                      const py::array_t<float, py::array::c_style | py::array::forcecast>& posed, double bound) {
+  if (vertices.ndim() != 2 || vertices.shape(1) != 3) throw py::value_error("vertices: expected (vertices, 3)");
+  if (triangles.ndim() != 2 || triangles.shape(1) != 3) throw py::value_error("triangles: expected (triangles, 3)");
+  if (posed.ndim() != 3 || posed.shape(1) != vertices.shape(0) || posed.shape(2) != 3)
+    throw py::value_error("posed: expected (frames, " + std::to_string(vertices.shape(0)) + ", 3)");
+  if (!(bound > 0)) throw py::value_error("bound: expected a ratio > 0");
+  Mesh mesh;
+  const float* v = vertices.data();
+  for (py::ssize_t i = 0; i < vertices.shape(0); ++i) mesh.positions.emplace_back(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+  const int* t = triangles.data();
+  for (py::ssize_t i = 0; i < triangles.shape(0); ++i) {
+    MeshTriangle triangle{{t[3 * i], t[3 * i + 1], t[3 * i + 2]}};
+    for (const int corner : triangle.vertex)
+      if (corner < 0 || corner >= vertices.shape(0))
+        throw py::value_error("triangles: vertex " + std::to_string(corner) + " is not one of the " +
+                              std::to_string(vertices.shape(0)) + " vertices");
+    mesh.triangles.push_back(triangle);
+  }
+  EdgeStretch stretch = make_edge_stretch(mesh, bound);
+  static_assert(sizeof(Eigen::Vector3f) == 3 * sizeof(float));
+  const auto* frames = reinterpret_cast<const Eigen::Vector3f*>(posed.data());
+  const auto count = static_cast<std::size_t>(vertices.shape(0));
+  for (py::ssize_t f = 0; f < posed.shape(0); ++f) {
+    add_stretch_frame(stretch, static_cast<int>(f), std::span(frames + static_cast<std::size_t>(f) * count, count));
+  }
+  py::dict out;
+  out["longest"] = stretch.longest;
+  out["frames"] = stretch.frames;
+  out["past_bound"] = stretch.past_bound;
+  if (stretch.longest_edge >= 0) {
+    const auto e = static_cast<std::size_t>(stretch.longest_edge);
+    out["vertices"] = py::make_tuple(stretch.edges[e][0], stretch.edges[e][1]);
+    out["frame"] = stretch.longest_frame;
+    out["rest_length"] = stretch.rest[e];
+  } else {
+    out["vertices"] = py::none();
+    out["frame"] = py::none();
+    out["rest_length"] = py::none();
+  }
+  return out;
+}
+
 // Rigged models (rig/rigged_model.h) and retargeting (retarget/): a model
 // held by a shared pointer, so that a Retargeted's model (inside the
 // library's RetargetFileResult) is a RiggedModel too.
@@ -670,6 +718,10 @@ PYBIND11_MODULE(_mocap, m) {
   m.def("skin", &skin, py::arg("clip"), py::arg("mesh"), py::kw_only(), py::arg("method") = "lbs",
         py::arg("threads") = 0, py::arg("frames") = py::none(),
         "(frames, vertices, 3) float32 metres: the bound mesh posed by each frame (lbs or dqs).");
+  m.def("edge_stretch", &edge_stretch, py::arg("vertices"), py::arg("triangles"), py::arg("posed"), py::kw_only(),
+        py::arg("bound") = 3.0,
+        "posed's edges (frames, vertices, 3) against their lengths in vertices (the mesh at rest): {'longest', "
+        "'vertices', 'frame', 'rest_length', 'past_bound', 'frames'}, as mocap skin --stretch-report.");
   m.def("eye_track", &eye_track_arrays, py::arg("clip") = py::none(), py::kw_only(), py::arg("rate") = py::none(),
         py::arg("duration") = py::none(), py::arg("seed") = 1, py::arg("model") = "design", py::arg("mode") = "free",
         py::arg("pad") = std::array<double, 3>{0.0, 0.0, 0.0}, py::arg("target") = py::none(),

@@ -52,3 +52,31 @@ def test_what_the_skinning_refuses(bound, tmp_path):
     with pytest.raises(mocap.Error, match="none.obj"):
         mocap.bind_mesh(clip, tmp_path / "none.obj")
 
+
+
+def test_edge_stretch_is_every_triangle_edges_longest_as_the_cli_reports(bound, tmp_path):
+    clip, mesh = bound
+    posed = mocap.skin(clip, mesh, frames=[0, 70, 140])
+    stretch = mocap.edge_stretch(mesh.vertices, mesh.triangles, posed, bound=1.5)
+    # numpy's own: every triangle's edges once, their posed / rest ratios.
+    t = mesh.triangles
+    edges = np.unique(np.sort(np.concatenate([t[:, [0, 1]], t[:, [1, 2]], t[:, [2, 0]]]), axis=1), axis=0)
+    rest = np.linalg.norm(mesh.vertices[edges[:, 0]] - mesh.vertices[edges[:, 1]], axis=1)
+    edges, rest = edges[rest > 1e-5], rest[rest > 1e-5]
+    ratio = np.linalg.norm(posed[:, edges[:, 0]] - posed[:, edges[:, 1]], axis=2) / rest
+    frame, edge = np.unravel_index(np.argmax(ratio), ratio.shape)
+    assert stretch["frames"] == 3 and stretch["frame"] == frame
+    assert stretch["vertices"] == tuple(edges[edge]) and stretch["rest_length"] == pytest.approx(rest[edge])
+    assert stretch["longest"] == pytest.approx(ratio.max(), rel=1e-6) and stretch["longest"] > 1.5
+    assert stretch["past_bound"] == (ratio > 1.5).sum()
+    # The CLI's report of the same frames names the same edge.
+    out = run_cli("skin", ASF, AMC, "--mesh", MESH, "--mesh-units", "dm", "--auto-weights", "--bind-pose", POSE,
+                  "--frames", "1:141:70", "--stretch-report", "-o", tmp_path / "f_%04d.obj")[1].decode()
+    a, b = stretch["vertices"]
+    assert f"longest edge {stretch['longest']:.2f}x" in out and f"vertices {a} and {b} at frame {frame * 70 + 1}," in out
+    unmoved = mocap.edge_stretch(mesh.vertices, mesh.triangles, mesh.vertices[None])
+    assert unmoved["past_bound"] == 0 and unmoved["longest"] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="posed: expected"):
+        mocap.edge_stretch(mesh.vertices, mesh.triangles, posed[:, :10])
+    with pytest.raises(ValueError, match="triangles: vertex 13380 is not one"):
+        mocap.edge_stretch(mesh.vertices, mesh.triangles + 1, posed)
