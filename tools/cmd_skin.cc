@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <iostream>
 #include <numeric>
+#include <optional>
 
 #include "cli_util.h"
 
@@ -74,13 +75,15 @@ struct SkinnedFrames {
 };
 
 // The frames skinned (skin_frames.h): written as OBJs unless the output is
-// a GLB (written whole, elsewhere), and measured into `stretch` when given.
+// a GLB (written whole, elsewhere), and measured into `stretch` when given:
+// a GLB's frames by linear blending, as the programs that load it blend.
 // A mesh that cannot be skinned is reported with `what` (the input that is wrong).
 SkinnedFrames skin_output_frames(const SkinOptions& options, const OutputPlan& plan, const Mesh& mesh,
                                  std::span<const VertexWeights> weights, std::size_t bone_count,
                                  std::span<const int> frames, std::span<const int> numbers, double metres_per_unit,
                                  const std::string& what, const PoseFrame& pose, EdgeStretch* stretch) {
-  auto skinner = Skinner::create(mesh, weights, bone_count, *parse_skin_method(options.method), options.threads);
+  const SkinMethod method = plan.glb ? SkinMethod::kLinear : *parse_skin_method(options.method);
+  auto skinner = Skinner::create(mesh, weights, bone_count, method, options.threads);
   if (!skinner) {
     std::cerr << "mocap skin: " << what << skinner.error().message << "\n";
     return {kBadInput};
@@ -171,11 +174,12 @@ int run_skin(const SkinOptions& options) {
     if (!options.stretch_report) return kOk;
   }
 
-  EdgeStretch stretch = make_edge_stretch(bound->mesh);
+  std::optional<EdgeStretch> stretch;
+  if (options.stretch_report) stretch = make_edge_stretch(bound->mesh);
   const auto skinned =
       skin_output_frames(options, *plan, bound->mesh, bound->weights, skeleton.bones.size(), frames,
                          motion.frame_numbers, *metres_per_mesh_unit(options.bind.units), "",
-                         pose_from_motion(skeleton, motion, bound->bind), options.stretch_report ? &stretch : nullptr);
+                         pose_from_motion(skeleton, motion, bound->bind), stretch ? &*stretch : nullptr);
   if (skinned.code != kOk) return skinned.code;
   const std::size_t n = bound->mesh.positions.size();
   const int written = static_cast<int>(frames.size());
@@ -185,9 +189,8 @@ int run_skin(const SkinOptions& options) {
                 n, written, options.method.c_str(), skinned.threads, 1e3 * skin_seconds / written,
                 skin_seconds > 0.0 ? 1e-6 * static_cast<double>(n) * written / skin_seconds : 0.0, scale);
   }
-  if (options.stretch_report) {
-    std::printf("%s\n", format_edge_stretch(stretch, bound->mesh, bound->weights, clip->bone_names).c_str());
-  }
+  if (stretch)
+    std::printf("%s\n", format_edge_stretch(*stretch, bound->mesh, bound->weights, clip->bone_names).c_str());
   return kOk;
 }
 
@@ -234,10 +237,11 @@ int run_model(const SkinOptions& options) {
     if (!options.stretch_report) return kOk;
   }
 
-  EdgeStretch stretch = make_edge_stretch(model->mesh);
-  const auto skinned = skin_output_frames(options, *plan, model->mesh, model->weights, model->joints.size(), frames,
-                                          numbers, 1.0, options.model + ": ", pose_from_animation(*model, clip, fps),
-                                          options.stretch_report ? &stretch : nullptr);
+  std::optional<EdgeStretch> stretch;
+  if (options.stretch_report) stretch = make_edge_stretch(model->mesh);
+  const auto skinned =
+      skin_output_frames(options, *plan, model->mesh, model->weights, model->joints.size(), frames, numbers, 1.0,
+                         options.model + ": ", pose_from_animation(*model, clip, fps), stretch ? &*stretch : nullptr);
   if (skinned.code != kOk) return skinned.code;
   const std::size_t n = model->mesh.positions.size();
   const double skin_seconds = skinned.skin_seconds;
@@ -246,8 +250,10 @@ int run_model(const SkinOptions& options) {
                 frames.size(), clip.name.c_str(), options.method.c_str(), model->joint_count(), skinned.threads,
                 1e3 * skin_seconds / static_cast<double>(frames.size()));
   }
-  if (options.stretch_report) {
-    std::printf("%s\n", format_edge_stretch(stretch, model->mesh, model->weights, model->joint_names()).c_str());
+  if (stretch) {  // the model's lengths are its file's (Assimp scales none)
+    std::printf(
+        "%s\n",
+        format_edge_stretch(*stretch, model->mesh, model->weights, model->joint_names(), "model units").c_str());
   }
   return kOk;
 }

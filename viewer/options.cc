@@ -83,8 +83,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& options) {
   app.add_flag("--no-contacts", options.no_contacts,
                "do not mark the clip's foot contacts on the timeline (left foot magenta, right yellow)");
   app.add_option("--stretch", options.stretch,
-                 "draw the skinned mesh's edges stretched past this many times their rest length, in red, e.g. 3")
-      ->check(CLI::NonNegativeNumber);
+                 "draw the skinned mesh's edges stretched past this many times their rest length, in pink, e.g. 3")
+      ->check(CLI::Range(1.0, 1000.0));
   app.add_flag("--xray", options.xray,
                "draw the skeleton over the skinned mesh, as fitted into it (bone lengths of the mesh)");
   app.add_flag("--stats", options.stats, "print the frame time every two seconds (vsync off)");

@@ -56,6 +56,7 @@ std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, con
   state.fitted_rotations.assign(bones, Eigen::Quaterniond::Identity());
   state.fitted_frames.assign(bones, Eigen::Affine3d::Identity());
   state.stretch = make_edge_stretch(state.bound->mesh);
+  state.stretch_measured.assign(static_cast<std::size_t>(clip.capture.motion.frame_count()), false);
   state.bone_names.clear();
   for (const Bone& bone : clip.capture.skeleton.bones) state.bone_names.push_back(bone.name);
   state.stretched_ratio = -1.0;
@@ -66,11 +67,15 @@ std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, con
 }
 
 void update_skin(SkinState& state, const PosedCapture& clip) {
-  if (!state.loaded || state.clip != &clip) return;
+  if (!state.loaded || state.clip != &clip || clip.frame < 0) return;
   const SkinMethod method = state.dual_quaternion ? SkinMethod::kDualQuaternion : SkinMethod::kLinear;
   if (state.skinned_frame == clip.frame && state.skinner->method() == method) {
     if (state.stretched_ratio != state.stretch_ratio) find_stretched_edges(state);
     return;
+  }
+  if (state.skinner->method() != method) {  // another method's stretch is another measure
+    state.stretch = make_edge_stretch(state.bound->mesh);
+    state.stretch_measured.assign(state.stretch_measured.size(), false);
   }
   state.skinner->set_method(method);
   state.bound_pose = clip.pose;  // same sizes after the first frame: no allocation
@@ -81,8 +86,11 @@ void update_skin(SkinState& state, const PosedCapture& clip) {
                 state.fitted_rotations, state.fitted_frames, state.bound->bind.bone_scale);
   }
   state.skinned_frame = clip.frame;
-  add_stretch_frame(state.stretch, clip.capture.motion.frame_numbers[static_cast<std::size_t>(clip.frame)],
-                    state.skinner->positions());
+  const auto frame = static_cast<std::size_t>(clip.frame);
+  if (frame < state.stretch_measured.size() && !state.stretch_measured[frame]) {
+    state.stretch_measured[frame] = true;
+    add_stretch_frame(state.stretch, clip.capture.motion.frame_numbers[frame], state.skinner->positions());
+  }
   find_stretched_edges(state);
 }
 

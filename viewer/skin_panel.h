@@ -51,10 +51,12 @@ struct SkinState {
   std::vector<Eigen::Quaterniond> fitted_rotations;
   std::vector<Eigen::Affine3d> fitted_frames;
   // Edge stretch (skin/edge_stretch.h) over the frames shown since the mesh
-  // was loaded, and this frame's edges past stretch_ratio (0: none), their
-  // ends in the clip's world frame, drawn over the mesh: where it tears.
+  // was loaded or the method changed, each counted once, and this frame's
+  // edges past stretch_ratio (0: none), their ends in the clip's world
+  // frame, drawn over the mesh: where it tears.
   double stretch_ratio = 0.0;
   EdgeStretch stretch;
+  std::vector<bool> stretch_measured;   // per frame index of the clip
   std::vector<std::string> bone_names;  // the clip's, to name the longest edge's bones
   std::vector<int> stretched;
   std::vector<Eigen::Vector3d> stretched_ends;

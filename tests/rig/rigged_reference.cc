@@ -72,6 +72,20 @@ int segment_of_cmu(std::string_view name, bool clavicles) {
   return int(it->second);
 }
 
+// The segment holding most of `w`'s weight, its bones' segments by
+// `segment_of` (-1: none); -1 for a vertex without weight in any.
+template <class SegmentOf>
+int heaviest_segment(const VertexWeights& w, SegmentOf segment_of) {
+  std::array<float, kSegmentCount> sum{};
+  for (int k = 0; k < kMaxInfluences; ++k) {
+    if (!(w.weight[k] > 0.0f)) continue;
+    const int s = segment_of(w.bone[k]);
+    if (s >= 0) sum[static_cast<std::size_t>(s)] += w.weight[k];
+  }
+  const auto best = std::max_element(sum.begin(), sum.end());
+  return *best > 0.0f ? static_cast<int>(best - sum.begin()) : -1;
+}
+
 BodyRegion region_of_segment(int s) {
   switch (Segment(s)) {
     case Segment::kTrunk:
@@ -128,12 +142,8 @@ Result<RiggedReference> rigged_reference(const std::filesystem::path& model_path
                                  std::string(kSegmentNames[static_cast<std::size_t>(joint_segment.back())]));
   }
   for (const VertexWeights& w : model->weights) {
-    std::array<float, kSegmentCount> sum{};
-    for (int k = 0; k < kMaxInfluences; ++k) {
-      if (w.weight[k] > 0.0f && w.bone[k] < joint_segment.size()) sum[joint_segment[w.bone[k]]] += w.weight[k];
-    }
-    const auto best = std::max_element(sum.begin(), sum.end());
-    out.dominant_segment.push_back(*best > 0.0f ? static_cast<int>(best - sum.begin()) : -1);
+    out.dominant_segment.push_back(heaviest_segment(
+        w, [&](std::size_t joint) { return joint < joint_segment.size() ? joint_segment[joint] : -1; }));
   }
   const std::string text = format_obj(model->mesh, model->mesh.positions, model->mesh.normals, 1.0);
   if (auto written = write_file_atomically(obj_path.string(), text); !written) {
@@ -150,18 +160,10 @@ BoneAgreement segment_agreement(std::span<const VertexWeights> weights, const Sk
     const int ref = reference.dominant_segment[v];
     if (ref < 0) continue;
     // Ours as the reference's: the segment holding the most weight.
-    int ours = -1;
-    if (v < weights.size()) {
-      std::array<float, kSegmentCount> sum{};
-      const VertexWeights& w = weights[v];
-      for (int k = 0; k < kMaxInfluences; ++k) {
-        if (w.weight[k] <= 0.0f || w.bone[k] >= skeleton.bones.size()) continue;
-        const int s = segment_of_cmu(skeleton.bones[w.bone[k]].name, reference.has_clavicles);
-        if (s >= 0) sum[static_cast<std::size_t>(s)] += w.weight[k];
-      }
-      const auto best = std::max_element(sum.begin(), sum.end());
-      if (*best > 0.0f) ours = static_cast<int>(best - sum.begin());
-    }
+    auto segment_of_ours = [&](std::size_t bone) {
+      return bone < skeleton.bones.size() ? segment_of_cmu(skeleton.bones[bone].name, reference.has_clavicles) : -1;
+    };
+    const int ours = v < weights.size() ? heaviest_segment(weights[v], segment_of_ours) : -1;
     RegionAgreement& region = a.regions[static_cast<int>(region_of_segment(ref))];
     ++a.overall.vertices;
     ++region.vertices;

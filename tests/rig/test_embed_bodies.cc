@@ -278,14 +278,17 @@ std::filesystem::path posed_humanoid(const std::string& file, const std::vector<
   EXPECT_TRUE(bound) << bound.error().to_string();
   if (!bound) return path;
   std::string amc;
+  std::size_t replacements = 0;
   std::istringstream apose(test::read_text(o.bind_pose_amc));
   for (std::string line; std::getline(apose, line);) {
     const std::size_t space = line.find(' ');
     const std::string bone = space == std::string::npos || line.starts_with('#') ? "" : line.substr(0, space + 1);
     const auto replaced =
         std::ranges::find_if(lines, [&](const std::string& l) { return !bone.empty() && l.starts_with(bone); });
+    replacements += replaced != lines.end();
     amc += (replaced == lines.end() ? line : *replaced) + "\n";
   }
+  EXPECT_EQ(replacements, lines.size()) << file << ": a line names no bone of the A-pose file";
   const auto amc_path = mesh_dir() / (std::filesystem::path(file).stem().string() + ".amc");
   EXPECT_TRUE(write_file_atomically(amc_path.string(), amc));
   const auto motion = read_amc(amc_path.string(), clip.skeleton, 120.0);
@@ -449,7 +452,7 @@ TEST(EmbedBodies, KhronosCharacters) {
     // Measured with voxel weights, our weights summed per segment as the
     // artists' are (rigged_reference.h): overall 0.887, arms 0.654, hands
     // 0.627, legs 0.837, spine/head 0.950. By our one heaviest bone's
-    // segment (until ef21218): 0.878, hands 0.568, spine/head 0.941
+    // segment (before 608a1d1): 0.878, hands 0.568, spine/head 0.941
     // (before embed.h's step 7: 0.876, arms
     // 0.675, spine/head 0.934; before the spine was fitted: 0.867,
     // arms 0.667, spine/head 0.922). With heat weights (then): overall 0.849, arms
@@ -486,7 +489,7 @@ TEST(EmbedBodies, KhronosCharacters) {
     }
     // Measured with voxel weights, summed per segment: overall 0.646, arms
     // 0.143, hands 0.846, legs 0.786, spine/head 0.667; by our heaviest
-    // bone (until ef21218): 0.613, hands 0.769, spine/head 0.602 (before
+    // bone (before 608a1d1): 0.613, hands 0.769, spine/head 0.602 (before
     // embed.h's step 7: 0.598, spine/head 0.556). Its joints are a toy's:
     // the artist's hips 11 cm below ours (on its thighs' tops, 3.7 cm
     // under its pelvis box, which ends where the crotch is found) and its

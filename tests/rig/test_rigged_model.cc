@@ -414,7 +414,8 @@ TEST(RiggedModel, AnimationFrameCountIncludesBothEnds) {
 }
 
 // A joint's parent in joint_tree is the nearest joint above its node, past
-// nodes that are no joint, whatever order the skin lists the joints in.
+// nodes that are no joint, whatever order the skin lists the joints in; a
+// second root joint (a prop) hangs from the first.
 // Two children turned 100 degrees either way (quaternion dot -0.17) and a
 // vertex blending them with their parent (0.35, 0.35, 0.3): signed per
 // vertex, neighbours listing the children in the other order tear 1.7 m
@@ -422,15 +423,16 @@ TEST(RiggedModel, AnimationFrameCountIncludesBothEnds) {
 // vertex with the parent (skin_job.h).
 TEST(RiggedModel, DualQuaternionFramesSignAlongTheJoints) {
   RiggedModel model;
-  model.nodes.resize(5);
+  model.nodes.resize(6);
   model.nodes[1].parent = 0;  // hips
   model.nodes[2].parent = 1;  // a node that is no joint
   model.nodes[3].parent = 2;  // left
   model.nodes[4].parent = 1;  // right
-  model.joints = {ModelJoint{3}, ModelJoint{4}, ModelJoint{1}};
+  model.nodes[5].parent = 0;  // a prop: a second root, hung from the first
+  model.joints = {ModelJoint{3}, ModelJoint{4}, ModelJoint{1}, ModelJoint{5}};
   const BoneTree tree = joint_tree(model);
-  EXPECT_EQ(tree.order, (std::vector<int>{2, 0, 1}));
-  EXPECT_EQ(tree.parent, (std::vector<int>{2, 2, -1}));
+  EXPECT_EQ(tree.order, (std::vector<int>{2, 0, 1, 3}));
+  EXPECT_EQ(tree.parent, (std::vector<int>{2, 2, -1, 2}));
 
   constexpr int n = 400;
   std::vector<VertexWeights> weights(n);

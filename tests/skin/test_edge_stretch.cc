@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <mocap/skin/edge_stretch.h>
 
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,29 @@ TEST(EdgeStretch, NamesTheLongestEdgeItsFrameAndCountsThosePastTheBound) {
             "stretch: longest edge 5.00x its rest length (1000.0 mm), vertices 0 and 2 at frame 20, at (0.0, 0.0, "
             "0.0) cm in the mesh at rest (lfemur 0.70 root 0.30 | rfemur 1.00); 3 edge-frames past 3x in 3 frames");
   EXPECT_NE(format_edge_stretch(stretch, mesh, {}, names).find("(no weight | no weight)"), std::string::npos);
+}
+
+// A frame where every edge collapses still names one (ratio 0), a position
+// not a number is the worst (infinite, past the bound), and a mesh in
+// another unit than metres is reported in it.
+TEST(EdgeStretch, CollapsedAndBrokenFramesAreReportedNotSkipped) {
+  const Mesh mesh = square_with_seam();
+  EdgeStretch stretch = make_edge_stretch(mesh);
+  const std::vector<Eigen::Vector3f> collapsed(mesh.positions.size(), Eigen::Vector3f::Zero());
+  add_stretch_frame(stretch, 1, collapsed);
+  EXPECT_EQ(stretch.longest, 0.0);
+  EXPECT_GE(stretch.longest_edge, 0);
+  EXPECT_EQ(stretch.past_bound, 0);
+
+  std::vector<Eigen::Vector3f> broken = mesh.positions;
+  broken[3].x() = std::numeric_limits<float>::quiet_NaN();
+  add_stretch_frame(stretch, 2, broken);
+  EXPECT_TRUE(std::isinf(stretch.longest));
+  EXPECT_EQ(stretch.longest_frame, 2);
+  EXPECT_EQ(stretch.past_bound, 3);  // 13, 23, 34
+  EXPECT_NE(format_edge_stretch(stretch, mesh, {}, {}, "model units").find("its rest length (1 model units)"),
+            std::string::npos)
+      << format_edge_stretch(stretch, mesh, {}, {}, "model units");
 }
 
 }  // namespace

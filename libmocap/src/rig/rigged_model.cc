@@ -445,6 +445,12 @@ BoneTree joint_tree(const RiggedModel& model) {
     while (node >= 0 && joint_of[node] < 0) node = model.nodes[node].parent;
     if (node >= 0) tree.parent[j] = joint_of[node];
   }
+  // Roots after the first hang from it: one hemisphere for the whole skin,
+  // so that a vertex blending two hierarchies (a prop beside the body) is
+  // signed too.
+  const int first_root = tree.order.empty() ? -1 : tree.order.front();
+  for (const int j : tree.order)
+    if (j != first_root && tree.parent[j] < 0) tree.parent[j] = first_root;
   return tree;
 }
 

@@ -1,7 +1,9 @@
 #include <mocap/skin/edge_stretch.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace mocap {
 
@@ -25,7 +27,8 @@ void each_ratio(const EdgeStretch& stretch, std::span<const Eigen::Vector3f> pos
   for (std::size_t e = 0; e < stretch.edges.size(); ++e) {
     const auto [a, b] = stretch.edges[e];
     if (static_cast<std::size_t>(b) >= positions.size()) continue;  // edges are (lower, higher)
-    f(e, (positions[a] - positions[b]).norm() / stretch.rest[e]);
+    const float ratio = (positions[a] - positions[b]).norm() / stretch.rest[e];
+    f(e, std::isnan(ratio) ? std::numeric_limits<float>::infinity() : ratio);  // a broken pose is the worst
   }
 }
 
@@ -54,7 +57,7 @@ void add_stretch_frame(EdgeStretch& stretch, int frame_number, std::span<const E
   const auto bound = static_cast<float>(stretch.bound);
   each_ratio(stretch, positions, [&](std::size_t e, float ratio) {
     stretch.past_bound += ratio > bound;
-    if (ratio > stretch.longest) {
+    if (stretch.longest_edge < 0 || ratio > stretch.longest) {
       stretch.longest = ratio;
       stretch.longest_edge = static_cast<int>(e);
       stretch.longest_frame = frame_number;
@@ -73,7 +76,7 @@ void edges_past(const EdgeStretch& stretch, std::span<const Eigen::Vector3f> pos
 }
 
 std::string format_edge_stretch(const EdgeStretch& stretch, const Mesh& mesh, std::span<const VertexWeights> weights,
-                                std::span<const std::string> bone_names) {
+                                std::span<const std::string> bone_names, std::string_view units) {
   char line[512];
   if (stretch.longest_edge < 0) {
     std::snprintf(line, sizeof line, "stretch: no edge measured (%zu edges, %d frames)", stretch.edges.size(),
@@ -81,12 +84,23 @@ std::string format_edge_stretch(const EdgeStretch& stretch, const Mesh& mesh, st
     return line;
   }
   const auto [a, b] = stretch.edges[static_cast<std::size_t>(stretch.longest_edge)];
-  const Eigen::Vector3f at = 100.0f * mesh.positions[a];
-  std::snprintf(line, sizeof line,
-                "stretch: longest edge %.2fx its rest length (%.1f mm), vertices %d and %d at frame %d, at (%.1f, "
-                "%.1f, %.1f) cm in the mesh at rest (",
-                stretch.longest, 1000.0f * stretch.rest[static_cast<std::size_t>(stretch.longest_edge)], a, b,
-                stretch.longest_frame, at.x(), at.y(), at.z());
+  const float rest = stretch.rest[static_cast<std::size_t>(stretch.longest_edge)];
+  const Eigen::Vector3f& at = mesh.positions[a];
+  const bool metres = units == "m";
+  const std::string unit(metres ? "" : units);
+  if (metres) {
+    std::snprintf(line, sizeof line,
+                  "stretch: longest edge %.2fx its rest length (%.1f mm), vertices %d and %d at frame %d, at (%.1f, "
+                  "%.1f, %.1f) cm in the mesh at rest (",
+                  stretch.longest, 1000.0f * rest, a, b, stretch.longest_frame, 100.0f * at.x(), 100.0f * at.y(),
+                  100.0f * at.z());
+  } else {
+    std::snprintf(line, sizeof line,
+                  "stretch: longest edge %.2fx its rest length (%.4g %s), vertices %d and %d at frame %d, at (%.4g, "
+                  "%.4g, %.4g) %s in the mesh at rest (",
+                  stretch.longest, rest, unit.c_str(), a, b, stretch.longest_frame, at.x(), at.y(), at.z(),
+                  unit.c_str());
+  }
   std::string text = line;
   text += named_weights(weights, a, bone_names) + " | " + named_weights(weights, b, bone_names);
   std::snprintf(line, sizeof line, "); %ld edge-frames past %gx in %d frames", stretch.past_bound, stretch.bound,

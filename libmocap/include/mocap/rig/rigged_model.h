@@ -143,7 +143,8 @@ void model_skinning_matrices(const RiggedModel& model, const ModelPose& pose, st
 
 // The joints' hierarchy, for a Skinner to set dual quaternions' signs along
 // (Skinner::run(tree)): each joint's parent is the nearest joint among its
-// node's ancestors (-1: none), the joints ordered by node (parents first).
+// node's ancestors, or for a joint with none the first such root (which
+// alone has -1); the joints ordered by node (parents first).
 BoneTree joint_tree(const RiggedModel& model);
 
 // For skin_frames (skin/skin_frames.h): frame k of `animation` at k / fps

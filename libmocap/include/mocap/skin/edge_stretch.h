@@ -16,6 +16,7 @@
 #include <array>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mocap {
@@ -27,7 +28,7 @@ struct EdgeStretch {
 
   // Over the frames added:
   int frames = 0;
-  double longest = 0.0;    // the largest posed / rest ratio
+  double longest = 0.0;    // the largest posed / rest ratio (infinity for a posed position not finite)
   int longest_edge = -1;   // index into edges, -1 before any frame
   int longest_frame = -1;  // its frame number, as added
   long past_bound = 0;     // edge-frames whose ratio passed `bound`
@@ -53,8 +54,10 @@ void edges_past(const EdgeStretch& stretch, std::span<const Eigen::Vector3f> pos
 // 1500 and 2007 at frame 241, at (-1.8, 60.6, 0.7) cm in the mesh at rest
 // (rfemur 0.77 lfemur 0.12 | rfemur 0.52 lfemur 0.26); 5 edge-frames past 3x
 // in 9 frames". The bones are named from `weights` (one per vertex, may be
-// empty) and `bone_names`.
+// empty) and `bone_names`. `units`: "m" for a mesh in metres (lengths
+// printed in mm and cm), else the mesh's own unit's name, its numbers
+// printed as they are (a rigged model's, which Assimp does not scale).
 std::string format_edge_stretch(const EdgeStretch& stretch, const Mesh& mesh, std::span<const VertexWeights> weights,
-                                std::span<const std::string> bone_names);
+                                std::span<const std::string> bone_names, std::string_view units = "m");
 
 }  // namespace mocap
