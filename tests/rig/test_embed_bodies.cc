@@ -61,13 +61,18 @@ struct TestMesh {
 };
 // Measured with voxel weights, the default, the clavicles and thumbs
 // rest-relative (embed.h step 6), the spine fitted to the neck (step 3b),
-// the pelvis a girdle and the spine thick (step 7) (cartwheel / walk, both
-// on subject 49's skeleton; edge-frames past 3x in brackets): worst limb
-// joint -1.07 / -0.31 cm, longest edge 3.39x / 2.12x (7 / 0) on the parts;
-// overlapping parts -0.13 / -0.02 cm, 2.75x / 2.38x (0 / 0); heavy -1.88 /
-// -0.51 cm, 4.04x / 2.08x (10 / 0, its armpit with the arm overhead); thin
-// -0.11 / -0.82 cm, 2.55x / 2.35x (0 / 0); big head -0.18 / -1.69 cm, 3.51x
-// / 1.98x (2 / 0, the crotch). Before step 7: worst limb joint -1.10 / -0.31 cm, longest edge 3.52x / 2.35x
+// the pelvis a girdle and the spine thick (step 7), falloff 0.1
+// (voxel_weights.h step 4) (cartwheel / walk, both on subject 49's
+// skeleton; edge-frames past 3x in brackets): worst limb joint -0.97 /
+// -0.21 cm, longest edge 3.19x / 1.98x (3 / 0) on the parts; overlapping
+// parts -0.37 / -0.15 cm, 2.72x / 2.22x (0 / 0); heavy -1.94 / -0.69 cm,
+// 3.51x / 1.88x (4 / 0, its armpit with the arm overhead); thin -0.15 /
+// -0.80 cm, 2.48x / 2.26x (0 / 0); big head -0.47 / -1.70 cm, 3.16x /
+// 1.91x (2 / 0, the crotch). With falloff 0.5: -1.07 / -0.31 cm, 3.39x /
+// 2.12x (7 / 0) on the parts; overlapping parts -0.13 / -0.02 cm, 2.75x /
+// 2.38x (0 / 0); heavy -1.88 / -0.51 cm, 4.04x / 2.08x (10 / 0); thin -0.11
+// / -0.82 cm, 2.55x / 2.35x (0 / 0); big head -0.18 / -1.69 cm, 3.51x /
+// 1.98x (2 / 0). Before step 7: worst limb joint -1.10 / -0.31 cm, longest edge 3.52x / 2.35x
 // (9 / 0) on the parts; the overlapping parts with a pouch and a belt -0.00
 // / -0.05 cm, 3.38x / 2.38x (5 / 0); heavy -1.72 / -0.45 cm, 4.01x / 2.18x
 // (25 / 0); thin -0.10 / -0.82 cm, 3.14x / 2.36x (3 / 0); big head -0.10 /
@@ -98,7 +103,8 @@ struct TestMesh {
 // clavicles absolute, longest edge cartwheel / walk): 30 diffusion passes,
 // parts 3.50x / 2.96x, base.obj 9.37x, but MakeHuman's hands 0.705,
 // arms_down 4.77x and its wrist 0.30 cm outside; 25 passes, MakeHuman's legs
-// 0.867; falloff 0, the bar's end weight 0.946 and base.obj 10.26x;
+// 0.867; falloff 0, the bar's end weight 0.946 and base.obj 10.26x (0.1,
+// the default since: see above);
 // min_weight 0, no edge longer but at most 0.12x shorter (parts 3.66x /
 // 3.17x, base.obj 10.59x as now), limb joints up to 0.07 cm nearer the
 // surface and base.obj's walk 61 edge-frames past 3x, not 57; 256 cells
@@ -106,11 +112,11 @@ struct TestMesh {
 // The one-piece body and the turned copies have their orientation checked,
 // not their figures: a voxel binding costs 7-10 s of CPU under ASan.
 const TestMesh kHumanoidMeshes[] = {
-    {"parts_dm.obj", "dm", "+y", "+z", -0.15, 3.6, 10},     {"parts_zup_m.obj", "m", "+z", "-y", -0.15, 3.6, 10},
-    {"parts_ymz_cm.obj", "cm", "+y", "-z", -0.15, 3.6, 10}, {"body_zup_cm.obj", "cm", "+z", "+x", -0.15, 3.6, 10},
-    {"overlap_zup_cm.obj", "cm", "+z", "-y", 0.2, 3.1, 3},  // separate overlapping parts: no weld joins them
-    {"heavy_dm.obj", "dm", "+y", "+z", -0.2, 4.2, 15},      {"thin_dm.obj", "dm", "+y", "+z", -0.05, 3.0, 3},
-    {"bighead_dm.obj", "dm", "+y", "+z", -0.05, 3.8, 5},
+    {"parts_dm.obj", "dm", "+y", "+z", -0.15, 3.4, 6},     {"parts_zup_m.obj", "m", "+z", "-y", -0.15, 3.4, 6},
+    {"parts_ymz_cm.obj", "cm", "+y", "-z", -0.15, 3.4, 6}, {"body_zup_cm.obj", "cm", "+z", "+x", -0.15, 3.4, 6},
+    {"overlap_zup_cm.obj", "cm", "+z", "-y", 0.2, 2.9, 0},  // separate overlapping parts: no weld joins them
+    {"heavy_dm.obj", "dm", "+y", "+z", -0.2, 3.7, 8},      {"thin_dm.obj", "dm", "+y", "+z", -0.05, 2.8, 0},
+    {"bighead_dm.obj", "dm", "+y", "+z", -0.05, 3.4, 4},
 };
 
 struct ClipMeasure {
@@ -318,8 +324,9 @@ TEST(EmbedBodies, ArmsHangingAtTheSides) {
   const auto path = arms_down_mesh();
   for (const auto& [clip, m] : measure_clips(options_for(path, "dm"))) {
     print("arms_down_dm.obj", clip, m);
-    // Measured with voxel weights: worst -0.59 cm (cartwheel), -0.24 cm
-    // (walk); longest edge 2.90x / 2.31x (0 / 0 edge-frames past 3x). Before
+    // Measured with voxel weights: worst -0.56 cm (cartwheel), -0.30 cm
+    // (walk); longest edge 2.95x / 2.17x (0 / 0 edge-frames past 3x); with
+    // falloff 0.5 -0.59 / -0.24 cm, 2.90x / 2.31x (0 / 0). Before
     // the pelvis was a girdle and the spine thick (embed.h step 7): -0.58 /
     // -0.22 cm, 3.78x / 2.40x (7 / 0, at the crotch). With the thumbs absolute: 3.90x / 3.96x (92 / 70; a 1.8 mm
     // edge at the left thumb). Before the spine was fitted: -0.46 / -0.67 cm,
@@ -328,8 +335,8 @@ TEST(EmbedBodies, ArmsHangingAtTheSides) {
     // so): -0.31 / -0.54 cm, 4.43x / 4.33x (331 / 272, at the armpits and the
     // thumbs). Bone heat (then): -0.51 / -0.73 cm, 9.2x / 5.0x.
     EXPECT_LT(m.worst_cm, -0.1) << clip << ": " << m.worst_where;
-    EXPECT_LT(m.stretch, 3.3) << clip;
-    EXPECT_LE(m.over_3x, 4) << clip;
+    EXPECT_LT(m.stretch, 3.2) << clip;
+    EXPECT_LE(m.over_3x, 2) << clip;
   }
 }
 
@@ -338,9 +345,10 @@ TEST(EmbedBodies, ArmsHangingAtTheSides) {
 // height) and a wide stance (each thigh 18 degrees further out than the
 // A-pose's, the feet 1.04 m apart where the A-pose's are 0.54 m).
 // Measured with voxel weights (cartwheel / walk): T-pose worst limb joint
-// -0.78 / -0.27 cm, longest edge 2.72x / 2.23x (at the thumbs), none past
-// 3x; wide stance -0.28 / -0.17 cm, 3.33x / 2.42x (3 / 0 edge-frames past
-// 3x: the armpit with the arm overhead, as on the A-pose's parts).
+// -0.76 / -0.27 cm, longest edge 2.81x / 2.14x, none past 3x; wide stance
+// -0.39 / -0.25 cm, 2.99x / 2.21x, none past 3x. With falloff 0.5: T-pose
+// 2.72x / 2.23x (at the thumbs); wide stance 3.33x / 2.42x (3 / 0
+// edge-frames past 3x: the armpit with the arm overhead).
 TEST(EmbedBodies, TPoseAndWideStance) {
   struct Body {
     std::string file;
@@ -350,7 +358,7 @@ TEST(EmbedBodies, TPoseAndWideStance) {
   };
   const Body bodies[] = {
       {"tpose_dm.obj", {"lhumerus -10 0 0", "rhumerus -10 0 0", "lradius 5", "rradius 5"}, {3.0, 2.6}, {0, 0}},
-      {"wide_dm.obj", {"lfemur -2.72 -0.32 5", "rfemur -2.72 0.32 -5"}, {3.6, 2.8}, {5, 0}},
+      {"wide_dm.obj", {"lfemur -2.72 -0.32 5", "rfemur -2.72 0.32 -5"}, {3.3, 2.6}, {2, 0}},
   };
   for (const Body& body : bodies) {
     const auto path = posed_humanoid(body.file, body.lines);
@@ -373,9 +381,10 @@ TEST(EmbedBodies, MakeHumanBaseMeshWithHelpers) {
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no MakeHuman base mesh at " << path;
   for (const auto& [clip, m] : measure_clips(options_for(path, "dm"))) {
     print("base.obj", clip, m);
-    // Measured with voxel weights: worst -0.21 cm (cartwheel), -0.01 cm
-    // (walk); longest edge 10.56x / 5.72x (439 / 59 edge-frames past 3x; a
-    // 2 cm helper edge between the shins). Before embed.h's step 7: -0.08 /
+    // Measured with voxel weights: worst -0.22 cm (cartwheel), -0.00 cm
+    // (walk); longest edge 10.28x / 5.62x (378 / 53 edge-frames past 3x; a
+    // 2 cm helper edge between the shins). With falloff 0.5: -0.21 / -0.01
+    // cm, 10.56x / 5.72x (439 / 59). Before embed.h's step 7: -0.08 /
     // -0.03 cm, 10.59x / 5.73x (397 / 57). Clavicles absolute: -0.41 /
     // -0.02 cm, 409 / 57. Bone heat (then): -0.41 / -0.06 cm, 10.1x / 23.1x.
     EXPECT_LT(m.worst_cm, 0.3) << clip << ": " << m.worst_where;
@@ -436,22 +445,21 @@ TEST(EmbedBodies, KhronosCharacters) {
     for (const Clip& clip : c.clips) {
       const ClipMeasure m = measure(*bound, c.skeleton, clip.motion, bind_pose);
       print("CesiumMan", clip.name, m);
-      // Measured with voxel weights: worst -0.30 cm (cartwheel), -0.05 cm
-      // (walk); longest edge 3.80x / 1.92x (5 / 0 edge-frames past 3x, at the
-      // crotch); before the pelvis was a girdle and the spine thick (embed.h
-      // step 7): -0.03 / -0.03 cm, 3.74x / 2.03x (7 / 0). Before the spine was fitted (the placed neck began at its
-      // chin): 4.80x / 3.01x (28 / 1), at the neck; before the clavicles
-      // were rest-relative (its shoulder line slopes 44 degrees from the
-      // thorax's end; the capture's rises 20): -2.16 / -2.76 cm, 4.81x /
-      // 3.80x (79 / 58, at the neck and the upper arms). Bone heat (then):
-      // -2.52 / -2.74 cm, 2.77x / 2.67x.
+      // Measured with voxel weights: worst -0.60 cm (cartwheel), -0.03 cm
+      // (walk); longest edge 3.23x / 1.72x (6 / 0 edge-frames past 3x, at the
+      // crotch); with falloff 0.5 -0.30 / -0.05 cm, 3.80x / 1.92x (5 / 0); before the pelvis was a girdle and the spine
+      // thick (embed.h step 7): -0.03 / -0.03 cm, 3.74x / 2.03x (7 / 0). Before the spine was fitted (the placed neck
+      // began at its chin): 4.80x / 3.01x (28 / 1), at the neck; before the clavicles were rest-relative (its shoulder
+      // line slopes 44 degrees from the thorax's end; the capture's rises 20): -2.16 / -2.76 cm, 4.81x / 3.80x (79 /
+      // 58, at the neck and the upper arms). Bone heat (then): -2.52 / -2.74 cm, 2.77x / 2.67x.
       EXPECT_LT(m.worst_cm, 0.2) << clip.name << ": " << m.worst_where;
-      EXPECT_LT(m.stretch, 4.0) << clip.name;
+      EXPECT_LT(m.stretch, 3.5) << clip.name;
       EXPECT_LE(m.over_3x, 8) << clip.name;
     }
     // Measured with voxel weights, our weights summed per segment as the
-    // artists' are (rigged_reference.h): overall 0.887, arms 0.654, hands
-    // 0.627, legs 0.837, spine/head 0.950. By our one heaviest bone's
+    // artists' are (rigged_reference.h): overall 0.897, arms 0.645, hands
+    // 0.695, legs 0.842, spine/head 0.959; with falloff 0.5 0.887, arms
+    // 0.654, hands 0.627, legs 0.837, spine/head 0.950. By our one heaviest bone's
     // segment (before 608a1d1): 0.878, hands 0.568, spine/head 0.941
     // (before embed.h's step 7: 0.876, arms
     // 0.675, spine/head 0.934; before the spine was fitted: 0.867,
@@ -459,9 +467,9 @@ TEST(EmbedBodies, KhronosCharacters) {
     // 0.662, hands 0.602, legs 0.825, spine/head 0.897. Before the arms were
     // found from their tips: overall 0.555, arms and hands 0.000 (the goal
     // is 0.7 overall).
-    EXPECT_GT(agreement.overall.fraction(), 0.87);
-    EXPECT_GT(agreement.regions[int(test::BodyRegion::kArms)].fraction(), 0.64);
-    EXPECT_GT(agreement.regions[int(test::BodyRegion::kHands)].fraction(), 0.6);
+    EXPECT_GT(agreement.overall.fraction(), 0.88);
+    EXPECT_GT(agreement.regions[int(test::BodyRegion::kArms)].fraction(), 0.63);
+    EXPECT_GT(agreement.regions[int(test::BodyRegion::kHands)].fraction(), 0.66);
     EXPECT_GT(agreement.regions[int(test::BodyRegion::kLegs)].fraction(), 0.81);
   }
   {
@@ -477,8 +485,9 @@ TEST(EmbedBodies, KhronosCharacters) {
     for (const Clip& clip : c.clips) {
       const ClipMeasure m = measure(*bound, c.skeleton, clip.motion, bind_pose);
       print("RiggedFigure", clip.name, m);
-      // Measured with voxel weights: worst -0.36 cm (cartwheel), -0.06 cm
-      // (walk); edges 1.91x / 1.53x, none past 3x (before embed.h's step 7
+      // Measured with voxel weights: worst -0.75 cm (cartwheel), -0.08 cm
+      // (walk); edges 1.58x / 1.50x, none past 3x (falloff 0.5: -0.36 /
+      // -0.06 cm, 1.91x / 1.53x; before embed.h's step 7
       // -0.11 / -0.11 cm, 2.01x / 1.54x; before the spine was
       // fitted -0.50 / -0.04 cm, 2.01x / 1.67x; clavicles absolute: -0.01 /
       // -0.12 cm, 2.46x / 2.28x). Bone heat (then): 0.58 cm outside (lfemur,
@@ -487,8 +496,9 @@ TEST(EmbedBodies, KhronosCharacters) {
       EXPECT_LT(m.stretch, 2.3) << clip.name;
       EXPECT_EQ(m.over_3x, 0) << clip.name;
     }
-    // Measured with voxel weights, summed per segment: overall 0.646, arms
-    // 0.143, hands 0.846, legs 0.786, spine/head 0.667; by our heaviest
+    // Measured with voxel weights, summed per segment: overall 0.662, arms
+    // 0.143, hands 0.846, legs 0.786, spine/head 0.713 (falloff 0.5: 0.646,
+    // spine/head 0.667); by our heaviest
     // bone (before 608a1d1): 0.613, hands 0.769, spine/head 0.602 (before
     // embed.h's step 7: 0.598, spine/head 0.556). Its joints are a toy's:
     // the artist's hips 11 cm below ours (on its thighs' tops, 3.7 cm
@@ -505,7 +515,7 @@ TEST(EmbedBodies, KhronosCharacters) {
     // trunk), hands 0.692, legs 0.679, spine/head 0.769. Before its legs were
     // found (a bind error), with --fit height: 0.293. The goal, 0.7, is not
     // met: when the second bound fails, it is; raise the first.
-    EXPECT_GT(agreement.overall.fraction(), 0.63);
+    EXPECT_GT(agreement.overall.fraction(), 0.65);
     EXPECT_LT(agreement.overall.fraction(), 0.7);
   }
 }

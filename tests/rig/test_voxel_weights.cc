@@ -158,11 +158,13 @@ TEST(VoxelWeights, AThickBoneHoldsAWideBodysSide) {
     line_arm = std::max(line_arm, weight_of(line->weights[v], 2));
     wide_arm = std::max(wide_arm, weight_of(wide->weights[v], 2));
   }
-  // Measured: the arm's weight along the side's middle, 20 to 35 cm up,
-  // 0.35 to 0.74 on the line, 0 to 0.055 thick (0.11 at most, at its edges).
+  // Measured (falloff 0.1, the default): the arm's largest weight on the
+  // side 0.68 on the line, 0.17 thick (falloff 0.5: 0.74 and 0.11; along the
+  // side's middle 0.35 to 0.74 on the line, 0 to 0.055 thick).
   EXPECT_GT(side, 20);
-  EXPECT_GT(line_arm, 0.7f);
-  EXPECT_LT(wide_arm, 0.15f);
+  EXPECT_GT(line_arm, 0.6f);
+  EXPECT_LT(wide_arm, 0.25f);
+  EXPECT_LT(wide_arm, 0.4f * line_arm);
   thick.thick_bones = {7};
   EXPECT_FALSE(voxel_weights(slab, bones, thick));  // no such bone
 
