@@ -21,8 +21,8 @@
 //     shells, holes; with the embedding's rigid parts, so the face goes with
 //     the head), bone heat (heat_weights.h, with the same rigid parts) or
 //     distance (auto_weights.h). Voxel weights agree best with MakeHuman's
-//     artists (tests/rig/test_makehuman_reference.cc: 0.827 of vertices on
-//     the same bone against heat's 0.748) and keep touching parts together
+//     artists (tests/rig/test_makehuman_reference.cc: 0.828 of vertices on
+//     the same bone against heat's 0.747) and keep touching parts together
 //     (tests/rig/test_voxel_weights.cc). Cost (bench_bind, Release, one
 //     core): the 13k-vertex humanoid bound in 0.85 s with voxel weights,
 //     0.17 s with heat; on the same body subdivided to 53k vertices the
