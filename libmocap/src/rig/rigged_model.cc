@@ -350,13 +350,23 @@ ModelPose rest_pose(const RiggedModel& model) {
   return pose;
 }
 
-ModelPose bind_pose(const RiggedModel& model) {
-  ModelPose pose = rest_pose(model);
-  const std::size_t count = model.nodes.size();
-  std::vector<int> joint_of(count, -1);
+namespace {
+
+// Per node, the first joint that moves it, or -1.
+std::vector<int> joint_of_nodes(const RiggedModel& model) {
+  std::vector<int> joint_of(model.nodes.size(), -1);
   for (std::size_t j = 0; j < model.joints.size(); ++j) {
     if (joint_of[model.joints[j].node] < 0) joint_of[model.joints[j].node] = static_cast<int>(j);
   }
+  return joint_of;
+}
+
+}  // namespace
+
+ModelPose bind_pose(const RiggedModel& model) {
+  ModelPose pose = rest_pose(model);
+  const std::size_t count = model.nodes.size();
+  const std::vector<int> joint_of = joint_of_nodes(model);
   std::vector<Eigen::Affine3d> world(count);
   for (std::size_t n = 0; n < count; ++n) {
     const int parent = model.nodes[n].parent;
@@ -433,8 +443,7 @@ void model_skinning_matrices(const RiggedModel& model, const ModelPose& pose, st
 }
 
 BoneTree joint_tree(const RiggedModel& model) {
-  std::vector<int> joint_of(model.nodes.size(), -1);
-  for (std::size_t j = 0; j < model.joints.size(); ++j) joint_of[model.joints[j].node] = static_cast<int>(j);
+  const std::vector<int> joint_of = joint_of_nodes(model);
   BoneTree tree;
   tree.parent.assign(model.joints.size(), -1);
   tree.order.resize(model.joints.size());

@@ -142,9 +142,10 @@ void model_skinning_matrices(const RiggedModel& model, const ModelPose& pose, st
                              std::span<SkinMatrix> matrices);
 
 // The joints' hierarchy, for a Skinner to set dual quaternions' signs along
-// (Skinner::run(tree)): each joint's parent is the nearest joint among its
-// node's ancestors, or for a joint with none the first such root (which
-// alone has -1); the joints ordered by node (parents first).
+// (Skinner::run(tree)): each joint's parent is the (first) joint of the
+// nearest of its node's ancestors that has one, or for a joint with none
+// the first such root (which alone has -1); the joints ordered by node
+// (parents first).
 BoneTree joint_tree(const RiggedModel& model);
 
 // For skin_frames (skin/skin_frames.h): frame k of `animation` at k / fps
