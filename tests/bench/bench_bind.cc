@@ -135,6 +135,7 @@ void BM_BindEmbedVoxel(benchmark::State& state) {
     options.rigid_parts = embedded.rigid_parts;
     options.girdles = embedded.girdles;
     options.thick_bones = embedded.thick_bones;
+    options.fixed_joints = mocap::joints_without_rotation(in.skeleton);
     auto weights = mocap::voxel_weights(in.mesh, bind.segments, options);
     if (!weights) std::abort();
     benchmark::DoNotOptimize(weights->weights.data());
@@ -147,7 +148,7 @@ BENCHMARK(BM_BindEmbedVoxel)->Unit(benchmark::kMillisecond);
 struct Subdivided {
   mocap::Mesh mesh;
   mocap::SkeletonBind bind;
-  mocap::VoxelWeightOptions voxel;  // the embedding's rigid parts, girdle and thick bones
+  mocap::VoxelWeightOptions voxel;  // the embedding's rigid parts, girdle and thick bones; fixed joints
 };
 const Subdivided& subdivided_inputs() {
   static const Subdivided s = [] {
@@ -160,6 +161,7 @@ const Subdivided& subdivided_inputs() {
     out.voxel.rigid_parts = embedded.rigid_parts;
     out.voxel.girdles = embedded.girdles;
     out.voxel.thick_bones = embedded.thick_bones;
+    out.voxel.fixed_joints = mocap::joints_without_rotation(in.skeleton);
     return out;
   }();
   return s;

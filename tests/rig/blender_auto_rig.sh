@@ -11,11 +11,12 @@
 # the weights the cartwheel's saved, the same binding without its cost);
 # the overlapping parts with a pouch and a belt (Z up, centimetres) by the
 # cartwheel. Stretch bounds: on the walk the issue's 3x (Blender measured
-# 2.19x, none past 3x); on the cartwheels what test_embed_bodies.cc
-# measures with a margin (2.97x and 2.72x in Blender, none past 3x; with
-# falloff 0.5, voxel_weights.h step 4, 3.10x and 2.75x, 3 and 0 edge-poses
-# past 3x; 3.85x and 3.38x before the pelvis was a girdle and the spine
-# thick, step 2).
+# 1.93x, none past 3x; 2.19x before the creases were relaxed,
+# voxel_weights.h step 7); on the cartwheels what test_embed_bodies.cc
+# measures with a margin (2.42x and 2.50x in Blender, none past 3x; before
+# the creases were relaxed 2.97x and 2.72x; with falloff 0.5, step 4, 3.10x
+# and 2.75x, 3 and 0 edge-poses past 3x; 3.85x and 3.38x before the pelvis
+# was a girdle and the spine thick, step 2).
 # Exit 0: every check held; 1: one failed; 77: no blender (1 under CI=true).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -40,11 +41,11 @@ body() {
     status=1
   fi
 }
-body parts_cartwheel parts_zup_m.obj m "$data/49_06.amc" 3.2 --auto-weights --save-weights "$work/parts.weights"
+body parts_cartwheel parts_zup_m.obj m "$data/49_06.amc" 2.8 --auto-weights --save-weights "$work/parts.weights"
 if [ -f "$cmu/16_15.amc" ] && [ -f "$work/parts.weights" ]; then
   body parts_walk parts_zup_m.obj m "$cmu/16_15.amc" 3.0 --weights "$work/parts.weights"
 else
   echo "no walk at $cmu/16_15.amc: the cartwheels alone"
 fi
-body overlap_cartwheel overlap_zup_cm.obj cm "$data/49_06.amc" 2.9 --auto-weights
+body overlap_cartwheel overlap_zup_cm.obj cm "$data/49_06.amc" 2.8 --auto-weights
 exit $status

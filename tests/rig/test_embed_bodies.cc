@@ -62,9 +62,13 @@ struct TestMesh {
 // Measured with voxel weights, the default, the clavicles and thumbs
 // rest-relative (embed.h step 6), the spine fitted to the neck (step 3b),
 // the pelvis a girdle and the spine thick (step 7), falloff 0.1
-// (voxel_weights.h step 4) (cartwheel / walk, both on subject 49's
-// skeleton; edge-frames past 3x in brackets): worst limb joint -0.97 /
-// -0.21 cm, longest edge 3.19x / 1.98x (3 / 0) on the parts; overlapping
+// (voxel_weights.h step 4), the creases relaxed (voxel_weights.h step 7)
+// (cartwheel / walk, both on subject 49's skeleton; edge-frames past 3x in
+// brackets): worst limb joint -0.96 / -0.21 cm, longest edge 2.67x / 2.00x
+// (0 / 0) on the parts; overlapping parts -0.37 / -0.15 cm, 2.50x / 2.02x;
+// heavy -1.94 / -0.69 cm, 2.80x / 1.87x; thin -0.17 / -0.80 cm, 2.48x /
+// 1.97x; big head -0.47 / -1.70 cm, 2.57x / 1.81x: none past 3x. Before
+// the creases were relaxed: -0.97 / -0.21 cm, 3.19x / 1.98x (3 / 0) on the parts; overlapping
 // parts -0.37 / -0.15 cm, 2.72x / 2.22x (0 / 0); heavy -1.94 / -0.69 cm,
 // 3.51x / 1.88x (4 / 0, its armpit with the arm overhead); thin -0.15 /
 // -0.80 cm, 2.48x / 2.26x (0 / 0); big head -0.47 / -1.70 cm, 3.16x /
@@ -97,9 +101,9 @@ struct TestMesh {
 // otherwise on a turned and scaled mesh, so the figures differ by a hair,
 // not at all with bone heat; the one-piece body, turned, -0.55 / -0.41 cm,
 // 3.91x / 3.09x (26 / 12). With bone heat (before): 9.9x to 32.4x, 18-537
-// edge-frames past 3x. The 3x is not met yet; the bounds are what
-// the voxel weights do, and a margin.
-// No global option reaches it without a loss elsewhere (measured 2026-12-07,
+// edge-frames past 3x. The bounds are what the voxel weights do, and a
+// margin; the 3x is met on every body since the creases are relaxed.
+// Before that, no global option reached it without a loss elsewhere (measured 2026-12-07,
 // clavicles absolute, longest edge cartwheel / walk): 30 diffusion passes,
 // parts 3.50x / 2.96x, base.obj 9.37x, but MakeHuman's hands 0.705,
 // arms_down 4.77x and its wrist 0.30 cm outside; 25 passes, MakeHuman's legs
@@ -112,11 +116,11 @@ struct TestMesh {
 // The one-piece body and the turned copies have their orientation checked,
 // not their figures: a voxel binding costs 7-10 s of CPU under ASan.
 const TestMesh kHumanoidMeshes[] = {
-    {"parts_dm.obj", "dm", "+y", "+z", -0.15, 3.4, 6},     {"parts_zup_m.obj", "m", "+z", "-y", -0.15, 3.4, 6},
-    {"parts_ymz_cm.obj", "cm", "+y", "-z", -0.15, 3.4, 6}, {"body_zup_cm.obj", "cm", "+z", "+x", -0.15, 3.4, 6},
-    {"overlap_zup_cm.obj", "cm", "+z", "-y", 0.2, 2.9, 0},  // separate overlapping parts: no weld joins them
-    {"heavy_dm.obj", "dm", "+y", "+z", -0.2, 3.7, 8},      {"thin_dm.obj", "dm", "+y", "+z", -0.05, 2.8, 0},
-    {"bighead_dm.obj", "dm", "+y", "+z", -0.05, 3.4, 4},
+    {"parts_dm.obj", "dm", "+y", "+z", -0.15, 2.9, 0},     {"parts_zup_m.obj", "m", "+z", "-y", -0.15, 2.9, 0},
+    {"parts_ymz_cm.obj", "cm", "+y", "-z", -0.15, 2.9, 0}, {"body_zup_cm.obj", "cm", "+z", "+x", -0.15, 2.9, 0},
+    {"overlap_zup_cm.obj", "cm", "+z", "-y", 0.2, 2.8, 0},  // separate overlapping parts: no weld joins them
+    {"heavy_dm.obj", "dm", "+y", "+z", -0.2, 3.0, 0},      {"thin_dm.obj", "dm", "+y", "+z", -0.05, 2.8, 0},
+    {"bighead_dm.obj", "dm", "+y", "+z", -0.05, 2.9, 0},
 };
 
 struct ClipMeasure {
@@ -325,7 +329,8 @@ TEST(EmbedBodies, ArmsHangingAtTheSides) {
   for (const auto& [clip, m] : measure_clips(options_for(path, "dm"))) {
     print("arms_down_dm.obj", clip, m);
     // Measured with voxel weights: worst -0.56 cm (cartwheel), -0.30 cm
-    // (walk); longest edge 2.95x / 2.17x (0 / 0 edge-frames past 3x); with
+    // (walk); longest edge 2.72x / 2.00x (0 / 0 edge-frames past 3x); before
+    // the creases were relaxed (voxel_weights.h step 7) 2.95x / 2.17x; with
     // falloff 0.5 -0.59 / -0.24 cm, 2.90x / 2.31x (0 / 0). Before
     // the pelvis was a girdle and the spine thick (embed.h step 7): -0.58 /
     // -0.22 cm, 3.78x / 2.40x (7 / 0, at the crotch). With the thumbs absolute: 3.90x / 3.96x (92 / 70; a 1.8 mm
@@ -335,8 +340,8 @@ TEST(EmbedBodies, ArmsHangingAtTheSides) {
     // so): -0.31 / -0.54 cm, 4.43x / 4.33x (331 / 272, at the armpits and the
     // thumbs). Bone heat (then): -0.51 / -0.73 cm, 9.2x / 5.0x.
     EXPECT_LT(m.worst_cm, -0.1) << clip << ": " << m.worst_where;
-    EXPECT_LT(m.stretch, 3.2) << clip;
-    EXPECT_LE(m.over_3x, 2) << clip;
+    EXPECT_LT(m.stretch, 3.0) << clip;
+    EXPECT_EQ(m.over_3x, 0) << clip;
   }
 }
 
@@ -345,8 +350,10 @@ TEST(EmbedBodies, ArmsHangingAtTheSides) {
 // height) and a wide stance (each thigh 18 degrees further out than the
 // A-pose's, the feet 1.04 m apart where the A-pose's are 0.54 m).
 // Measured with voxel weights (cartwheel / walk): T-pose worst limb joint
-// -0.76 / -0.27 cm, longest edge 2.81x / 2.14x, none past 3x; wide stance
-// -0.39 / -0.25 cm, 2.99x / 2.21x, none past 3x. With falloff 0.5: T-pose
+// -0.68 / -0.27 cm, longest edge 2.83x / 1.89x, none past 3x; wide stance
+// -0.39 / -0.25 cm, 2.58x / 1.93x, none past 3x. Before the creases were
+// relaxed (voxel_weights.h step 7): T-pose 2.81x / 2.14x; wide stance
+// 2.99x / 2.21x. With falloff 0.5: T-pose
 // 2.72x / 2.23x (at the thumbs); wide stance 3.33x / 2.42x (3 / 0
 // edge-frames past 3x: the armpit with the arm overhead).
 TEST(EmbedBodies, TPoseAndWideStance) {
@@ -357,8 +364,8 @@ TEST(EmbedBodies, TPoseAndWideStance) {
     int max_over_3x[2];
   };
   const Body bodies[] = {
-      {"tpose_dm.obj", {"lhumerus -10 0 0", "rhumerus -10 0 0", "lradius 5", "rradius 5"}, {3.0, 2.6}, {0, 0}},
-      {"wide_dm.obj", {"lfemur -2.72 -0.32 5", "rfemur -2.72 0.32 -5"}, {3.3, 2.6}, {2, 0}},
+      {"tpose_dm.obj", {"lhumerus -10 0 0", "rhumerus -10 0 0", "lradius 5", "rradius 5"}, {3.0, 2.4}, {0, 0}},
+      {"wide_dm.obj", {"lfemur -2.72 -0.32 5", "rfemur -2.72 0.32 -5"}, {2.9, 2.4}, {0, 0}},
   };
   for (const Body& body : bodies) {
     const auto path = posed_humanoid(body.file, body.lines);
@@ -382,13 +389,14 @@ TEST(EmbedBodies, MakeHumanBaseMeshWithHelpers) {
   for (const auto& [clip, m] : measure_clips(options_for(path, "dm"))) {
     print("base.obj", clip, m);
     // Measured with voxel weights: worst -0.22 cm (cartwheel), -0.00 cm
-    // (walk); longest edge 10.28x / 5.62x (378 / 53 edge-frames past 3x; a
-    // 2 cm helper edge between the shins). With falloff 0.5: -0.21 / -0.01
+    // (walk); longest edge 6.52x / 3.42x (225 / 4 edge-frames past 3x; a 2
+    // cm helper edge between the shins); before the creases were relaxed
+    // (voxel_weights.h step 7) 10.28x / 5.62x (378 / 53). With falloff 0.5: -0.21 / -0.01
     // cm, 10.56x / 5.72x (439 / 59). Before embed.h's step 7: -0.08 /
     // -0.03 cm, 10.59x / 5.73x (397 / 57). Clavicles absolute: -0.41 /
     // -0.02 cm, 409 / 57. Bone heat (then): -0.41 / -0.06 cm, 10.1x / 23.1x.
     EXPECT_LT(m.worst_cm, 0.3) << clip << ": " << m.worst_where;
-    EXPECT_LT(m.stretch, 11.5) << clip;
+    EXPECT_LT(m.stretch, 7.5) << clip;
   }
 }
 
@@ -446,19 +454,22 @@ TEST(EmbedBodies, KhronosCharacters) {
       const ClipMeasure m = measure(*bound, c.skeleton, clip.motion, bind_pose);
       print("CesiumMan", clip.name, m);
       // Measured with voxel weights: worst -0.60 cm (cartwheel), -0.03 cm
-      // (walk); longest edge 3.23x / 1.72x (6 / 0 edge-frames past 3x, at the
-      // crotch); with falloff 0.5 -0.30 / -0.05 cm, 3.80x / 1.92x (5 / 0); before the pelvis was a girdle and the spine
-      // thick (embed.h step 7): -0.03 / -0.03 cm, 3.74x / 2.03x (7 / 0). Before the spine was fitted (the placed neck
-      // began at its chin): 4.80x / 3.01x (28 / 1), at the neck; before the clavicles were rest-relative (its shoulder
-      // line slopes 44 degrees from the thorax's end; the capture's rises 20): -2.16 / -2.76 cm, 4.81x / 3.80x (79 /
-      // 58, at the neck and the upper arms). Bone heat (then): -2.52 / -2.74 cm, 2.77x / 2.67x.
+      // (walk); longest edge 2.85x / 1.68x (0 / 0 edge-frames past 3x); before
+      // the creases were relaxed (voxel_weights.h step 7) 3.23x / 1.72x (6 /
+      // 0, at the crotch); with falloff 0.5 -0.30 / -0.05 cm, 3.80x / 1.92x (5 / 0); before the pelvis was a girdle and
+      // the spine thick (embed.h step 7): -0.03 / -0.03 cm, 3.74x / 2.03x (7 / 0). Before the spine was fitted (the
+      // placed neck began at its chin): 4.80x / 3.01x (28 / 1), at the neck; before the clavicles were rest-relative
+      // (its shoulder line slopes 44 degrees from the thorax's end; the capture's rises 20): -2.16 / -2.76 cm, 4.81x
+      // / 3.80x (79 / 58, at the neck and the upper arms). Bone heat (then): -2.52 / -2.74 cm, 2.77x / 2.67x.
       EXPECT_LT(m.worst_cm, 0.2) << clip.name << ": " << m.worst_where;
-      EXPECT_LT(m.stretch, 3.5) << clip.name;
-      EXPECT_LE(m.over_3x, 8) << clip.name;
+      EXPECT_LT(m.stretch, 3.0) << clip.name;
+      EXPECT_EQ(m.over_3x, 0) << clip.name;
     }
     // Measured with voxel weights, our weights summed per segment as the
-    // artists' are (rigged_reference.h): overall 0.897, arms 0.645, hands
-    // 0.695, legs 0.842, spine/head 0.959; with falloff 0.5 0.887, arms
+    // artists' are (rigged_reference.h): overall 0.893, arms 0.645, hands
+    // 0.695, legs 0.842, spine/head 0.953 (the creases relaxed,
+    // voxel_weights.h step 7: trunk->head 38, was 30); before, 0.897,
+    // spine/head 0.959; with falloff 0.5 0.887, arms
     // 0.654, hands 0.627, legs 0.837, spine/head 0.950. By our one heaviest bone's
     // segment (before 608a1d1): 0.878, hands 0.568, spine/head 0.941
     // (before embed.h's step 7: 0.876, arms
@@ -486,7 +497,8 @@ TEST(EmbedBodies, KhronosCharacters) {
       const ClipMeasure m = measure(*bound, c.skeleton, clip.motion, bind_pose);
       print("RiggedFigure", clip.name, m);
       // Measured with voxel weights: worst -0.75 cm (cartwheel), -0.08 cm
-      // (walk); edges 1.58x / 1.50x, none past 3x (falloff 0.5: -0.36 /
+      // (walk); edges 1.57x / 1.48x, none past 3x (before the creases were
+      // relaxed, voxel_weights.h step 7, 1.58x / 1.50x; falloff 0.5: -0.36 /
       // -0.06 cm, 1.91x / 1.53x; before embed.h's step 7
       // -0.11 / -0.11 cm, 2.01x / 1.54x; before the spine was
       // fitted -0.50 / -0.04 cm, 2.01x / 1.67x; clavicles absolute: -0.01 /
@@ -496,8 +508,10 @@ TEST(EmbedBodies, KhronosCharacters) {
       EXPECT_LT(m.stretch, 2.3) << clip.name;
       EXPECT_EQ(m.over_3x, 0) << clip.name;
     }
-    // Measured with voxel weights, summed per segment: overall 0.662, arms
-    // 0.143, hands 0.846, legs 0.786, spine/head 0.713 (falloff 0.5: 0.646,
+    // Measured with voxel weights, summed per segment: overall 0.652, arms
+    // 0.143, hands 0.846, legs 0.786, spine/head 0.685 (the creases relaxed,
+    // voxel_weights.h step 7: its neck's base ring, the artist's trunk, now
+    // shares the head's weight; before, 0.662, spine/head 0.713; falloff 0.5: 0.646,
     // spine/head 0.667); by our heaviest
     // bone (before 608a1d1): 0.613, hands 0.769, spine/head 0.602 (before
     // embed.h's step 7: 0.598, spine/head 0.556). Its joints are a toy's:
@@ -515,7 +529,7 @@ TEST(EmbedBodies, KhronosCharacters) {
     // trunk), hands 0.692, legs 0.679, spine/head 0.769. Before its legs were
     // found (a bind error), with --fit height: 0.293. The goal, 0.7, is not
     // met: when the second bound fails, it is; raise the first.
-    EXPECT_GT(agreement.overall.fraction(), 0.65);
+    EXPECT_GT(agreement.overall.fraction(), 0.64);
     EXPECT_LT(agreement.overall.fraction(), 0.7);
   }
 }

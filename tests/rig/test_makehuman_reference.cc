@@ -264,7 +264,9 @@ void expect_at_least(const BoneAgreement& a, double overall, std::array<double, 
 // 0.02, arms' threshold 0.868. Later, falloff 0.1 (voxel_weights.h step
 // 4; 0.5 before): overall 0.828, arms 0.871, hands 0.716, legs 0.868,
 // spine/head 0.859 (lfingers->lhand 253, was 282); hands and legs raised to
-// those less 0.02.
+// those less 0.02. On 2026-12-07, the creases relaxed (voxel_weights.h step
+// 7): overall 0.828, arms 0.868 (1019/1174: three fewer), hands 0.716, legs
+// 0.868, spine/head 0.858; arms' threshold 0.866.
 TEST(MakeHumanReferenceMeasures, DefaultBindingAgainstTheArtists) {
   REQUIRE_MAKEHUMAN();
   const auto* ref = reference();
@@ -272,7 +274,7 @@ TEST(MakeHumanReferenceMeasures, DefaultBindingAgainstTheArtists) {
   ASSERT_EQ(MeshBindOptions{}.weight_method, WeightMethod::kVoxel);
   const Measured m = measure_binding(*ref, MeshBindOptions{}.fit, MeshBindOptions{}.weight_method, "default (voxel)");
   ASSERT_EQ(m.agreement.overall.vertices, ref->vertex_count());
-  expect_at_least(m.agreement, 0.807, {0.868, 0.696, 0.848, 0.839});
+  expect_at_least(m.agreement, 0.807, {0.866, 0.696, 0.848, 0.839});
   // The joints are the embedding's, as with heat.
   expect_joints_within(m.joints, 12.3, 3.3);
 }

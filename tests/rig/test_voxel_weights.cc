@@ -81,7 +81,7 @@ TEST(VoxelWeightsValidity, BadOptionsAndBonesOutsideFail) {
   o.falloff = 1.5f;
   EXPECT_FALSE(voxel_weights(mesh, bar_bones(), o));
   o = {};
-  o.smoothing = 0.0f;
+  o.relax_bound = 1.0f;
   EXPECT_FALSE(o.validate());
   o = {};
   o.diffusion_passes = -1;
@@ -89,6 +89,13 @@ TEST(VoxelWeightsValidity, BadOptionsAndBonesOutsideFail) {
   o = {};
   o.min_weight = 0.25f;  // four equal shares would all go
   EXPECT_FALSE(o.validate());
+  o = {};
+  o.relax_passes = -1;
+  EXPECT_FALSE(o.validate());
+  o = {};
+  o.fixed_joints = {7};  // the bar has 3 bones
+  EXPECT_TRUE(o.validate());
+  EXPECT_FALSE(voxel_weights(mesh, bar_bones(), o));
   o = {};
   o.solid.resolution = 4;
   EXPECT_FALSE(o.validate());
@@ -200,6 +207,7 @@ TEST(VoxelWeights, AGirdleHoldsTheBodyBetweenItsBones) {
   }
   VoxelWeightOptions lines, girdle;
   lines.solid.resolution = girdle.solid.resolution = 48;  // 1.25 cm cells
+  lines.fixed_joints = girdle.fixed_joints = {1, 3};      // as CMU's hipjoints
   girdle.girdles = {{1, 3}};
   const auto apart = voxel_weights(body, bones, lines);
   const auto joined = voxel_weights(body, bones, girdle);

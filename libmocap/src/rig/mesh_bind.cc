@@ -108,6 +108,7 @@ Result<BoundMesh> bind_mesh(const Skeleton& skeleton, const MeshBindOptions& opt
     std::vector<VertexWeights> welded;
     if (options.weight_method == WeightMethod::kVoxel) {
       voxel.rigid_parts = heat.rigid_parts;
+      voxel.fixed_joints = joints_without_rotation(skeleton);
       Result<VoxelBinding> bound = voxel_weights(surface.mesh, out.bind.segments, voxel);
       if (!bound) return fail(options.mesh_path, 0, bound.error().message);
       welded = std::move(bound->weights);

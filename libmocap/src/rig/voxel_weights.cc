@@ -1,4 +1,3 @@
-#include <mocap/rig/auto_weights.h>
 #include <mocap/rig/voxel_weights.h>
 
 #include <Eigen/Eigenvalues>
@@ -10,6 +9,7 @@
 #include <limits>
 #include <numeric>
 #include <span>
+#include <tuple>
 #include <utility>
 
 namespace mocap {
@@ -399,6 +399,126 @@ std::vector<int> mesh_parts(const Mesh& mesh, int& parts) {
   return part;
 }
 
+// Step 7's neighbours: the mesh's edges and the links between touching
+// parts, each vertex's sorted by position (so that the sums do not depend on
+// how the mesh numbers its vertices: a mesh split at its seams binds as the
+// welded one does), in compressed rows.
+struct Neighbourhood {
+  std::vector<int> first;  // per vertex, then one past the last
+  std::vector<int> vertex;
+  std::vector<float> inverse_square;  // 1 / distance^2 per neighbour
+  std::vector<std::uint8_t> linked;   // per neighbour: 1 for a link between parts, 0 for an edge
+};
+
+Neighbourhood neighbourhood(const Mesh& mesh, std::span<const std::array<int, 2>> edges,
+                            std::span<const std::array<int, 2>> links) {
+  const std::size_t n = mesh.positions.size();
+  // (vertex, neighbour, linked), sorted by vertex, then the neighbour's position.
+  std::vector<std::tuple<int, int, std::uint8_t>> pairs;
+  pairs.reserve(2 * (edges.size() + links.size()));
+  for (const auto& e : edges) pairs.emplace_back(e[0], e[1], 0), pairs.emplace_back(e[1], e[0], 0);
+  for (const auto& e : links) pairs.emplace_back(e[0], e[1], 1), pairs.emplace_back(e[1], e[0], 1);
+  std::sort(pairs.begin(), pairs.end(), [&](const auto& x, const auto& y) {
+    if (std::get<0>(x) != std::get<0>(y)) return std::get<0>(x) < std::get<0>(y);
+    const Eigen::Vector3f &p = mesh.positions[std::get<1>(x)], &q = mesh.positions[std::get<1>(y)];
+    return std::tie(p.x(), p.y(), p.z()) < std::tie(q.x(), q.y(), q.z());
+  });
+  // Two touching vertices may share a position: their pull is the largest, not infinite.
+  constexpr float kNearest = 1e-4f;  // metres
+  Neighbourhood out;
+  out.first.assign(n + 1, 0);
+  for (const auto& [v, u, linked] : pairs) {
+    ++out.first[v + 1];
+    out.vertex.push_back(u);
+    out.linked.push_back(linked);
+    const float d = std::max(kNearest, (mesh.positions[v] - mesh.positions[u]).norm());
+    out.inverse_square.push_back(1.0f / (d * d));
+  }
+  for (std::size_t v = 0; v < n; ++v) out.first[v + 1] += out.first[v];
+  return out;
+}
+
+// Step 7: `passes` passes; in each, the ends of every edge whose stretch
+// with one joint turned half a turn (1 + 2 |dW_j| r_j / l) passes `bound`,
+// and the vertices linked to them, take the mean of themselves (half) and
+// their neighbours (half, by 1 / distance^2). Returns how many vertices
+// changed.
+int relax_stretch(const Mesh& mesh, std::span<const BoneSegment> bones, std::span<const int> fixed_joints,
+                  std::span<const std::array<int, 2>> edges, const Neighbourhood& near, float bound, int passes,
+                  std::vector<VertexWeights>& weights) {
+  const std::size_t n = mesh.positions.size();
+  const std::size_t bone_count = bones.size();
+  // Per bone, the joints that turn it: itself and its ancestors, the root
+  // (nothing above it turns) and fixed joints left out.
+  std::vector<std::vector<int>> turned_by(bone_count);
+  for (std::size_t b = 0; b < bone_count; ++b)
+    for (int j = static_cast<int>(b); j >= 0 && bones[j].parent >= 0; j = bones[j].parent)
+      if (std::find(fixed_joints.begin(), fixed_joints.end(), j) == fixed_joints.end()) turned_by[b].push_back(j);
+  const float limit = 0.5f * (bound - 1.0f);  // on |dW_j| r_j / l
+  std::vector<float> below_a(bone_count, 0.0f), below_b(bone_count, 0.0f), dense(bone_count, 0.0f);
+  std::vector<int> joints, touched;
+  std::vector<std::uint8_t> marked(n, 0), changed(n, 0);
+  std::vector<VertexWeights> next(n);
+  std::vector<std::pair<int, float>> influences;
+  auto add_below = [&](const VertexWeights& w, std::vector<float>& below) {
+    for (int k = 0; k < kMaxInfluences; ++k) {
+      if (w.weight[k] <= 0.0f) continue;
+      for (const int j : turned_by[w.bone[k]]) {
+        if (below_a[j] == 0.0f && below_b[j] == 0.0f) joints.push_back(j);
+        below[j] += w.weight[k];
+      }
+    }
+  };
+  auto add = [&](const VertexWeights& w, float share) {
+    for (int k = 0; k < kMaxInfluences; ++k) {
+      if (w.weight[k] <= 0.0f) continue;
+      if (dense[w.bone[k]] == 0.0f) touched.push_back(w.bone[k]);
+      dense[w.bone[k]] += share * w.weight[k];
+    }
+  };
+  for (int pass = 0; pass < passes; ++pass) {
+    std::fill(marked.begin(), marked.end(), 0);
+    bool any = false;
+    for (const auto& e : edges) {
+      const Eigen::Vector3f &a = mesh.positions[e[0]], &b = mesh.positions[e[1]];
+      const float length = (a - b).norm();
+      if (!(length > 0.0f)) continue;
+      joints.clear();
+      add_below(weights[e[0]], below_a);
+      add_below(weights[e[1]], below_b);
+      const Eigen::Vector3f middle = 0.5f * (a + b);
+      float worst = 0.0f;
+      for (const int j : joints) {
+        worst = std::max(worst, std::abs(below_a[j] - below_b[j]) * (middle - bones[j].start).norm());
+        below_a[j] = below_b[j] = 0.0f;
+      }
+      if (worst > limit * length) marked[e[0]] = marked[e[1]] = 1, any = true;
+    }
+    if (!any) break;
+    // Touching parts move together: a marked vertex's links are relaxed with it.
+    for (std::size_t v = 0; v < n; ++v)
+      if (marked[v] & 1)
+        for (int i = near.first[v]; i < near.first[v + 1]; ++i)
+          if (near.linked[i]) marked[near.vertex[i]] |= 2;
+    for (std::size_t v = 0; v < n; ++v) {
+      next[v] = weights[v];
+      if (!marked[v] || near.first[v] == near.first[v + 1]) continue;
+      touched.clear();
+      add(weights[v], 0.5f);
+      float total = 0.0f;
+      for (int i = near.first[v]; i < near.first[v + 1]; ++i) total += near.inverse_square[i];
+      for (int i = near.first[v]; i < near.first[v + 1]; ++i)
+        add(weights[near.vertex[i]], 0.5f * near.inverse_square[i] / total);
+      std::sort(touched.begin(), touched.end());
+      influences.clear();
+      for (const int b : touched) influences.emplace_back(b, dense[b]), dense[b] = 0.0f;
+      if (auto w = make_vertex_weights(influences)) next[v] = *w, changed[v] = 1;
+    }
+    weights.swap(next);
+  }
+  return static_cast<int>(std::count(changed.begin(), changed.end(), 1));
+}
+
 }  // namespace
 
 Result<void> VoxelWeightOptions::validate() const {
@@ -407,9 +527,17 @@ Result<void> VoxelWeightOptions::validate() const {
   // Below 1 / kMaxInfluences the largest share always stays.
   if (!(min_weight >= 0.0f && min_weight < 0.25f)) return fail("", 0, "voxel weights: min_weight must be in [0, 0.25)");
   if (diffusion_passes < 0) return fail("", 0, "voxel weights: diffusion_passes must be >= 0");
-  if (smoothing_iterations < 0) return fail("", 0, "voxel weights: smoothing_iterations must be >= 0");
-  if (!(smoothing > 0.0f && smoothing <= 1.0f)) return fail("", 0, "voxel weights: smoothing must be in (0, 1]");
+  if (!(relax_bound > 1.0f && std::isfinite(relax_bound))) return fail("", 0, "voxel weights: relax_bound must be > 1");
+  if (relax_passes < 0) return fail("", 0, "voxel weights: relax_passes must be >= 0");
   return {};
+}
+
+std::vector<int> joints_without_rotation(const Skeleton& skeleton) {
+  std::vector<int> fixed;
+  for (std::size_t b = 0; b < skeleton.bones.size(); ++b)
+    if (std::none_of(skeleton.bones[b].dofs.begin(), skeleton.bones[b].dofs.end(), is_rotation))
+      fixed.push_back(static_cast<int>(b));
+  return fixed;
 }
 
 Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment> bones,
@@ -424,6 +552,9 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
   for (const int b : options.thick_bones)
     if (b < 0 || b >= bone_count)
       return fail("", 0, "voxel weights: thick bone " + std::to_string(b) + " of " + std::to_string(bone_count));
+  for (const int b : options.fixed_joints)
+    if (b < 0 || b >= bone_count)
+      return fail("", 0, "voxel weights: fixed joint " + std::to_string(b) + " of " + std::to_string(bone_count));
   VoxelBinding out;
   // 1. The solid.
   Result<VoxelSolid> made = voxelize(mesh, options.solid);
@@ -633,34 +764,56 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
     }
   }
 
-  // 7. Contacts between parts, then smoothing elsewhere.
-  std::vector<std::uint8_t> contact(static_cast<std::size_t>(n), 0);
+  // 7. Contacts between parts: each vertex linked to the nearest vertex of
+  // every other part in its cell or a neighbouring one. Then the relaxing.
+  std::vector<std::array<int, 2>> links;
   if (out.parts > 1) {
-    constexpr int kSeveral = -2;
-    std::vector<int> cell_part(solid.cells.size(), -1);
+    std::vector<std::pair<std::size_t, int>> by_cell;  // (grid cell, vertex), sorted
     for (int v = 0; v < n; ++v) {
       const Eigen::Vector3i c = solid.cell_of(mesh.positions[v]);
-      if (part[v] < 0 || !solid.in_grid(c)) continue;
-      int& here = cell_part[solid.index(c)];
-      here = here == -1 || here == part[v] ? part[v] : kSeveral;
+      if (part[v] >= 0 && solid.in_grid(c)) by_cell.emplace_back(solid.index(c), v);
     }
+    std::sort(by_cell.begin(), by_cell.end());
+    std::vector<std::pair<int, float>> nearest;  // per other part met: (vertex, distance)
+    // Ties by position, not index: a mesh split at its seams links as the welded one.
+    const auto by_position = [&](int a, int b) {
+      const Eigen::Vector3f &p = mesh.positions[a], &q = mesh.positions[b];
+      return std::tie(p.x(), p.y(), p.z()) < std::tie(q.x(), q.y(), q.z());
+    };
     for (int v = 0; v < n; ++v) {
       if (part[v] < 0) continue;
+      nearest.clear();
       const Eigen::Vector3i home = solid.cell_of(mesh.positions[v]);
-      bool near_other = false;
-      for (int dz = -1; dz <= 1 && !near_other; ++dz)
-        for (int dy = -1; dy <= 1 && !near_other; ++dy)
-          for (int dx = -1; dx <= 1 && !near_other; ++dx) {
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
             const Eigen::Vector3i c = home + Eigen::Vector3i(dx, dy, dz);
             if (!solid.in_grid(c)) continue;
-            const int there = cell_part[solid.index(c)];
-            near_other = there == kSeveral || (there >= 0 && there != part[v]);
+            const std::size_t cell_index = solid.index(c);
+            auto it = std::lower_bound(by_cell.begin(), by_cell.end(), std::make_pair(cell_index, -1));
+            for (; it != by_cell.end() && it->first == cell_index; ++it) {
+              const int u = it->second;
+              if (part[u] == part[v]) continue;
+              const float d = (mesh.positions[u] - mesh.positions[v]).norm();
+              auto same =
+                  std::find_if(nearest.begin(), nearest.end(), [&](const auto& m) { return part[m.first] == part[u]; });
+              if (same == nearest.end())
+                nearest.emplace_back(u, d);
+              else if (d < same->second || (d == same->second && by_position(u, same->first)))
+                *same = {u, d};
+            }
           }
-      contact[v] = near_other ? 1 : 0;
-      out.contact_vertices += near_other ? 1 : 0;
+      for (const auto& m : nearest) links.push_back({std::min(v, m.first), std::max(v, m.first)});
+      out.contact_vertices += nearest.empty() ? 0 : 1;
     }
+    std::sort(links.begin(), links.end());
+    links.erase(std::unique(links.begin(), links.end()), links.end());
   }
-  smooth_weights(mesh, out.weights, options.smoothing_iterations, options.smoothing, contact);
+  if (options.relax_passes > 0) {
+    const auto edges = mesh_edges(mesh);
+    out.relaxed_vertices = relax_stretch(mesh, bones, options.fixed_joints, edges, neighbourhood(mesh, edges, links),
+                                         options.relax_bound, options.relax_passes, out.weights);
+  }
 
   if (!out.untouched_bones.empty()) {
     out.note = "voxel weights: " + std::to_string(out.untouched_bones.size()) +

@@ -82,24 +82,42 @@
 //     two neighbouring vertices (a cut stretched 2 mm edges of the chest 5x).
 //     The vertices of a part the field does not reach (a piece of the solid
 //     no bone meets) all take the bone nearest to their middle, rigidly.
-//  7. Optional smoothing over the mesh's edges (smooth_weights,
-//     auto_weights.h; off by default), EXCEPT at contacts: a vertex that
-//     has a vertex of another part (a piece of the mesh not joined to it by
-//     edges) in its cell or a neighbouring one keeps the weights of step 6,
-//     so the two touching parts there have the same weights. Off because
-//     the kept vertices then differ from their smoothed neighbours: with 10
-//     passes sub-millimetre edges of the heavy body stretched 17x.
+//  7. Relaxed where a turn would tear: steps 4-6 bound how fast weights
+//     change through the solid, not across a mesh edge that spans a
+//     crease (the armpit: the arm's inner face and the flank touch only
+//     along a line of cells, each side following its own bone, so one
+//     2 cm edge went from the upper arm at 0.59 to 0.33 and stretched 3.5x
+//     with the arm overhead). An edge's stretch when joint j (a bone's
+//     start, `fixed_joints` aside) turns by half a turn is about
+//     1 + 2 |dW_j| r_j / l: dW_j the change along the edge of the weight
+//     of everything below j, r_j the edge's distance from the joint, l its
+//     length. In each of `relax_passes` passes the ends of every edge
+//     past `relax_bound` take the mean of themselves and their neighbours,
+//     the neighbours weighted by 1 / distance^2 (evenly, a 0.5 mm edge next
+//     to 2 cm ones got 0.03 of difference and stretched 4.9x). Vertices of
+//     two parts that touch (within the neighbouring cells) are neighbours
+//     too and relaxed together, so they keep the same weights. Measured on
+//     test_embed_bodies.cc's bodies, the cartwheel's longest edge: heavy
+//     3.51x -> 2.80x, the parts 3.19x -> 2.67x, big head 3.16x -> 2.57x,
+//     CesiumMan 3.23x -> 2.85x (every body now under 3x); MakeHuman's base
+//     mesh with its helpers 10.28x -> 6.52x. It costs a little agreement
+//     with the artists: MakeHuman 0.828 (arms 0.871 -> 0.868), CesiumMan
+//     0.897 -> 0.893, RiggedFigure 0.662 -> 0.652. A bound of 2.6 stretched
+//     CesiumMan less (2.54x), the T-pose more (2.94x), agreed less
+//     (RiggedFigure 0.646); 3.4 left CesiumMan at 3.18x.
 // Cost: the solid, one Dijkstra over its cells with four labels each, and
 // the diffusion's passes over them (about 1.3 s on one core for a body at
 // 192 cells, whatever its vertex count: bench_bind's humanoid subdivided to
 // 53,514 vertices, 1.3 times the earlier weights without diffusion), then a pass
-// over the vertices. Memory: about 150 bytes per solid cell (labels, the
-// field twice while it diffuses, the neighbours) and 9 per grid cell (1.3
-// million cells for the humanoid at 192), growing with the cube of the
-// resolution.
+// over the vertices and step 7's passes over the edges (the weights on that
+// body 1.09 times bone heat's in the same run, 0.99 before step 7).
+// Memory: about 150 bytes per solid cell (labels, the field twice while it
+// diffuses, the neighbours) and 9 per grid cell (1.3 million cells for the
+// humanoid at 192), growing with the cube of the resolution.
 #pragma once
 
 #include <mocap/core/error.h>
+#include <mocap/core/skeleton.h>
 #include <mocap/io/mesh.h>
 #include <mocap/io/skin_weights.h>
 #include <mocap/rig/heat_weights.h>
@@ -125,8 +143,9 @@ struct VoxelWeightOptions {
   float falloff = 0.1f;                // a in [0, 1] (step 4): larger, sharper transitions between bones
   float min_weight = 0.01f;            // in [0, 0.25): shares of the total below it fade to nothing (step 6)
   int diffusion_passes = 20;           // >= 0 passes over the solid's cells (step 5); 0: no diffusion, no gains
-  int smoothing_iterations = 0;        // >= 0 Jacobi passes over the edges (step 7)
-  float smoothing = 0.5f;              // in (0, 1]
+  float relax_bound = 3.0f;            // > 1 (step 7): an edge's stretch allowed with a joint turned half a turn
+  int relax_passes = 10;               // >= 0 (step 7); 0: no relaxing
+  std::vector<int> fixed_joints;       // step 7, bone indices that never turn on their parent (CMU's hipjoints)
   std::vector<RigidPart> rigid_parts;  // step 2 (embed.h finds the head's)
   std::vector<Girdle> girdles;         // step 2 (embed.h gives the pelvis)
   std::vector<int> thick_bones;        // step 2, bone indices (embed.h gives the spine's)
@@ -139,16 +158,22 @@ struct VoxelBinding {
   std::vector<VertexWeights> weights;  // one per vertex of the mesh
   VoxelSolid solid;                    // step 1
   int parts = 0;                       // pieces of the mesh joined by edges
-  int contact_vertices = 0;            // vertices near another part (step 7), not smoothed
+  int contact_vertices = 0;            // vertices near another part (step 7), relaxed with it
+  int relaxed_vertices = 0;            // vertices step 7 changed
   std::vector<int> untouched_bones;    // deforming bones that meet no solid cell: no weight
   std::string note;                    // one line: the bones that got no weight, empty when none
 };
 
+// The bones of `skeleton` without a rotation dof (CMU's lhipjoint and
+// rhipjoint), for VoxelWeightOptions::fixed_joints: they never turn on
+// their parents.
+std::vector<int> joints_without_rotation(const Skeleton& skeleton);
+
 // Weights for every vertex of `mesh` from `bones` (index = bone index, in
 // mesh space, metres), as above. Deterministic. Fails (no file) when the
-// options are invalid, a girdle or thick bone is no bone of `bones`, the
-// mesh cannot be voxelised (no triangle, no extent) or no deforming bone
-// meets the solid.
+// options are invalid, a girdle, thick bone or fixed joint is no bone of
+// `bones`, the mesh cannot be voxelised (no triangle, no extent) or no
+// deforming bone meets the solid.
 Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment> bones,
                                    const VoxelWeightOptions& options = {});
 
