@@ -96,6 +96,11 @@ TEST(VoxelWeightsValidity, BadOptionsAndBonesOutsideFail) {
   o.fixed_joints = {7};  // the bar has 3 bones
   EXPECT_TRUE(o.validate());
   EXPECT_FALSE(voxel_weights(mesh, bar_bones(), o));
+  std::vector<BoneSegment> looped = bar_bones();
+  looped[1].parent = 2;  // 1 -> 2 -> 1: no root above them
+  EXPECT_FALSE(voxel_weights(mesh, looped));
+  looped[1].parent = 3;
+  EXPECT_FALSE(voxel_weights(mesh, looped));
   o = {};
   o.solid.resolution = 4;
   EXPECT_FALSE(o.validate());
@@ -320,6 +325,21 @@ TEST(VoxelWeights, PartsThatTouchGetTheSameWeights) {
   }
   EXPECT_GT(pairs, 10);
   EXPECT_LT(worst, 0.02f);
+  std::printf("two bars touching: %d contact vertices, %d relaxed\n", bound->contact_vertices, bound->relaxed_vertices);
+
+  // The links (step 7) do not depend on the vertices' order.
+  Mesh reversed = mesh;
+  std::reverse(reversed.positions.begin(), reversed.positions.end());
+  const int n = mesh.vertex_count();
+  for (MeshTriangle& t : reversed.triangles)
+    for (int& v : t.vertex) v = n - 1 - v;
+  const auto again = voxel_weights(reversed, bones);
+  ASSERT_TRUE(again) << again.error().to_string();
+  EXPECT_EQ(again->contact_vertices, bound->contact_vertices);
+  EXPECT_EQ(again->relaxed_vertices, bound->relaxed_vertices);
+  for (int v = 0; v < n; ++v)
+    for (int bone = 0; bone < 4; ++bone)
+      ASSERT_EQ(weight_of(bound->weights[v], bone), weight_of(again->weights[n - 1 - v], bone)) << v;
 }
 
 // The humanoid (metres) cut into parts that touch:

@@ -46,8 +46,7 @@ std::vector<VertexWeights> automatic_weights(const Mesh& mesh, std::span<const B
   return weights;
 }
 
-void smooth_weights(const Mesh& mesh, std::vector<VertexWeights>& weights, int iterations, float smoothing,
-                    std::span<const std::uint8_t> pinned) {
+void smooth_weights(const Mesh& mesh, std::vector<VertexWeights>& weights, int iterations, float smoothing) {
   const std::size_t n = mesh.positions.size();
   std::vector<std::pair<int, float>> influences;
   int bone_count = 0;
@@ -85,7 +84,7 @@ void smooth_weights(const Mesh& mesh, std::vector<VertexWeights>& weights, int i
     for (std::size_t v = 0; v < n; ++v) {
       const int begin = first[v];
       const int end = first[v + 1];
-      if (begin == end || (!pinned.empty() && pinned[v])) {
+      if (begin == end) {
         next[v] = weights[v];
         continue;
       }

@@ -418,15 +418,23 @@ Neighbourhood neighbourhood(const Mesh& mesh, std::span<const std::array<int, 2>
   pairs.reserve(2 * (edges.size() + links.size()));
   for (const auto& e : edges) pairs.emplace_back(e[0], e[1], 0), pairs.emplace_back(e[1], e[0], 0);
   for (const auto& e : links) pairs.emplace_back(e[0], e[1], 1), pairs.emplace_back(e[1], e[0], 1);
+  // Ties (two neighbours at one position: only on a mesh not welded) by
+  // the kind of neighbour, then as they come.
   std::sort(pairs.begin(), pairs.end(), [&](const auto& x, const auto& y) {
     if (std::get<0>(x) != std::get<0>(y)) return std::get<0>(x) < std::get<0>(y);
     const Eigen::Vector3f &p = mesh.positions[std::get<1>(x)], &q = mesh.positions[std::get<1>(y)];
-    return std::tie(p.x(), p.y(), p.z()) < std::tie(q.x(), q.y(), q.z());
+    return std::tie(p.x(), p.y(), p.z(), std::get<2>(x)) < std::tie(q.x(), q.y(), q.z(), std::get<2>(y));
   });
-  // Two touching vertices may share a position: their pull is the largest, not infinite.
+  // A zero-length edge, or two touching vertices at one point, pull hard,
+  // not infinitely. A link 0.1 mm long then outweighs the vertex's edges:
+  // touching parts follow each other first (capped at the nearest edge's
+  // pull, the humanoid's touching pairs' weights went 0.015 -> 0.16 apart).
   constexpr float kNearest = 1e-4f;  // metres
   Neighbourhood out;
   out.first.assign(n + 1, 0);
+  out.vertex.reserve(pairs.size());
+  out.linked.reserve(pairs.size());
+  out.inverse_square.reserve(pairs.size());
   for (const auto& [v, u, linked] : pairs) {
     ++out.first[v + 1];
     out.vertex.push_back(u);
@@ -507,11 +515,15 @@ int relax_stretch(const Mesh& mesh, std::span<const BoneSegment> bones, std::spa
       add(weights[v], 0.5f);
       float total = 0.0f;
       for (int i = near.first[v]; i < near.first[v + 1]; ++i) total += near.inverse_square[i];
+      if (!(total > 0.0f)) continue;
       for (int i = near.first[v]; i < near.first[v + 1]; ++i)
         add(weights[near.vertex[i]], 0.5f * near.inverse_square[i] / total);
       std::sort(touched.begin(), touched.end());
       influences.clear();
       for (const int b : touched) influences.emplace_back(b, dense[b]), dense[b] = 0.0f;
+      // The four heaviest kept (make_vertex_weights), small shares too: they
+      // are how a bone spreads. Fading them as step 6 does: the humanoid's
+      // cartwheel 2.62x -> 2.91x; the fifth as the zero alone: 2.74x.
       if (auto w = make_vertex_weights(influences)) next[v] = *w, changed[v] = 1;
     }
     weights.swap(next);
@@ -555,6 +567,16 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
   for (const int b : options.fixed_joints)
     if (b < 0 || b >= bone_count)
       return fail("", 0, "voxel weights: fixed joint " + std::to_string(b) + " of " + std::to_string(bone_count));
+  // Step 7 walks each bone's parents up to the root.
+  for (int b = 0; b < bone_count; ++b) {
+    int steps = 0;
+    for (int j = b; j >= 0; j = bones[j].parent) {
+      if (bones[j].parent < -1 || bones[j].parent >= bone_count || ++steps > bone_count)
+        return fail("", 0,
+                    "voxel weights: bone " + std::to_string(b) + "'s parents do not lead to a root (parent " +
+                        std::to_string(bones[j].parent) + " of bone " + std::to_string(j) + ")");
+    }
+  }
   VoxelBinding out;
   // 1. The solid.
   Result<VoxelSolid> made = voxelize(mesh, options.solid);

@@ -8,7 +8,6 @@
 #include <mocap/skin/bind.h>
 
 #include <Eigen/Core>
-#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -47,9 +46,7 @@ std::vector<VertexWeights> automatic_weights(const Mesh& mesh, std::span<const B
 // Step 3 alone, on any weights (one per vertex of `mesh`): `iterations`
 // Jacobi passes w_v <- (1 - smoothing) w_v + smoothing * mean of the
 // neighbours' w over the mesh's edges, each keeping the four largest,
-// normalised. Vertices with pinned[v] != 0 keep their weights and still pass
-// them on (empty `pinned`: none is). Deterministic.
-void smooth_weights(const Mesh& mesh, std::vector<VertexWeights>& weights, int iterations, float smoothing,
-                    std::span<const std::uint8_t> pinned = {});
+// normalised. Deterministic.
+void smooth_weights(const Mesh& mesh, std::vector<VertexWeights>& weights, int iterations, float smoothing);
 
 }  // namespace mocap

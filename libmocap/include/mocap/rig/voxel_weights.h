@@ -91,12 +91,16 @@
 //     start, `fixed_joints` aside) turns by half a turn is about
 //     1 + 2 |dW_j| r_j / l: dW_j the change along the edge of the weight
 //     of everything below j, r_j the edge's distance from the joint, l its
-//     length. In each of `relax_passes` passes the ends of every edge
-//     past `relax_bound` take the mean of themselves and their neighbours,
-//     the neighbours weighted by 1 / distance^2 (evenly, a 0.5 mm edge next
-//     to 2 cm ones got 0.03 of difference and stretched 4.9x). Vertices of
-//     two parts that touch (within the neighbouring cells) are neighbours
-//     too and relaxed together, so they keep the same weights. Measured on
+//     length; the root and `fixed_joints` never turn on a parent. In each
+//     of up to `relax_passes` passes (fewer when no edge is left past
+//     `relax_bound`) the ends of every edge past it keep half their
+//     weights and take half from their neighbours, weighted by 1 /
+//     distance^2 (evenly, a 0.5 mm edge next to 2 cm ones got 0.03 of
+//     difference and stretched 4.9x), the four heaviest kept (small shares
+//     too: they are how a bone spreads). A
+//     vertex is also linked to the nearest vertex of each other part in its
+//     cell or the neighbouring ones, and relaxed with it, so touching parts
+//     keep the same weights. Measured on
 //     test_embed_bodies.cc's bodies, the cartwheel's longest edge: heavy
 //     3.51x -> 2.80x, the parts 3.19x -> 2.67x, big head 3.16x -> 2.57x,
 //     CesiumMan 3.23x -> 2.85x (every body now under 3x); MakeHuman's base
@@ -106,14 +110,14 @@
 //     CesiumMan less (2.54x), the T-pose more (2.94x), agreed less
 //     (RiggedFigure 0.646); 3.4 left CesiumMan at 3.18x.
 // Cost: the solid, one Dijkstra over its cells with four labels each, and
-// the diffusion's passes over them (about 1.3 s on one core for a body at
-// 192 cells, whatever its vertex count: bench_bind's humanoid subdivided to
-// 53,514 vertices, 1.3 times the earlier weights without diffusion), then a pass
-// over the vertices and step 7's passes over the edges (the weights on that
-// body 1.09 times bone heat's in the same run, 0.99 before step 7).
-// Memory: about 150 bytes per solid cell (labels, the field twice while it
-// diffuses, the neighbours) and 9 per grid cell (1.3 million cells for the
-// humanoid at 192), growing with the cube of the resolution.
+// the diffusion's passes over them, then a pass over the vertices and step
+// 7's passes over the edges (bench_bind, Release, one core: the humanoid
+// subdivided to 53,514 vertices in 0.86 s, 1.09 times bone heat's in the
+// same run; 0.99 before step 7). Memory: about 150 bytes per solid cell
+// (labels, the field twice while it diffuses, the neighbours) and 9 per
+// grid cell (1.3 million cells for the humanoid at 192), growing with the
+// cube of the resolution; step 7 about 150 bytes per vertex (its
+// neighbours, the weights twice).
 #pragma once
 
 #include <mocap/core/error.h>
@@ -158,8 +162,8 @@ struct VoxelBinding {
   std::vector<VertexWeights> weights;  // one per vertex of the mesh
   VoxelSolid solid;                    // step 1
   int parts = 0;                       // pieces of the mesh joined by edges
-  int contact_vertices = 0;            // vertices near another part (step 7), relaxed with it
-  int relaxed_vertices = 0;            // vertices step 7 changed
+  int contact_vertices = 0;            // vertices linked to another part's nearest (step 7)
+  int relaxed_vertices = 0;            // vertices step 7 relaxed at least once
   std::vector<int> untouched_bones;    // deforming bones that meet no solid cell: no weight
   std::string note;                    // one line: the bones that got no weight, empty when none
 };
@@ -172,7 +176,7 @@ std::vector<int> joints_without_rotation(const Skeleton& skeleton);
 // Weights for every vertex of `mesh` from `bones` (index = bone index, in
 // mesh space, metres), as above. Deterministic. Fails (no file) when the
 // options are invalid, a girdle, thick bone or fixed joint is no bone of
-// `bones`, the mesh cannot be voxelised (no triangle, no extent) or no
+// `bones`, a bone's parents do not lead to a root, the mesh cannot be voxelised (no triangle, no extent) or no
 // deforming bone meets the solid.
 Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment> bones,
                                    const VoxelWeightOptions& options = {});
