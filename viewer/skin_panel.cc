@@ -57,8 +57,6 @@ std::optional<std::string> load_skin(SkinState& state, const SkinForm& form, con
   state.fitted_frames.assign(bones, Eigen::Affine3d::Identity());
   state.stretch = make_edge_stretch(state.bound->mesh);
   state.stretch_measured.assign(static_cast<std::size_t>(clip.capture.motion.frame_count()), false);
-  state.bone_names.clear();
-  for (const Bone& bone : clip.capture.skeleton.bones) state.bone_names.push_back(bone.name);
   state.stretched_ratio = -1.0;
   state.clip = &clip;
   state.skinned_frame = -1;
@@ -137,7 +135,8 @@ bool skin_panel(SkinForm& form, SkinState& state, SceneOptions& options) {
   }
   // The frames shown so far: the longest edge named.
   ImGui::TextWrapped(
-      "%s", format_edge_stretch(state.stretch, state.bound->mesh, state.bound->weights, state.bone_names).c_str());
+      "%s", format_edge_stretch(state.stretch, state.bound->mesh, state.bound->weights, state.clip->capture.bone_names)
+                .c_str());
   return load;
 }
 

@@ -56,8 +56,7 @@ struct SkinState {
   // frame, drawn over the mesh: where it tears.
   double stretch_ratio = 0.0;
   EdgeStretch stretch;
-  std::vector<bool> stretch_measured;   // per frame index of the clip
-  std::vector<std::string> bone_names;  // the clip's, to name the longest edge's bones
+  std::vector<bool> stretch_measured;  // per frame index of the clip
   std::vector<int> stretched;
   std::vector<Eigen::Vector3d> stretched_ends;
   double stretched_ratio = -1.0;  // the ratio `stretched` was found with

@@ -399,6 +399,14 @@ std::vector<int> mesh_parts(const Mesh& mesh, int& parts) {
   return part;
 }
 
+// Whether vertex a lies before vertex b in (x, y, z) order: step 7's orders
+// by position, not by index, so that a mesh split at its seams and welded
+// again (other indices, the same positions) binds exactly as before.
+bool before_in_space(const Mesh& mesh, int a, int b) {
+  const Eigen::Vector3f &p = mesh.positions[a], &q = mesh.positions[b];
+  return std::tie(p.x(), p.y(), p.z()) < std::tie(q.x(), q.y(), q.z());
+}
+
 // Step 7's neighbours: the mesh's edges and the links between touching
 // parts, each vertex's sorted by position (so that the sums do not depend on
 // how the mesh numbers its vertices: a mesh split at its seams binds as the
@@ -421,9 +429,12 @@ Neighbourhood neighbourhood(const Mesh& mesh, std::span<const std::array<int, 2>
   // Ties (two neighbours at one position: only on a mesh not welded) by
   // the kind of neighbour, then as they come.
   std::sort(pairs.begin(), pairs.end(), [&](const auto& x, const auto& y) {
-    if (std::get<0>(x) != std::get<0>(y)) return std::get<0>(x) < std::get<0>(y);
-    const Eigen::Vector3f &p = mesh.positions[std::get<1>(x)], &q = mesh.positions[std::get<1>(y)];
-    return std::tie(p.x(), p.y(), p.z(), std::get<2>(x)) < std::tie(q.x(), q.y(), q.z(), std::get<2>(y));
+    const auto [v, u, u_linked] = x;
+    const auto [w, t, t_linked] = y;
+    if (v != w) return v < w;
+    if (before_in_space(mesh, u, t)) return true;
+    if (before_in_space(mesh, t, u)) return false;
+    return u_linked < t_linked;
   });
   // A zero-length edge, or two touching vertices at one point, pull hard,
   // not infinitely. A link 0.1 mm long then outweighs the vertex's edges:
@@ -797,11 +808,6 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
     }
     std::sort(by_cell.begin(), by_cell.end());
     std::vector<std::pair<int, float>> nearest;  // per other part met: (vertex, distance)
-    // Ties by position, not index: a mesh split at its seams links as the welded one.
-    const auto by_position = [&](int a, int b) {
-      const Eigen::Vector3f &p = mesh.positions[a], &q = mesh.positions[b];
-      return std::tie(p.x(), p.y(), p.z()) < std::tie(q.x(), q.y(), q.z());
-    };
     for (int v = 0; v < n; ++v) {
       if (part[v] < 0) continue;
       nearest.clear();
@@ -821,7 +827,7 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
                   std::find_if(nearest.begin(), nearest.end(), [&](const auto& m) { return part[m.first] == part[u]; });
               if (same == nearest.end())
                 nearest.emplace_back(u, d);
-              else if (d < same->second || (d == same->second && by_position(u, same->first)))
+              else if (d < same->second || (d == same->second && before_in_space(mesh, u, same->first)))
                 *same = {u, d};
             }
           }
