@@ -527,9 +527,10 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
       }
     }
   }
-  // The trunk (step 3b in embed.h): the spine from the root to the neck's
-  // base, scaled and turned as one so that lowerneck ends there; the neck
-  // and head bones carried with it.
+  // The trunk (step 3b in embed.h): the spine from the root scaled and
+  // turned as one so that lowerneck would end at the neck's base; thorax
+  // ends there instead, and the neck's two bones share the capture's neck,
+  // from there to the skull's joint.
   const int lowerback = skeleton.find_bone("lowerback"), upperback = skeleton.find_bone("upperback");
   const int thorax = skeleton.find_bone("thorax"), lowerneck = skeleton.find_bone("lowerneck");
   const int upperneck = skeleton.find_bone("upperneck"), head = skeleton.find_bone("head");
@@ -548,7 +549,12 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
     // the trunk stays as placed.
     if (k >= kLimbFactor[0] && k <= kLimbFactor[1]) {
       const Eigen::Quaterniond turn = Eigen::Quaterniond::FromTwoVectors(placed, neck->base - root);
-      for (const int b : {lowerback, upperback, thorax, lowerneck}) target[b] = root + k * (turn * (end[b] - root));
+      for (const int b : {lowerback, upperback}) target[b] = root + k * (turn * (end[b] - root));
+      target[thorax] = neck->base;
+      const Vec3 skull = neck->base + turn * (end[upperneck] - end[lowerneck]);
+      const double lower = placed_length(lowerneck), upper = placed_length(upperneck);
+      if (lower + upper > 1e-9) target[lowerneck] = neck->base + lower / (lower + upper) * (skull - neck->base);
+      target[upperneck] = skull;
     } else {
       neck.reset();
     }

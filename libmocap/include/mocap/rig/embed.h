@@ -19,13 +19,24 @@
 //     march ends where no loop is found (the finger tips, the sole).
 //  3b. The trunk: the neck found by horizontal cuts from the shoulders up
 //     (the first narrowest, its base the lowest cut within 1.4 times its
-//     perimeter); the spine from the root (lowerback, upperback, thorax,
-//     lowerneck) scaled and turned as one, so that lowerneck ends at the
-//     neck's base, as it does on the humanoid when placed by height alone.
-//     A big head or a short neck puts the placed neck inside the head, where
-//     the neck's bones turned the head about its chin and tore the neck
-//     (CesiumMan 4.80x, the big head 4.78x; fitted: 3.74x, 3.73x). Kept as
-//     placed when no neck is found or the factor lies outside 0.5-2.
+//     perimeter); the spine from the root (lowerback, upperback) scaled and
+//     turned as one so that lowerneck would end at the neck's base, as it
+//     does on the humanoid placed by height alone; thorax ends there
+//     instead, where artists' rigs end the chest and start the neck and the
+//     clavicles (MakeHuman's neck01, RiggedFigure's and CesiumMan's neck
+//     joint), taking the chest's top that CMU's lowerneck spans. The neck
+//     keeps the capture's length, upperneck's, from the base to the skull's
+//     joint: lowerneck and upperneck share it (each about half its placed
+//     length). With lowerneck ending at the base, the chest's top moved with
+//     the neck (a nod lifted it): MakeHuman's joints lowerneck 9.5 cm and
+//     upperneck 6.2 cm off (now 0.6, 2.1), RiggedFigure's agreement 0.652
+//     (now 0.710); the back scaled as one to the thorax's end instead put
+//     upperback's flanks at the armpits (a limb edge 2.04x in the humanoid's
+//     cartwheel; MakeHuman 0.824). A big head or a short neck puts the placed
+//     neck inside the head, where the neck's bones turned the head about its
+//     chin and tore the neck (CesiumMan 4.80x, the big head 4.78x; fitted:
+//     3.74x, 3.73x). Kept as placed when no neck is found or the factor lies
+//     outside 0.5-2.
 //  4. The shoulders (clavicle ends): moved onto the upper arm's axis (the
 //     line through the arm's centre line's first 12 cm past the armpit).
 //     On the centre line: the wrist (CMU's radius end: its lwrist is the
