@@ -63,12 +63,15 @@ struct TestMesh {
 // rest-relative (embed.h step 6), the spine fitted to the neck (step 3b),
 // the pelvis a girdle and the spine thick (step 7), falloff 0.1
 // (voxel_weights.h step 4), the creases relaxed (voxel_weights.h step 7),
-// the thorax ending at the neck's base (embed.h step 3b)
+// the thorax ending at the neck's base (embed.h step 3b), 20 relaxing
+// passes and the legs' stretch summed (voxel_weights.h step 7)
 // (cartwheel / walk, both on subject 49's skeleton; edge-frames past 3x in
-// brackets): worst limb joint -0.62 / -0.12 cm, longest edge 2.43x / 2.00x
-// (0 / 0) on the parts; overlapping parts -0.01 / -0.08 cm, 2.39x / 2.01x;
-// heavy -1.88 / -0.29 cm, 2.49x / 1.70x; thin -0.06 / -0.82 cm, 2.48x /
-// 1.95x; big head -0.45 / -1.70 cm, 2.57x / 1.80x: none past 3x. Before
+// brackets): worst limb joint -0.62 / -0.12 cm, longest edge 2.41x / 2.00x
+// (0 / 0) on the parts; overlapping parts -0.01 / -0.08 cm, 2.38x / 2.00x;
+// heavy -1.88 / -0.27 cm, 2.41x / 1.62x; thin -0.04 / -0.82 cm, 2.53x /
+// 1.94x; big head -0.45 / -1.70 cm, 2.49x / 1.87x: none past 3x. With ten
+// passes and the worst joint alone: 2.43x / 2.00x, 2.39x / 2.01x, 2.49x /
+// 1.70x, 2.48x / 1.95x, 2.57x / 1.80x. Before
 // the thorax ended at the neck's base (lowerneck did): -0.96 / -0.21 cm,
 // 2.67x / 2.00x on the parts; overlapping parts -0.37 / -0.15 cm, 2.50x /
 // 2.02x; heavy -1.94 / -0.69 cm, 2.80x / 1.87x; thin -0.17 / -0.80 cm, 2.48x
@@ -124,7 +127,7 @@ const TestMesh kHumanoidMeshes[] = {
     {"parts_dm.obj", "dm", "+y", "+z", -0.05, 2.7, 0},     {"parts_zup_m.obj", "m", "+z", "-y", -0.05, 2.7, 0},
     {"parts_ymz_cm.obj", "cm", "+y", "-z", -0.05, 2.7, 0}, {"body_zup_cm.obj", "cm", "+z", "+x", -0.05, 2.7, 0},
     {"overlap_zup_cm.obj", "cm", "+z", "-y", 0.2, 2.7, 0},  // separate overlapping parts: no weld joins them
-    {"heavy_dm.obj", "dm", "+y", "+z", -0.1, 2.8, 0},      {"thin_dm.obj", "dm", "+y", "+z", -0.02, 2.8, 0},
+    {"heavy_dm.obj", "dm", "+y", "+z", -0.1, 2.8, 0},      {"thin_dm.obj", "dm", "+y", "+z", 0.0, 2.8, 0},
     {"bighead_dm.obj", "dm", "+y", "+z", -0.05, 2.9, 0},
 };
 
@@ -334,7 +337,9 @@ TEST(EmbedBodies, ArmsHangingAtTheSides) {
   for (const auto& [clip, m] : measure_clips(options_for(path, "dm"))) {
     print("arms_down_dm.obj", clip, m);
     // Measured with voxel weights: worst -0.13 cm (cartwheel), -0.10 cm
-    // (walk); longest edge 2.54x / 1.93x (0 / 0 edge-frames past 3x); before
+    // (walk); longest edge 2.72x / 1.94x (0 / 0 edge-frames past 3x, the
+    // crotch); with ten relaxing passes and the worst joint alone
+    // (voxel_weights.h step 7) 2.54x / 1.93x; before
     // the thorax ended at the neck's base (embed.h step 3b) -0.56 / -0.30 cm,
     // 2.72x / 2.00x; before the creases were relaxed (voxel_weights.h step 7) 2.95x / 2.17x; with
     // falloff 0.5 -0.59 / -0.24 cm, 2.90x / 2.31x (0 / 0). Before
@@ -356,8 +361,10 @@ TEST(EmbedBodies, ArmsHangingAtTheSides) {
 // height) and a wide stance (each thigh 18 degrees further out than the
 // A-pose's, the feet 1.04 m apart where the A-pose's are 0.54 m).
 // Measured with voxel weights (cartwheel / walk): T-pose worst limb joint
-// -0.69 / -0.29 cm, longest edge 2.23x / 1.93x, none past 3x; wide stance
-// -0.81 / -0.14 cm, 2.25x / 1.95x, none past 3x. Before the thorax ended
+// -0.65 / -0.29 cm, longest edge 2.53x / 1.93x, none past 3x; wide stance
+// -0.81 / -0.14 cm, 2.30x / 1.94x, none past 3x (with ten relaxing passes
+// and the worst joint alone, voxel_weights.h step 7: 2.23x / 1.93x, 2.25x /
+// 1.95x). Before the thorax ended
 // at the neck's base (embed.h step 3b): T-pose -0.68 / -0.27 cm, 2.83x /
 // 1.89x; wide stance -0.39 / -0.25 cm, 2.58x / 1.93x. Before the creases were
 // relaxed (voxel_weights.h step 7): T-pose 2.81x / 2.14x; wide stance
@@ -372,7 +379,7 @@ TEST(EmbedBodies, TPoseAndWideStance) {
     int max_over_3x[2];
   };
   const Body bodies[] = {
-      {"tpose_dm.obj", {"lhumerus -10 0 0", "rhumerus -10 0 0", "lradius 5", "rradius 5"}, {2.7, 2.3}, {0, 0}},
+      {"tpose_dm.obj", {"lhumerus -10 0 0", "rhumerus -10 0 0", "lradius 5", "rradius 5"}, {2.8, 2.3}, {0, 0}},
       {"wide_dm.obj", {"lfemur -2.72 -0.32 5", "rfemur -2.72 0.32 -5"}, {2.7, 2.3}, {0, 0}},
   };
   for (const Body& body : bodies) {
@@ -396,16 +403,18 @@ TEST(EmbedBodies, MakeHumanBaseMeshWithHelpers) {
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no MakeHuman base mesh at " << path;
   for (const auto& [clip, m] : measure_clips(options_for(path, "dm"))) {
     print("base.obj", clip, m);
-    // Measured with voxel weights: worst -0.15 cm (cartwheel), -0.04 cm
-    // (walk); longest edge 6.52x / 3.42x (225 / 4 edge-frames past 3x; a 2
-    // cm helper edge between the shins; before the thorax ended at the
-    // neck's base, embed.h step 3b, -0.22 / -0.00 cm, the same edges); before the creases were relaxed
+    // Measured with voxel weights: worst -0.14 cm (cartwheel), -0.04 cm
+    // (walk); longest edge 5.61x / 2.83x (176 / 0 edge-frames past 3x): its
+    // skirt helper, whose hem joins the shins, stretched as the legs part;
+    // with ten relaxing passes and the worst joint alone (voxel_weights.h
+    // step 7) 6.52x / 3.42x (225 / 4; before the thorax ended at the neck's
+    // base, embed.h step 3b, -0.22 / -0.00 cm, the same edges); before the creases were relaxed
     // (voxel_weights.h step 7) 10.28x / 5.62x (378 / 53). With falloff 0.5: -0.21 / -0.01
     // cm, 10.56x / 5.72x (439 / 59). Before embed.h's step 7: -0.08 /
     // -0.03 cm, 10.59x / 5.73x (397 / 57). Clavicles absolute: -0.41 /
     // -0.02 cm, 409 / 57. Bone heat (then): -0.41 / -0.06 cm, 10.1x / 23.1x.
     EXPECT_LT(m.worst_cm, 0.3) << clip << ": " << m.worst_where;
-    EXPECT_LT(m.stretch, 7.5) << clip;
+    EXPECT_LT(m.stretch, clip.starts_with("walk") ? 3.0 : 6.0) << clip;
   }
 }
 
@@ -463,7 +472,9 @@ TEST(EmbedBodies, KhronosCharacters) {
       const ClipMeasure m = measure(*bound, c.skeleton, clip.motion, bind_pose);
       print("CesiumMan", clip.name, m);
       // Measured with voxel weights: worst -0.58 cm (cartwheel), -0.05 cm
-      // (walk); longest edge 2.85x / 1.68x (0 / 0 edge-frames past 3x; the
+      // (walk); longest edge 2.15x / 1.68x (0 / 0 edge-frames past 3x); with
+      // ten relaxing passes and the worst joint alone (voxel_weights.h step
+      // 7) 2.85x / 1.68x, at the crotch, both legs' weight on one edge (the
       // same before the thorax ended at the neck's base, embed.h step 3b, the
       // joints -0.60 / -0.03 cm); before the creases were relaxed (voxel_weights.h step 7) 3.23x / 1.72x (6 /
       // 0, at the crotch); with falloff 0.5 -0.30 / -0.05 cm, 3.80x / 1.92x (5 / 0); before the pelvis was a girdle and
@@ -472,7 +483,7 @@ TEST(EmbedBodies, KhronosCharacters) {
       // (its shoulder line slopes 44 degrees from the thorax's end; the capture's rises 20): -2.16 / -2.76 cm, 4.81x
       // / 3.80x (79 / 58, at the neck and the upper arms). Bone heat (then): -2.52 / -2.74 cm, 2.77x / 2.67x.
       EXPECT_LT(m.worst_cm, 0.2) << clip.name << ": " << m.worst_where;
-      EXPECT_LT(m.stretch, 3.0) << clip.name;
+      EXPECT_LT(m.stretch, 2.5) << clip.name;
       EXPECT_EQ(m.over_3x, 0) << clip.name;
     }
     // Measured with voxel weights, our weights summed per segment as the
@@ -509,8 +520,10 @@ TEST(EmbedBodies, KhronosCharacters) {
     for (const Clip& clip : c.clips) {
       const ClipMeasure m = measure(*bound, c.skeleton, clip.motion, bind_pose);
       print("RiggedFigure", clip.name, m);
-      // Measured with voxel weights: worst -0.75 cm (cartwheel), -0.10 cm
-      // (walk); edges 1.56x / 1.48x, none past 3x (before the thorax ended
+      // Measured with voxel weights: worst -0.84 cm (cartwheel), -0.10 cm
+      // (walk); edges 1.56x / 1.27x, none past 3x (ten relaxing passes and
+      // the worst joint alone, voxel_weights.h step 7: -0.75 / -0.10 cm,
+      // 1.56x / 1.48x; before the thorax ended
       // at the neck's base, embed.h step 3b, -0.75 / -0.08 cm, 1.57x / 1.48x; before the creases were
       // relaxed, voxel_weights.h step 7, 1.58x / 1.50x; falloff 0.5: -0.36 /
       // -0.06 cm, 1.91x / 1.53x; before embed.h's step 7

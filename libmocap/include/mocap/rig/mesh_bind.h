@@ -24,9 +24,9 @@
 //     artists (tests/rig/test_makehuman_reference.cc: 0.828 of vertices on
 //     the same bone against heat's 0.747) and keep touching parts together
 //     (tests/rig/test_voxel_weights.cc). Cost (bench_bind, Release, one
-//     core): the 13k-vertex humanoid embedded and bound in 0.80 s with
+//     core): the 13k-vertex humanoid embedded and bound in 0.77 s with
 //     voxel weights; on the same body subdivided to 53k vertices the
-//     weights alone take 0.86 s (voxel, the creases relaxed) and 0.79 s
+//     weights alone take 0.88 s (voxel, the creases relaxed) and 0.73 s
 //     (heat) in the same run.
 // Steps 4 and 6 run on the surface welded by position (weld_by_position in
 // io/mesh.h), so a mesh split at UV seams is fitted as one surface and the

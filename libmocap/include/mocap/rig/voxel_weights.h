@@ -91,7 +91,10 @@
 //     start, `fixed_joints` aside) turns by half a turn is about
 //     1 + 2 |dW_j| r_j / l: dW_j the change along the edge of the weight
 //     of everything below j, r_j the edge's distance from the joint, l its
-//     length; the root and `fixed_joints` never turn on a parent. In each
+//     length; the root and `fixed_joints` never turn on a parent. A
+//     girdle's two limbs turn apart at once (the legs in a split), so an
+//     edge holding weight from both (the crotch) takes the sum of their
+//     worst joints' terms. In each
 //     of up to `relax_passes` passes (fewer when no edge is left past
 //     `relax_bound`) the ends of every edge past it keep half their
 //     weights and take half from their neighbours, weighted by 1 /
@@ -108,12 +111,18 @@
 //     with the artists: MakeHuman 0.828 (arms 0.871 -> 0.868), CesiumMan
 //     0.897 -> 0.893, RiggedFigure 0.662 -> 0.652. A bound of 2.6 stretched
 //     CesiumMan less (2.54x), the T-pose more (2.94x), agreed less
-//     (RiggedFigure 0.646); 3.4 left CesiumMan at 3.18x.
+//     (RiggedFigure 0.646); 3.4 left CesiumMan at 3.18x. Twenty passes and
+//     the girdle's sum, not ten and the worst joint alone: the humanoid
+//     subdivided to 53k vertices (edges half as long, so a pass reaches
+//     half as far) 3.06x -> 2.96x, its crotch's 11 mm edge relaxed;
+//     CesiumMan 2.85x -> 2.15x, the worst test body 2.85x -> 2.72x (arms
+//     hanging, 2.54x before; the T-pose 2.23x -> 2.53x); base.obj's walk
+//     3.42x -> 2.83x; the agreements the same within 3 vertices.
 // Cost: the solid, one Dijkstra over its cells with four labels each, and
 // the diffusion's passes over them, then a pass over the vertices and step
 // 7's passes over the edges (bench_bind, Release, one core: the humanoid
-// subdivided to 53,514 vertices in 0.86 s, 1.09 times bone heat's in the
-// same run; 0.99 before step 7). Memory: about 150 bytes per solid cell
+// subdivided to 53,514 vertices in 0.88 s, 1.20 times bone heat's in the
+// same run; 1.09 with ten relaxing passes, 0.99 before step 7). Memory: about 150 bytes per solid cell
 // (labels, the field twice while it diffuses, the neighbours) and 9 per
 // grid cell (1.3 million cells for the humanoid at 192), growing with the
 // cube of the resolution; step 7 about 150 bytes per vertex (its
@@ -148,7 +157,7 @@ struct VoxelWeightOptions {
   float min_weight = 0.01f;            // in [0, 0.25): shares of the total below it fade to nothing (step 6)
   int diffusion_passes = 20;           // >= 0 passes over the solid's cells (step 5); 0: no diffusion, no gains
   float relax_bound = 3.0f;            // > 1 (step 7): an edge's stretch allowed with a joint turned half a turn
-  int relax_passes = 10;               // >= 0 (step 7); 0: no relaxing
+  int relax_passes = 20;               // >= 0 (step 7); 0: no relaxing
   std::vector<int> fixed_joints;       // step 7, bone indices that never turn on their parent (CMU's hipjoints)
   std::vector<RigidPart> rigid_parts;  // step 2 (embed.h finds the head's)
   std::vector<Girdle> girdles;         // step 2 (embed.h gives the pelvis)
