@@ -11,9 +11,11 @@
 # the weights the cartwheel's saved, the same binding without its cost);
 # the overlapping parts with a pouch and a belt (Z up, centimetres) by the
 # cartwheel. Stretch bounds: on the walk the issue's 3x (Blender measured
-# 1.93x, none past 3x; 2.19x before the creases were relaxed,
+# 1.92x, none past 3x; 2.19x before the creases were relaxed,
 # voxel_weights.h step 7); on the cartwheels what test_embed_bodies.cc
-# measures with a margin (2.42x and 2.50x in Blender, none past 3x; before
+# measures with a margin (2.40x and 2.38x in Blender, none past 3x; 2.42x
+# and 2.50x before the chest ended at the neck's base, embed.h step 3b, and
+# the legs' stretch was summed, voxel_weights.h step 7; before
 # the creases were relaxed 2.97x and 2.72x; with falloff 0.5, step 4, 3.10x
 # and 2.75x, 3 and 0 edge-poses past 3x; 3.85x and 3.38x before the pelvis
 # was a girdle and the spine thick, step 2).

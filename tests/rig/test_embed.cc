@@ -212,6 +212,15 @@ TEST(Embed, LimbJointsLieInsideTheHumanoid) {
     EXPECT_EQ(format_fit_report(clip.skeleton, bound->bind, some).find("fit: root"), std::string::npos);
     // Measured: A-pose start, worst lwrist -1.7 cm (inside); T-pose start likewise inside.
     EXPECT_LT(worst, 0.0) << name << " " << 100 * worst << " cm (apose " << apose << ")";
+    // The chest ends at the neck's base, above the shoulder joints (embed.h
+    // step 3b; it ended 6 cm below them, in the chest, when lowerneck ended
+    // there), and the neck's two bones are inside the neck, below the skull.
+    const auto& seg = bound->bind.segments;
+    const int thorax = clip.skeleton.find_bone("thorax"), head = clip.skeleton.find_bone("head");
+    for (const char* humerus : {"lhumerus", "rhumerus"}) {
+      EXPECT_GT(seg[thorax].end.y(), seg[clip.skeleton.find_bone(humerus)].start.y()) << "apose " << apose;
+    }
+    EXPECT_GT(seg[head].start.y(), seg[thorax].end.y() + 0.05f) << "apose " << apose;
     // The shoulders too (0.3-1.4 cm outside before they were moved onto the arm's axis).
     EXPECT_LT(report.joints[clip.skeleton.find_bone("lclavicle")].signed_distance, 0.0) << "apose " << apose;
     EXPECT_LT(report.joints[clip.skeleton.find_bone("rclavicle")].signed_distance, 0.0) << "apose " << apose;

@@ -286,11 +286,14 @@ TEST(MakeHumanReferenceMeasures, DefaultBindingAgainstTheArtists) {
   expect_joints_within(m.joints, 12.3, 2.8);
   // The neck's base, where MakeHuman's chest ends and its neck starts, is
   // where ours does (it was 9.5 cm lower when lowerneck ended there).
+  int neck_joints = 0;
   for (const JointDistance& j : m.joints.joints) {
     if (j.cmu_bone == "lowerneck" || j.cmu_bone == "upperneck") {
+      ++neck_joints;
       EXPECT_LT(j.cm, 3.0) << j.cmu_bone;
     }
   }
+  EXPECT_EQ(neck_joints, 2);
 }
 
 // The embedding with bone heat (issue 15; the default until issue 29). Thresholds: the

@@ -245,8 +245,8 @@ TEST(MeshBind, VoxelWeightsRelaxTheCreasesACartwheelOpens) {
   std::printf(
       "the humanoid's longest edge at cartwheel frames 241 and 301: %.2fx unrelaxed, %.2fx relaxed (%d vertices)\n",
       before, after, relaxed_weights->relaxed_vertices);
-  EXPECT_LT(after, 3.0);
-  EXPECT_LT(after, before - 0.1);
+  EXPECT_LT(after, 2.6);
+  EXPECT_LT(after, before - 0.4);
 }
 
 // glTF and FBX exports split a surface at every UV seam (a vertex per

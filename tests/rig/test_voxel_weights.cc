@@ -232,6 +232,15 @@ TEST(VoxelWeights, AGirdleHoldsTheBodyBetweenItsBones) {
   EXPECT_GE(crotch, 5);
   girdle.girdles = {{1, 5}};
   EXPECT_FALSE(voxel_weights(body, bones, girdle));  // no such bone
+  // Two limbs apart, or it is no girdle (step 7 adds their turns).
+  for (const Girdle g : {Girdle{1, 1}, Girdle{1, 2}, Girdle{4, 3}}) {
+    girdle.girdles = {g};
+    const auto refused = voxel_weights(body, bones, girdle);
+    ASSERT_FALSE(refused) << g.bone_a << " " << g.bone_b;
+    EXPECT_NE(refused.error().message.find("one limb"), std::string::npos) << refused.error().message;
+  }
+  girdle.girdles = {{1, 3}, {2, 4}};
+  EXPECT_FALSE(voxel_weights(body, bones, girdle));  // a girdle within another's limbs
 }
 
 // The weights are one continuous function of position: points 0.5 mm

@@ -527,10 +527,7 @@ Embedding embed_skeleton(const Skeleton& skeleton, const Pose& start_pose, const
       }
     }
   }
-  // The trunk (step 3b in embed.h): the spine from the root scaled and
-  // turned as one so that lowerneck would end at the neck's base; thorax
-  // ends there instead, and the neck's two bones share the capture's neck,
-  // from there to the skull's joint.
+  // The trunk (step 3b in embed.h): the chest ends at the neck's base.
   const int lowerback = skeleton.find_bone("lowerback"), upperback = skeleton.find_bone("upperback");
   const int thorax = skeleton.find_bone("thorax"), lowerneck = skeleton.find_bone("lowerneck");
   const int upperneck = skeleton.find_bone("upperneck"), head = skeleton.find_bone("head");

@@ -479,8 +479,8 @@ int relax_stretch(const Mesh& mesh, std::span<const BoneSegment> bones, std::spa
   // for its bone_b), -1 for none: the two limbs of a girdle turn apart at
   // once (the legs in a split), so an edge across the crotch takes both
   // turns' stretch, where the worst joint alone read under the bound (the
-  // humanoid subdivided to 53k vertices, its cartwheel 3.06x at the back
-  // of the crotch).
+  // heavy test body subdivided to 53k vertices, its cartwheel 3.06x at the
+  // back of the crotch).
   std::vector<int> limb_of(bone_count, -1);
   for (std::size_t g = 0; g < girdles.size(); ++g)
     for (std::size_t b = 0; b < bone_count; ++b)
@@ -609,6 +609,21 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
                         std::to_string(bones[j].parent) + " of bone " + std::to_string(j) + ")");
     }
   }
+  // A girdle joins two limbs apart (step 7 adds their turns); one within the
+  // other, or in another girdle's, is no girdle.
+  auto within = [&](int b, int top) {
+    for (int j = b; j >= 0; j = bones[j].parent)
+      if (j == top) return true;
+    return false;
+  };
+  const std::size_t limbs = 2 * options.girdles.size();
+  auto limb = [&](std::size_t i) { return i % 2 ? options.girdles[i / 2].bone_b : options.girdles[i / 2].bone_a; };
+  for (std::size_t i = 0; i < limbs; ++i)
+    for (std::size_t k = 0; k < limbs; ++k)
+      if (const int a = limb(i), b = limb(k); i != k && within(a, b))
+        return fail("", 0,
+                    "voxel weights: girdle bones " + std::to_string(a) + " and " + std::to_string(b) +
+                        " are one limb (the same bone, or one below the other)");
   VoxelBinding out;
   // 1. The solid.
   Result<VoxelSolid> made = voxelize(mesh, options.solid);

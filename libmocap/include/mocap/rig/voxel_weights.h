@@ -94,14 +94,13 @@
 //     length; the root and `fixed_joints` never turn on a parent. A
 //     girdle's two limbs turn apart at once (the legs in a split), so an
 //     edge holding weight from both (the crotch) takes the sum of their
-//     worst joints' terms. In each
-//     of up to `relax_passes` passes (fewer when no edge is left past
-//     `relax_bound`) the ends of every edge past it keep half their
-//     weights and take half from their neighbours, weighted by 1 /
-//     distance^2 (evenly, a 0.5 mm edge next to 2 cm ones got 0.03 of
-//     difference and stretched 4.9x), the four heaviest kept (small shares
-//     too: they are how a bone spreads). A
-//     vertex is also linked to the nearest vertex of each other part in its
+//     worst joints' terms. In each of up to `relax_passes` passes (fewer
+//     when no edge is left past `relax_bound`) the ends of every edge past
+//     it keep half their weights and take half from their neighbours,
+//     weighted by 1 / distance^2 (evenly, a 0.5 mm edge next to 2 cm ones
+//     got 0.03 of difference and stretched 4.9x), the four heaviest kept
+//     (small shares too: they are how a bone spreads). A vertex is also
+//     linked to the nearest vertex of each other part in its
 //     cell or the neighbouring ones, and relaxed with it, so touching parts
 //     keep the same weights. Measured on
 //     test_embed_bodies.cc's bodies, the cartwheel's longest edge: heavy
@@ -112,17 +111,19 @@
 //     0.897 -> 0.893, RiggedFigure 0.662 -> 0.652. A bound of 2.6 stretched
 //     CesiumMan less (2.54x), the T-pose more (2.94x), agreed less
 //     (RiggedFigure 0.646); 3.4 left CesiumMan at 3.18x. Twenty passes and
-//     the girdle's sum, not ten and the worst joint alone: the humanoid
-//     subdivided to 53k vertices (edges half as long, so a pass reaches
-//     half as far) 3.06x -> 2.96x, its crotch's 11 mm edge relaxed;
-//     CesiumMan 2.85x -> 2.15x, the worst test body 2.85x -> 2.72x (arms
-//     hanging, 2.54x before; the T-pose 2.23x -> 2.53x); base.obj's walk
-//     3.42x -> 2.83x; the agreements the same within 3 vertices.
+//     the girdle's sum, not ten and the worst joint alone: the heavy body
+//     of test_embed_bodies.cc subdivided to 53k vertices (edges half as
+//     long, so a pass reaches half as far) 3.06x -> 2.96x (3.01x with ten
+//     passes), its crotch's 11 mm edge relaxed; CesiumMan 2.85x -> 2.15x;
+//     the worst test body 2.85x -> 2.72x (arms hanging, 2.54x before; the
+//     T-pose 2.23x -> 2.53x); base.obj's walk 3.42x -> 2.83x; the
+//     agreements the same within 3 vertices.
 // Cost: the solid, one Dijkstra over its cells with four labels each, and
 // the diffusion's passes over them, then a pass over the vertices and step
 // 7's passes over the edges (bench_bind, Release, one core: the humanoid
-// subdivided to 53,514 vertices in 0.88 s, 1.20 times bone heat's in the
-// same run; 1.09 with ten relaxing passes, 0.99 before step 7). Memory: about 150 bytes per solid cell
+// subdivided to 53,514 vertices in 0.88 s, bone heat 0.73 s in the same
+// run; 0.86 s with ten relaxing passes in another, 0.99 times heat's before
+// step 7). Memory: about 150 bytes per solid cell
 // (labels, the field twice while it diffuses, the neighbours) and 9 per
 // grid cell (1.3 million cells for the humanoid at 192), growing with the
 // cube of the resolution; step 7 about 150 bytes per vertex (its
@@ -160,7 +161,7 @@ struct VoxelWeightOptions {
   int relax_passes = 20;               // >= 0 (step 7); 0: no relaxing
   std::vector<int> fixed_joints;       // step 7, bone indices that never turn on their parent (CMU's hipjoints)
   std::vector<RigidPart> rigid_parts;  // step 2 (embed.h finds the head's)
-  std::vector<Girdle> girdles;         // step 2 (embed.h gives the pelvis)
+  std::vector<Girdle> girdles;         // steps 2 and 7 (embed.h gives the pelvis); two limbs apart
   std::vector<int> thick_bones;        // step 2, bone indices (embed.h gives the spine's)
 
   // Fails (no file) when the solid's options or any field is out of range.
