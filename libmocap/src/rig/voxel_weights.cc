@@ -407,6 +407,13 @@ bool before_in_space(const Mesh& mesh, int a, int b) {
   return std::tie(p.x(), p.y(), p.z()) < std::tie(q.x(), q.y(), q.z());
 }
 
+// Whether bone b is `top` or lies below it (parents validated to reach a root).
+bool at_or_below(std::span<const BoneSegment> bones, int b, int top) {
+  for (int j = b; j >= 0; j = bones[j].parent)
+    if (j == top) return true;
+  return false;
+}
+
 // Step 7's neighbours: the mesh's edges and the links between touching
 // parts, each vertex's sorted by position (so that the sums do not depend on
 // how the mesh numbers its vertices: a mesh split at its seams binds as the
@@ -483,11 +490,10 @@ int relax_stretch(const Mesh& mesh, std::span<const BoneSegment> bones, std::spa
   // back of the crotch).
   std::vector<int> limb_of(bone_count, -1);
   for (std::size_t g = 0; g < girdles.size(); ++g)
-    for (std::size_t b = 0; b < bone_count; ++b)
-      for (int j = static_cast<int>(b); j >= 0; j = bones[j].parent) {
-        if (j == girdles[g].bone_a) limb_of[b] = static_cast<int>(2 * g);
-        if (j == girdles[g].bone_b) limb_of[b] = static_cast<int>(2 * g + 1);
-      }
+    for (int b = 0; b < static_cast<int>(bone_count); ++b) {
+      if (at_or_below(bones, b, girdles[g].bone_a)) limb_of[b] = static_cast<int>(2 * g);
+      if (at_or_below(bones, b, girdles[g].bone_b)) limb_of[b] = static_cast<int>(2 * g + 1);
+    }
   std::vector<float> limb_worst(2 * girdles.size(), 0.0f);
   std::vector<float> below_a(bone_count, 0.0f), below_b(bone_count, 0.0f), dense(bone_count, 0.0f);
   std::vector<int> joints, touched;
@@ -611,16 +617,11 @@ Result<VoxelBinding> voxel_weights(const Mesh& mesh, std::span<const BoneSegment
   }
   // A girdle joins two limbs apart (step 7 adds their turns); one within the
   // other, or in another girdle's, is no girdle.
-  auto within = [&](int b, int top) {
-    for (int j = b; j >= 0; j = bones[j].parent)
-      if (j == top) return true;
-    return false;
-  };
   const std::size_t limbs = 2 * options.girdles.size();
   auto limb = [&](std::size_t i) { return i % 2 ? options.girdles[i / 2].bone_b : options.girdles[i / 2].bone_a; };
   for (std::size_t i = 0; i < limbs; ++i)
     for (std::size_t k = 0; k < limbs; ++k)
-      if (const int a = limb(i), b = limb(k); i != k && within(a, b))
+      if (const int a = limb(i), b = limb(k); i != k && at_or_below(bones, a, b))
         return fail("", 0,
                     "voxel weights: girdle bones " + std::to_string(a) + " and " + std::to_string(b) +
                         " are one limb (the same bone, or one below the other)");
