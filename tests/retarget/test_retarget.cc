@@ -31,7 +31,9 @@
 #include <memory>
 #include <new>
 #include <numbers>
+#include <numeric>
 #include <optional>
+#include <random>
 
 #include <mocap/io/atomic_write.h>
 
@@ -512,6 +514,221 @@ TEST(Retarget, MixamoNamesCentimetreScaleOtherFacing) {
   EXPECT_GT(m.contacts, 0);
   EXPECT_LE(m.worst_extra_slide, 0.0);
   EXPECT_GE(m.lowest_foot_vertex, -0.01 * kScale);  // 1 cm of the character's own size
+}
+
+// A .glb's JSON and the rest of its bytes (the BIN chunk's header and data), to edit the JSON.
+struct GlbParts {
+  nlohmann::json doc;
+  std::string rest;
+};
+GlbParts split_glb(const std::string& bytes) {
+  std::uint32_t json_length = 0;
+  std::memcpy(&json_length, bytes.data() + 12, 4);
+  return {nlohmann::json::parse(bytes.substr(20, json_length)), bytes.substr(20 + json_length)};
+}
+std::string join_glb(const GlbParts& parts) {
+  std::string json = parts.doc.dump();
+  while (json.size() % 4 != 0) json.push_back(' ');
+  std::string out = "glTF";
+  const std::uint32_t header[] = {2, static_cast<std::uint32_t>(12 + 8 + json.size() + parts.rest.size()),
+                                  static_cast<std::uint32_t>(json.size())};
+  out.append(reinterpret_cast<const char*>(header), sizeof header);
+  out.append("JSON", 4);
+  return out + json + parts.rest;
+}
+
+// A node's local transform as translation, rotation and per-axis scale.
+struct Trs {
+  Eigen::Vector3d t = Eigen::Vector3d::Zero();
+  Eigen::Quaterniond r = Eigen::Quaterniond::Identity();
+  Eigen::Vector3d s = Eigen::Vector3d::Ones();
+};
+Trs node_trs(const nlohmann::json& node) {
+  Trs trs;
+  if (node.contains("matrix")) {
+    Eigen::Matrix4d m;
+    for (int i = 0; i < 16; ++i) m(i % 4, i / 4) = node["matrix"][static_cast<std::size_t>(i)].get<double>();
+    Eigen::Matrix3d rotation, scaling;
+    Eigen::Affine3d(m).computeRotationScaling(&rotation, &scaling);
+    return {m.col(3).head<3>(), Eigen::Quaterniond(rotation), scaling.diagonal()};
+  }
+  if (node.contains("translation")) {
+    for (int i = 0; i < 3; ++i) trs.t[i] = node["translation"][static_cast<std::size_t>(i)].get<double>();
+  }
+  if (node.contains("rotation")) {
+    const auto& q = node["rotation"];
+    trs.r = Eigen::Quaterniond(q[3].get<double>(), q[0].get<double>(), q[1].get<double>(), q[2].get<double>());
+  }
+  if (node.contains("scale")) {
+    for (int i = 0; i < 3; ++i) trs.s[i] = node["scale"][static_cast<std::size_t>(i)].get<double>();
+  }
+  return trs;
+}
+void set_trs(nlohmann::json& node, const Trs& trs) {
+  node.erase("matrix");
+  node["translation"] = {trs.t.x(), trs.t.y(), trs.t.z()};
+  const Eigen::Quaterniond r = trs.r.normalized();
+  node["rotation"] = {r.x(), r.y(), r.z(), r.w()};
+  node["scale"] = {trs.s.x(), trs.s.y(), trs.s.z()};
+}
+
+// Puts 1-3 random nodes (a rotation about any axis, a uniform scale in
+// [0.001, 100], a translation) between node `x` and its parent, and gives x
+// the chain's inverse before its own transform: in world space nothing moves.
+void wrap_in_random_chain(nlohmann::json& doc, int x, std::mt19937& rng) {
+  std::uniform_real_distribution<double> unit(-1.0, 1.0), exponent(-3.0, 2.0), angle(-3.14159, 3.14159);
+  auto& nodes = doc["nodes"];
+  const int links = 1 + static_cast<int>(rng() % 3);
+  // The chain's scale, 10^[-3, 2], shared out among its links; each link
+  // moved by up to a metre in the world.
+  std::vector<double> share(static_cast<std::size_t>(links));
+  for (double& v : share) v = 0.5 + 0.5 * unit(rng);
+  const double total = exponent(rng), sum = std::accumulate(share.begin(), share.end(), 0.0);
+  Eigen::Quaterniond r = Eigen::Quaterniond::Identity();  // the chain C = (t, r, s), a similarity
+  Eigen::Vector3d t = Eigen::Vector3d::Zero();
+  double s = 1.0;
+  int top = -1, bottom = -1;
+  for (int k = 0; k < links; ++k) {
+    Trs link;
+    link.r = Eigen::Quaterniond(Eigen::AngleAxisd(angle(rng), Eigen::Vector3d(unit(rng), unit(rng), unit(rng)).normalized()));
+    link.s = Eigen::Vector3d::Constant(std::pow(10.0, total * share[static_cast<std::size_t>(k)] / sum));
+    link.t = Eigen::Vector3d(unit(rng), unit(rng), unit(rng)) / s;
+    t += r * (s * link.t);
+    r = r * link.r;
+    s *= link.s.x();
+    nlohmann::json node = {{"name", "chain " + std::to_string(x) + "." + std::to_string(k)}};
+    set_trs(node, link);
+    nodes.push_back(node);
+    const int index = static_cast<int>(nodes.size()) - 1;
+    if (bottom >= 0) nodes[static_cast<std::size_t>(bottom)]["children"] = {index};
+    if (top < 0) top = index;
+    bottom = index;
+  }
+  // x's place in its parent's children (or the scene's roots) goes to the chain.
+  bool found = false;
+  for (auto& node : nodes) {
+    if (!node.contains("children")) continue;
+    for (auto& child : node["children"]) {
+      if (child.get<int>() == x) {
+        child = top;
+        found = true;
+      }
+    }
+  }
+  for (auto& scene : doc["scenes"]) {
+    for (auto& root : scene["nodes"]) {
+      if (root.get<int>() == x) {
+        root = top;
+        found = true;
+      }
+    }
+  }
+  ASSERT_TRUE(found) << "node " << x << " is in no scene";
+  nodes[static_cast<std::size_t>(bottom)]["children"] = {x};
+  // x's new local: C^-1 * L, still a translation, rotation and scale along its own axes.
+  const Trs local = node_trs(nodes[static_cast<std::size_t>(x)]);
+  const Eigen::Quaterniond r_inverse = r.conjugate();
+  set_trs(nodes[static_cast<std::size_t>(x)], {r_inverse * (local.t - t) / s, r_inverse * local.r, local.s / s});
+}
+
+// The world positions of the named nodes of a retargeted .glb at every frame of its animation `clip`.
+std::map<std::string, std::vector<Eigen::Vector3d>> joint_tracks(const std::string& glb, const std::string& clip,
+                                                                 int frames, double fps,
+                                                                 const std::vector<std::string>& names) {
+  std::map<std::string, std::vector<Eigen::Vector3d>> tracks;
+  auto model = read_rigged_glb(glb, "out.glb");
+  EXPECT_TRUE(model) << model.error().to_string();
+  if (!model) return tracks;
+  auto animation = find_animation(*model, clip);
+  EXPECT_TRUE(animation);
+  if (!animation) return tracks;
+  ModelPose pose = rest_pose(*model);
+  std::vector<Eigen::Affine3d> world(model->nodes.size());
+  for (int f = 0; f < frames; ++f) {
+    sample_animation(*model, **animation, f / fps, pose);
+    node_world_transforms(*model, pose, world);
+    for (const std::string& name : names) {
+      const int n = model->find_node(name);
+      EXPECT_GE(n, 0) << name;
+      if (n >= 0) tracks[name].push_back(world[static_cast<std::size_t>(n)].translation());
+    }
+  }
+  return tracks;
+}
+
+// The same character under other parent chains (rotations about any axis,
+// scales 0.001-100, translations; the inverse below, so that it is the same
+// in world space): the retargeted joints are where they are without them, in
+// the file as read back, within 0.1 mm (of a character in metres).
+TEST(Retarget, TheSameWorldUnderAnyParentChain) {
+  REQUIRE_SHARED_MODELS();
+  auto clip = read_cmu("16", "16_15");
+  ASSERT_TRUE(clip);
+  Motion motion = clip->motion;  // a second of the walk: both feet land
+  const int kept = std::min(120, motion.frame_count());
+  motion.frame_numbers.resize(static_cast<std::size_t>(kept));
+  motion.values.resize(static_cast<std::size_t>(kept) * static_cast<std::size_t>(motion.channel_count));
+  std::vector<std::filesystem::path> models{khronos("CesiumMan.glb")};
+  for (const char* name : {"kaykit_knight.glb", "orangejuice_male_base_mesh.glb"}) {
+    const auto path = test::shared_data_dir() / "characters" / name;
+    if (std::filesystem::exists(path)) {
+      models.push_back(path);
+    } else if (test::under_ci()) {
+      ADD_FAILURE() << "CI: no " << path;
+    }
+  }
+  test::TempDir dir;
+  std::mt19937 rng(20261207);
+  for (const auto& model_path : models) {
+    SCOPED_TRACE(model_path.filename().string());
+    const std::string bytes = test::read_text(model_path);
+    auto base = retarget_model_file(clip->skeleton, motion, "16.asf", model_path.string(), "walk");
+    ASSERT_TRUE(base) << base.error().to_string();
+    const std::vector<std::string> joints = base->model.joint_names();
+    const auto expected = joint_tracks(base->glb, "walk", motion.frame_count(), motion.fps, joints);
+    const GlbParts parts = split_glb(bytes);
+    // The nodes to wrap: the skin's top joints and every mesh node.
+    std::vector<int> wrapped;
+    std::vector<bool> is_joint(parts.doc["nodes"].size(), false), has_joint_parent(is_joint.size(), false);
+    for (const auto& skin : parts.doc["skins"]) {
+      for (const auto& j : skin["joints"]) is_joint[j.get<std::size_t>()] = true;
+    }
+    for (std::size_t n = 0; n < is_joint.size(); ++n) {
+      for (const auto& c : parts.doc["nodes"][n].value("children", nlohmann::json::array())) {
+        if (is_joint[n]) has_joint_parent[c.get<std::size_t>()] = true;
+      }
+    }
+    for (std::size_t n = 0; n < is_joint.size(); ++n) {
+      if ((is_joint[n] && !has_joint_parent[n]) || parts.doc["nodes"][n].contains("mesh")) {
+        wrapped.push_back(static_cast<int>(n));
+      }
+    }
+    double worst = 0.0;
+    std::string worst_at;
+    for (int chain = 0; chain < 20; ++chain) {
+      GlbParts edited = parts;
+      for (int x : wrapped) wrap_in_random_chain(edited.doc, x, rng);
+      const auto path = dir.path() / ("chain" + std::to_string(chain) + ".glb");
+      ASSERT_TRUE(write_file_atomically(path.string(), join_glb(edited)));
+      auto result = retarget_model_file(clip->skeleton, motion, "16.asf", path.string(), "walk");
+      ASSERT_TRUE(result) << "chain " << chain << ": " << result.error().to_string();
+      const auto got = joint_tracks(result->glb, "walk", motion.frame_count(), motion.fps, joints);
+      for (const auto& [name, track] : expected) {
+        const auto it = got.find(name);
+        ASSERT_NE(it, got.end()) << name;
+        for (std::size_t f = 0; f < track.size(); ++f) {
+          const double d = (it->second[f] - track[f]).norm();
+          if (d > worst) {
+            worst = d;
+            worst_at = "chain " + std::to_string(chain) + ", " + name + ", frame " + std::to_string(f);
+          }
+        }
+      }
+    }
+    std::printf("%s under 20 random parent chains: worst joint %.4f mm (%s)\n", model_path.filename().c_str(),
+                1000 * worst, worst_at.c_str());
+    EXPECT_LE(worst, 1e-4) << worst_at;
+  }
 }
 
 TEST(Retarget, MakeHumanSkeletonAndWeights) {

@@ -2,6 +2,8 @@
 // that the binary chunk is appended to, never rewritten.
 #include <mocap/retarget/gltf_splice.h>
 
+#include "rig/assimp_import.h"
+
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <assimp/Exporter.hpp>
@@ -17,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 #include <vector>
 
 namespace mocap {
@@ -69,6 +72,25 @@ Result<Glb> parse_glb(std::string_view bytes, const std::string& path) {
 
 void align4(std::string& bin) {
   while (bin.size() % 4 != 0) bin.push_back('\0');
+}
+
+// A .glb of `doc` and `bin` (4-byte aligned), BIN chunk only when there are bytes.
+std::string format_glb(const nlohmann::json& doc, const std::string& bin) {
+  std::string json = doc.dump();
+  while (json.size() % 4 != 0) json.push_back(' ');
+  std::string out;
+  append_u32(out, kMagic);
+  append_u32(out, 2);
+  append_u32(out, static_cast<std::uint32_t>(12 + 8 + json.size() + (bin.empty() ? 0 : 8 + bin.size())));
+  append_u32(out, static_cast<std::uint32_t>(json.size()));
+  append_u32(out, kJson);
+  out += json;
+  if (!bin.empty()) {
+    append_u32(out, static_cast<std::uint32_t>(bin.size()));
+    append_u32(out, kBin);
+    out += bin;
+  }
+  return out;
 }
 
 // Appends floats as one bufferView and accessor; returns the accessor index.
@@ -124,6 +146,44 @@ void zero_unreferenced_bytes(std::string& bytes) {
   }
 }
 
+// Assimp's bones map a mesh's own space to the bone's (an FBX or COLLADA
+// mesh node may be moved, turned or scaled: a pivot, an armature turned -90
+// degrees about X and scaled 100), while glTF's inverse bind matrices map
+// the skin's space, the scene's world, and no viewer places a skinned mesh by
+// its node. So each skinned mesh is moved into the world here (vertices by
+// its node's world transform G, normals and tangents by G's normal matrix,
+// every bone's offset times G^-1): the exported file poses the same vertices
+// as before in every viewer, and its bind pose is the file's own.
+void bake_mesh_nodes(aiScene* scene) {
+  std::vector<bool> baked(scene->mNumMeshes, false);
+  auto visit = [&](auto&& self, const aiNode* node, const aiMatrix4x4& parent) -> void {
+    const aiMatrix4x4 world = parent * node->mTransformation;
+    for (unsigned i = 0; i < node->mNumMeshes; ++i) {
+      const unsigned m = node->mMeshes[i];
+      if (m >= scene->mNumMeshes || baked[m]) continue;
+      aiMesh* mesh = scene->mMeshes[m];
+      if (mesh->mNumBones == 0 || world.IsIdentity()) continue;
+      baked[m] = true;
+      aiMatrix4x4 inverse = world;
+      inverse.Inverse();
+      aiMatrix3x3 normal_matrix(inverse);
+      normal_matrix.Transpose();
+      for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
+        mesh->mVertices[v] = world * mesh->mVertices[v];
+        if (mesh->HasNormals()) mesh->mNormals[v] = (normal_matrix * mesh->mNormals[v]).NormalizeSafe();
+        if (mesh->HasTangentsAndBitangents()) {
+          const aiMatrix3x3 linear(world);
+          mesh->mTangents[v] = (linear * mesh->mTangents[v]).NormalizeSafe();
+          mesh->mBitangents[v] = (linear * mesh->mBitangents[v]).NormalizeSafe();
+        }
+      }
+      for (unsigned b = 0; b < mesh->mNumBones; ++b) mesh->mBones[b]->mOffsetMatrix = mesh->mBones[b]->mOffsetMatrix * inverse;
+    }
+    for (unsigned c = 0; c < node->mNumChildren; ++c) self(self, node->mChildren[c], world);
+  };
+  if (scene->mRootNode != nullptr) visit(visit, scene->mRootNode, aiMatrix4x4());
+}
+
 std::string temp_glb_path() {
   static std::atomic<int> counter{0};
   const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
@@ -146,7 +206,8 @@ Result<std::string> model_as_glb(const std::string& path) {
     return bytes;
   }
   Assimp::Importer importer;
-  const aiScene* scene = importer.ReadFile(path, aiProcess_Triangulate | aiProcess_ValidateDataStructure);
+  detail::set_import_properties(importer);
+  const aiScene* scene = importer.ReadFile(path, aiProcess_Triangulate | aiProcess_ValidateDataStructure | detail::kImportInMetres);
   if (scene == nullptr) {
     return fail(path, 0,
                 std::string("Assimp cannot read the model (") + importer.GetErrorString() +
@@ -189,6 +250,7 @@ Result<std::string> model_as_glb(const std::string& path) {
       bone->mNumWeights = kept;
     }
   }
+  bake_mesh_nodes(editable);
   Assimp::Exporter exporter;
   const aiExportDataBlob* blob = exporter.ExportToBlob(scene, "glb2");
   if (blob == nullptr) {
@@ -200,10 +262,34 @@ Result<std::string> model_as_glb(const std::string& path) {
 }
 
 Result<RiggedModel> read_rigged_glb(const std::string& glb, const std::string& path) {
+  auto parsed = parse_glb(glb, path);
+  if (!parsed) return std::unexpected(parsed.error());
+  nlohmann::json doc = nlohmann::json::parse(parsed->json, nullptr, false);
+  // glTF lets node names repeat (an IK target called as its bone, two
+  // skins); Assimp refuses a skin whose joints share a name. Its copy has
+  // each repeated name made unique; the model gets the file's names back by
+  // node index below.
+  std::string bytes = glb;
+  std::vector<std::string> names;
+  if (!doc.is_discarded() && doc.contains("nodes") && doc["nodes"].is_array()) {
+    std::unordered_map<std::string, int> count;
+    for (const auto& node : doc["nodes"]) {
+      names.push_back(node.is_object() && node.contains("name") && node["name"].is_string() ? node["name"].get<std::string>()
+                                                                                           : std::string());
+      if (!names.back().empty()) ++count[names.back()];
+    }
+    bool renamed = false;
+    for (std::size_t n = 0; n < names.size(); ++n) {
+      if (names[n].empty() || count[names[n]] < 2) continue;
+      doc["nodes"][n]["name"] = names[n] + " #" + std::to_string(n);
+      renamed = true;
+    }
+    if (renamed) bytes = format_glb(doc, parsed->bin);
+  }
   const std::string temp = temp_glb_path();
   {
     std::ofstream out(temp, std::ios::binary);
-    out.write(glb.data(), static_cast<std::streamsize>(glb.size()));
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     if (!out) return fail(temp, 0, "cannot write a temporary copy of the model: expected a writable temp folder");
   }
   auto model = read_rigged_model(temp);
@@ -215,6 +301,11 @@ Result<RiggedModel> read_rigged_glb(const std::string& glb, const std::string& p
     return std::unexpected(e);
   }
   model->path = path;
+  for (ModelNode& node : model->nodes) {
+    if (node.source >= 0 && static_cast<std::size_t>(node.source) < names.size() && !names[node.source].empty()) {
+      node.name = names[static_cast<std::size_t>(node.source)];
+    }
+  }
   return model;
 }
 
@@ -253,19 +344,17 @@ Result<std::string> splice_animation(std::string_view bytes, const std::string& 
       }
     }
   }
-  // Model node -> glTF node, by name.
+  // Model node -> glTF node: the one it was read from (glTF names may repeat).
   auto& nodes = doc["nodes"];
   std::vector<int> target(clip.nodes.size(), -1);
   for (std::size_t k = 0; k < clip.nodes.size(); ++k) {
-    const std::string& name = model.nodes[static_cast<std::size_t>(clip.nodes[k])].name;
-    for (std::size_t g = 0; g < nodes.size(); ++g) {
-      if (nodes[g].value("name", std::string()) != name) continue;
-      if (target[k] >= 0)
-        return fail(path, 0, "two glTF nodes are called `" + name + "`: expected node names to be unique");
-      target[k] = static_cast<int>(g);
+    const ModelNode& node = model.nodes[static_cast<std::size_t>(clip.nodes[k])];
+    if (node.source < 0 || static_cast<std::size_t>(node.source) >= nodes.size()) {
+      return fail(path, 0,
+                  "node `" + node.name + "` was not read from a glTF node of this file: expected the model read "
+                  "from these bytes");
     }
-    if (target[k] < 0)
-      return fail(path, 0, "no glTF node is called `" + name + "`: expected the model's joints by name");
+    target[k] = node.source;
   }
   // Times and keys.
   const std::size_t frames = static_cast<std::size_t>(clip.frame_count), keyed = clip.nodes.size();
@@ -317,19 +406,7 @@ Result<std::string> splice_animation(std::string_view bytes, const std::string& 
   }
   align4(bin);
   doc["buffers"][0]["byteLength"] = bin.size();
-  std::string json = doc.dump();
-  while (json.size() % 4 != 0) json.push_back(' ');
-  std::string out;
-  append_u32(out, kMagic);
-  append_u32(out, 2);
-  append_u32(out, static_cast<std::uint32_t>(12 + 8 + json.size() + 8 + bin.size()));
-  append_u32(out, static_cast<std::uint32_t>(json.size()));
-  append_u32(out, kJson);
-  out += json;
-  append_u32(out, static_cast<std::uint32_t>(bin.size()));
-  append_u32(out, kBin);
-  out += bin;
-  return out;
+  return format_glb(doc, bin);
 }
 
 Result<RetargetFileResult> retarget_model_file(const Skeleton& skeleton, const Motion& motion,

@@ -217,9 +217,13 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     return fail(capture_path, 0, "the capture's legs have no length: expected a humanoid with legs");
   if (model_leg <= 1e-12) return fail(model.path, 0, "the model's legs have no length: expected a humanoid with legs");
   rig.scale = model_leg / capture_leg;
-  rig.floor = std::numeric_limits<double>::max();
-  for (const Eigen::Vector3f& v : model.mesh.positions) rig.floor = std::min(rig.floor, v.cast<double>().dot(rig.up));
-  if (model.mesh.positions.empty()) rig.floor = 0.0;
+  // The soles go on the scene's ground (up . x = 0, glTF's y = 0), where the
+  // capture's floor is, not on the bind mesh's lowest point: an exporter may
+  // have moved the whole character (an armature node 1 m down).
+  rig.floor = 0.0;
+  double bind_floor = std::numeric_limits<double>::max();
+  for (const Eigen::Vector3f& v : model.mesh.positions) bind_floor = std::min(bind_floor, v.cast<double>().dot(rig.up));
+  if (model.mesh.positions.empty()) bind_floor = 0.0;
   for (int side = 0; side < 2; ++side) {
     const auto& chain = kLimbChains[static_cast<std::size_t>(side)];
     RetargetLeg& leg = rig.legs[static_cast<std::size_t>(side)];
@@ -228,8 +232,8 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     leg.foot = tgt(chain[2]);
     leg.toe = tgt(chain[3]);
     leg.capture_foot = cap(chain[2]);
-    leg.ankle_height = tpos(leg.foot).dot(rig.up) - rig.floor;
-    leg.toe_height = leg.toe >= 0 ? tpos(leg.toe).dot(rig.up) - rig.floor : leg.ankle_height;
+    leg.ankle_height = tpos(leg.foot).dot(rig.up) - bind_floor;
+    leg.toe_height = leg.toe >= 0 ? tpos(leg.toe).dot(rig.up) - bind_floor : leg.ankle_height;
   }
   for (int side = 0; side < 2; ++side) {
     const auto& chain = kLimbChains[static_cast<std::size_t>(side) + 2];
@@ -263,7 +267,11 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     for (std::size_t i = 0; i < near.size(); i += stride) leg.sole.push_back(near[i]);
   }
   rig.hips_node = tgt(Role::Hips);
+  // Across the ground the hips go where the capture's root is (scaled), not
+  // where the bind pose had them: the character stands where the capture
+  // stands; up, the soles' lift (retarget_clip) sets the height.
   rig.root_offset = tpos(rig.hips_node) - rig.scale * (rig.align * capture_rest_point(cap(Role::Hips)));
+  rig.root_offset = rig.root_offset.dot(rig.up) * rig.up;
 
   // Where each capture bone ends in the rest pose (a leaf's tip).
   std::vector<Vector3d> capture_rest_end(skeleton.bones.size());
@@ -443,6 +451,37 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
       if (along >= -0.05 && along <= 1.05 && off <= 0.35 * length) add_twist(static_cast<int>(n), near, far, axis);
     }
   }
+  // 7. Limb joints outside their chain's hierarchy, and the placing order.
+  rig.attach_of_node.assign(nodes, -1);
+  rig.attach_offset.assign(nodes, Vector3d::Zero());
+  auto below = [&](int node, int ancestor) {
+    for (int p = rig.node_parents[static_cast<std::size_t>(node)]; p >= 0; p = rig.node_parents[static_cast<std::size_t>(p)])
+      if (p == ancestor) return true;
+    return false;
+  };
+  for (const auto& chain : kLimbChains) {
+    for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
+      const int from = tgt(chain[i]), to = tgt(chain[i + 1]);
+      if (from < 0 || to < 0 || from == to || below(to, from) || below(from, to) || to == rig.hips_node) continue;
+      const auto a = static_cast<std::size_t>(from), n = static_cast<std::size_t>(to);
+      rig.attach_of_node[n] = from;
+      rig.attach_offset[n] =
+          rig.bind_world_rotation[a].conjugate() * (rig.bind_world_position[n] - rig.bind_world_position[a]) /
+          rig.bind_world_scale[a];
+    }
+  }
+  std::vector<char> state(nodes, 0);  // 0 new, 1 being placed, 2 placed
+  auto visit = [&](auto&& self, int n) -> void {
+    const auto i = static_cast<std::size_t>(n);
+    if (state[i] != 0) return;
+    state[i] = 1;
+    for (const int before : {rig.node_parents[i], rig.attach_of_node[i]}) {
+      if (before >= 0 && state[static_cast<std::size_t>(before)] == 0) self(self, before);
+    }
+    state[i] = 2;
+    rig.order.push_back(n);
+  };
+  for (std::size_t n = 0; n < nodes; ++n) visit(visit, static_cast<int>(n));
   return rig;
 }
 
@@ -498,6 +537,9 @@ bool RetargetJob::validate() const {
   if (capture_pose->rotation.size() != bones || capture_pose->offset.size() != bones) return false;
   if (capture_positions.size() != bones || capture_rotations.size() != bones) return false;
   if (rig->driven_of_node.size() != nodes || rig->twist_of_node.size() != nodes) return false;
+  if (rig->attach_of_node.size() != nodes || rig->attach_offset.size() != nodes || rig->order.size() != nodes) {
+    return false;
+  }
   if (translation.size() != nodes || rotation.size() != nodes || world_position.size() != nodes ||
       world_rotation.size() != nodes) {
     return false;
@@ -556,6 +598,10 @@ bool RetargetJob::run() const {
       const DrivenNode& d = r.driven[static_cast<std::size_t>(k)];
       world_position[n] = r.scale * (r.align * J(d.owner)) + r.root_offset + lift * r.up + hips_shift;
       translation[n] = pr.conjugate() * (world_position[n] - pp) / ps;
+    } else if (const int a = r.attach_of_node[n]; a >= 0) {
+      const auto i = static_cast<std::size_t>(a);
+      world_position[n] = world_position[i] + world_rotation[i] * (r.bind_world_scale[i] * r.attach_offset[n]);
+      translation[n] = pr.conjugate() * (world_position[n] - pp) / ps;
     } else {
       world_position[n] = pp + pr * (ps * r.bind_translation[n]);
       translation[n] = r.bind_translation[n];
@@ -580,7 +626,7 @@ bool RetargetJob::run() const {
       world_rotation[n] = w.normalized();
     }
   }
-  for (std::size_t n = 0; n < nodes; ++n) place(n, true);
+  for (const int n : r.order) place(static_cast<std::size_t>(n), true);
   // Legs: IK towards the pins, and above the floor.
   auto leg_target = [&](std::size_t side) {
     const RetargetLeg& leg = r.legs[side];
@@ -604,7 +650,7 @@ bool RetargetJob::run() const {
   }
   if (shift.squaredNorm() > 0.0) {
     hips_shift = shift;
-    for (std::size_t n = 0; n < nodes; ++n) place(n, true);
+    for (const int n : r.order) place(static_cast<std::size_t>(n), true);
   }
   for (std::size_t side = 0; side < 2; ++side) {
     const RetargetLeg& leg = r.legs[side];
@@ -626,7 +672,7 @@ bool RetargetJob::run() const {
                 static_cast<std::size_t>(arm.hand), world_position, world_rotation);
   }
   // Pass B: locals from the final world rotations, positions again.
-  for (std::size_t n = 0; n < nodes; ++n) place(n, true);
+  for (const int n : r.order) place(static_cast<std::size_t>(n), true);
   return true;
 }
 

@@ -1,5 +1,7 @@
 #include <mocap/rig/rigged_model.h>
 
+#include "rig/assimp_import.h"
+
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <algorithm>
@@ -107,16 +109,15 @@ void read_keys(const Key* keys, unsigned count, double ticks_per_second, std::ve
   }
 }
 
-// What Debian's Assimp 5.2 would crash on rather than refuse, found by
-// fuzz_rigged_model: a glTF skin without "inverseBindMatrices" (glTF allows
-// it: identity matrices) makes its glTF 2 reader read through a null
-// pointer. The file's JSON (a .gltf, or a .glb's first chunk) is looked at
-// before Assimp is given the file. JSON that does not parse is refused too:
-// Assimp's own JSON reader takes some of it (bytes that are not UTF-8 in a
-// key), and then reads a skin this check could not see (fuzz_rigged_model,
-// a .glb whose "byteOffset" key had three 0xFF bytes in it). Empty when
-// there is nothing to refuse.
-std::string what_assimp_cannot_read(const std::string& path) {
+// The glTF JSON of a file (a .gltf, or a .glb's first chunk), or a
+// discarded value when the file is neither; `parsed` false when it looks like
+// glTF but its JSON does not parse (`byte` then says where).
+struct GltfJson {
+  nlohmann::json doc = nlohmann::json(nlohmann::json::value_t::discarded);
+  bool parsed = true;
+  std::size_t byte = 0;
+};
+GltfJson read_gltf_json(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::string_view text;
@@ -130,13 +131,30 @@ std::string what_assimp_cannot_read(const std::string& path) {
   } else {
     return {};
   }
-  nlohmann::json json;
+  GltfJson out;
   try {
-    json = nlohmann::json::parse(text);
+    out.doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    return "its glTF JSON does not parse (byte " + std::to_string(e.byte) + " of the JSON)" +
+    out.parsed = false;
+    out.byte = e.byte;
+  }
+  return out;
+}
+
+// What Debian's Assimp 5.2 would crash on rather than refuse, found by
+// fuzz_rigged_model: a glTF skin without "inverseBindMatrices" (glTF allows
+// it: identity matrices) makes its glTF 2 reader read through a null
+// pointer. The file's JSON is looked at before Assimp is given the file.
+// JSON that does not parse is refused too: Assimp's own JSON reader takes
+// some of it (bytes that are not UTF-8 in a key), and then reads a skin this
+// check could not see (fuzz_rigged_model, a .glb whose "byteOffset" key had
+// three 0xFF bytes in it). Empty when there is nothing to refuse.
+std::string what_assimp_cannot_read(const GltfJson& gltf) {
+  if (!gltf.parsed) {
+    return "its glTF JSON does not parse (byte " + std::to_string(gltf.byte) + " of the JSON)" +
            ": expected UTF-8 JSON, as glTF requires";
   }
+  const nlohmann::json& json = gltf.doc;
   if (!json.is_object() || !json.contains("skins") || !json["skins"].is_array()) return {};
   for (std::size_t i = 0; i < json["skins"].size(); ++i) {
     const auto& skin = json["skins"][i];
@@ -149,16 +167,56 @@ std::string what_assimp_cannot_read(const std::string& path) {
   return {};
 }
 
+// Each model node's glTF node index, as Assimp's glTF 2 reader builds its
+// tree: the default scene's one root node is the tree's root, several root
+// nodes hang from a root of Assimp's own (-1), children in file order.
+// Nodes are matched by their place in the tree, never by name: glTF lets
+// names repeat. Empty when the two trees do not have the same shape.
+std::vector<int> gltf_node_sources(const nlohmann::json& doc, const std::vector<const aiNode*>& sources) {
+  std::vector<int> source(sources.size(), -1);
+  try {
+    const auto& nodes = doc.at("nodes");
+    const auto& scenes = doc.at("scenes");
+    const auto& roots = scenes.at(doc.value("scene", 0)).at("nodes");
+    std::unordered_map<const aiNode*, std::size_t> index;
+    for (std::size_t n = 0; n < sources.size(); ++n) index[sources[n]] = n;
+    bool same = true;
+    auto match = [&](auto&& self, const aiNode* node, int gltf) -> void {
+      const auto& children = nodes.at(static_cast<std::size_t>(gltf)).value("children", nlohmann::json::array());
+      source[index.at(node)] = gltf;
+      if (children.size() != node->mNumChildren) {
+        same = false;
+        return;
+      }
+      for (unsigned c = 0; c < node->mNumChildren && same; ++c) self(self, node->mChildren[c], children[c].get<int>());
+    };
+    const aiNode* root = sources.front();
+    if (roots.size() == 1) {
+      match(match, root, roots[0].get<int>());
+    } else if (roots.size() == root->mNumChildren) {
+      for (unsigned c = 0; c < root->mNumChildren && same; ++c) match(match, root->mChildren[c], roots[c].get<int>());
+    } else {
+      same = false;
+    }
+    if (!same) return {};
+  } catch (const std::exception&) {
+    return {};  // a document Assimp read but this walk cannot follow: matched by name instead
+  }
+  return source;
+}
+
 }  // namespace
 
 Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOptions& options) {
   Assimp::Importer importer;
-  unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_ValidateDataStructure;
+  detail::set_import_properties(importer);
+  unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_ValidateDataStructure | detail::kImportInMetres;
   if (options.join_identical_vertices) flags |= aiProcess_JoinIdenticalVertices;
   // A damaged file can make Assimp's readers ask for gigabytes
   // (fuzz_rigged_model: a COLLADA index list, 2.3 GB): an allocation that
   // fails is this file's error, not the program's end.
-  if (const std::string refused = what_assimp_cannot_read(path); !refused.empty()) return fail(path, 0, refused);
+  const GltfJson gltf = read_gltf_json(path);
+  if (const std::string refused = what_assimp_cannot_read(gltf); !refused.empty()) return fail(path, 0, refused);
   const aiScene* scene = nullptr;
   try {
     scene = importer.ReadFile(path, flags);
@@ -172,6 +230,15 @@ Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOp
   model.path = path;
   std::vector<const aiNode*> sources;
   collect_nodes(scene->mRootNode, -1, model.nodes, sources);
+  const bool is_gltf = gltf.doc.is_object();
+  std::unordered_map<int, int> node_of_source;  // glTF node index -> model node
+  if (is_gltf) {
+    const std::vector<int> source = gltf_node_sources(gltf.doc, sources);
+    for (std::size_t n = 0; n < source.size(); ++n) {
+      model.nodes[n].source = source[n];
+      if (source[n] >= 0) node_of_source[source[n]] = static_cast<int>(n);
+    }
+  }
   std::vector<Eigen::Affine3d> world(model.nodes.size());
   for (std::size_t n = 0; n < model.nodes.size(); ++n) {
     const Eigen::Affine3d local(to_eigen(sources[n]->mTransformation));
@@ -188,14 +255,60 @@ Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOp
       if ((part->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) == 0 || part->mNumVertices == 0) continue;
       const int base = mesh.vertex_count();
       const int uv_base = static_cast<int>(mesh.uvs.size());
-      const Eigen::Affine3d& g = world[n];
-      const Eigen::Matrix3d normal_matrix = g.linear().inverse().transpose();
       std::string group = part->mName.length > 0 ? part->mName.C_Str() : "mesh" + std::to_string(node->mMeshes[i]);
       int group_index = mesh.find_group(group);
       if (group_index < 0) {
         group_index = static_cast<int>(mesh.group_names.size());
         mesh.group_names.push_back(group);
       }
+      // glTF places a skinned mesh's vertices in the skin's space, which its
+      // inverse bind matrices take to each joint's; no viewer places the
+      // mesh by its own node. Its bone b is the skin's joint b (Assimp gives
+      // every joint, in order). Exporters write the inverse binds against
+      // the scene's world, so the skin's space is the world (an exporter's
+      // rotated, 0.01-scaled node above the skeleton or the mesh changes
+      // nothing) -- unless every joint's rest transform times its inverse
+      // bind is one same transform X: then the file's nodes rest in the bind
+      // pose moved by X (a node added above the skeleton), every viewer shows
+      // the character so, and X places the skin's space.
+      std::vector<int> bone_nodes(part->mNumBones, -1);
+      const nlohmann::json* skin_joints = nullptr;
+      if (is_gltf && part->mNumBones > 0 && model.nodes[n].source >= 0) {
+        const auto& gltf_node = gltf.doc["nodes"][static_cast<std::size_t>(model.nodes[n].source)];
+        if (gltf_node.contains("skin") && gltf_node["skin"].is_number_integer()) {
+          const auto skin = gltf_node["skin"].get<std::size_t>();
+          if (gltf.doc.contains("skins") && skin < gltf.doc["skins"].size() &&
+              gltf.doc["skins"][skin]["joints"].size() == part->mNumBones) {
+            skin_joints = &gltf.doc["skins"][skin]["joints"];
+          }
+        }
+      }
+      for (unsigned b = 0; b < part->mNumBones; ++b) {
+        const aiBone* bone = part->mBones[b];
+        if (skin_joints != nullptr && (*skin_joints)[b].is_number_integer()) {
+          const auto found = node_of_source.find((*skin_joints)[b].get<int>());
+          if (found != node_of_source.end()) bone_nodes[b] = found->second;
+        }
+        if (bone_nodes[b] < 0) bone_nodes[b] = model.find_node(bone->mName.C_Str());
+        if (bone_nodes[b] < 0) {
+          return fail(path, 0,
+                      "bone `" + std::string(bone->mName.C_Str()) + "` of mesh `" + group +
+                          "` has no node of that name: expected every bone to name a node of the hierarchy");
+        }
+      }
+      Eigen::Affine3d g = world[n];
+      if (is_gltf && part->mNumBones > 0) {
+        const Eigen::Matrix4d x = world[bone_nodes[0]].matrix() * to_eigen(part->mBones[0]->mOffsetMatrix);
+        const double size = std::max(1e-12, x.topLeftCorner<3, 3>().cwiseAbs().maxCoeff());
+        bool one = x.allFinite();
+        for (unsigned b = 1; b < part->mNumBones && one; ++b) {
+          const Eigen::Matrix4d xb = world[bone_nodes[b]].matrix() * to_eigen(part->mBones[b]->mOffsetMatrix);
+          one = (xb - x).topLeftCorner<3, 3>().cwiseAbs().maxCoeff() <= 1e-4 * size &&
+                (xb - x).col(3).head<3>().norm() <= 1e-4 * std::max(1.0, x.col(3).head<3>().norm());
+        }
+        g = one ? Eigen::Affine3d(x) : Eigen::Affine3d::Identity();
+      }
+      const Eigen::Matrix3d normal_matrix = g.linear().inverse().transpose();
       for (unsigned v = 0; v < part->mNumVertices; ++v) {
         const aiVector3D& p = part->mVertices[v];
         mesh.positions.push_back((g * Eigen::Vector3d(p.x, p.y, p.z)).cast<float>());
@@ -227,12 +340,7 @@ Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOp
       const Eigen::Matrix4d to_mesh = g.inverse().matrix();
       for (unsigned b = 0; b < part->mNumBones; ++b) {
         const aiBone* bone = part->mBones[b];
-        const int bone_node = model.find_node(bone->mName.C_Str());
-        if (bone_node < 0) {
-          return fail(path, 0,
-                      "bone `" + std::string(bone->mName.C_Str()) + "` of mesh `" + group +
-                          "` has no node of that name: expected every bone to name a node of the hierarchy");
-        }
+        const int bone_node = bone_nodes[b];
         const int joint = joint_for(model.joints, bone_node, to_eigen(bone->mOffsetMatrix) * to_mesh);
         for (unsigned w = 0; w < bone->mNumWeights; ++w) {
           const aiVertexWeight& weight = bone->mWeights[w];
@@ -250,7 +358,7 @@ Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOp
         const bool weighted =
             std::any_of(influences[v].begin(), influences[v].end(),
                         [](const std::pair<int, float>& influence) { return influence.second > 0.0f; });
-        if (!weighted) influences[v] = {{joint_for(model.joints, static_cast<int>(n), to_mesh), 1.0f}};
+        if (!weighted) influences[v] = {{joint_for(model.joints, static_cast<int>(n), world[n].inverse().matrix()), 1.0f}};
       }
     }
   }

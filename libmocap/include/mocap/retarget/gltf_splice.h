@@ -6,8 +6,9 @@
 // chunk kept byte for byte; the clip's times and keys are appended to the
 // BIN chunk (4-byte aligned, one bufferView and accessor each: times as
 // float SCALAR with min/max, translations VEC3, rotations VEC4 x, y, z, w,
-// linear); one animation named after the clip targets the glTF nodes that
-// have the keyed model nodes' names; a keyed node stored as a `matrix` is
+// linear); one animation named after the clip targets the glTF nodes the
+// keyed model nodes were read from (ModelNode::source: by index, as names may
+// repeat); a keyed node stored as a `matrix` is
 // rewritten as the same translation, rotation and scale (glTF animates only
 // those). A node's translation is keyed only where it moves away from the
 // node's rest value (the hips), its rotation always. The model's own
@@ -42,8 +43,8 @@ Result<RiggedModel> read_rigged_glb(const std::string& glb, const std::string& p
 
 // `glb` with `clip` added as described above; `model` is the one the clip
 // was made for (read from these bytes). Fails naming `path` for bytes that
-// are not a glTF 2 binary with a BIN chunk, or a keyed node whose name is
-// on no glTF node or on several.
+// are not a glTF 2 binary with a BIN chunk, or a keyed node not read from
+// one of its glTF nodes.
 Result<std::string> splice_animation(std::string_view glb, const std::string& path, const RiggedModel& model,
                                      const RetargetedClip& clip, bool keep_animations);
 

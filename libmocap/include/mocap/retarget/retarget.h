@@ -34,8 +34,9 @@
 //     direction from the joint to its child on the segment (so the mapped
 //     joint below it does not move), the segment's for a leaf.
 //  4. The scale s is the ratio of leg lengths (hip to knee to ankle, both
-//     legs), model units per capture metre; the floor is the lowest mesh
-//     vertex of the bind pose along the model's up.
+//     legs), model units per capture metre; the floor is the scene's
+//     ground (0 along the model's up: glTF's y = 0), wherever the file's
+//     nodes put the bind pose.
 //
 // Per frame (RetargetJob, no allocation): forward kinematics of the capture
 // pose; for each driven node (first) the world rotation
@@ -45,7 +46,8 @@
 // taking D * O * (bind direction) onto the capture segment's direction
 // (identity when the segment is one capture bone), so every mapped segment
 // points where the capture's does; the hips follow the capture root's turn
-// and move to s * A * root + offset; nodes not driven keep their bind local
+// and move to s * A * root + offset (the offset along up only: the
+// character stands where the capture stands, on the scene's ground); nodes not driven keep their bind local
 // transform, twist nodes their share (step 3b). Then optional two-bone IK per leg: the ankle is drawn towards a
 // pinned position (weighted), the knee staying in the plane of the capture's
 // knee direction, the leg never stretched past 99.9 % of its length, the
@@ -125,8 +127,8 @@ struct RetargetArm {
 struct RetargetLeg {
   int thigh = -1, shin = -1, foot = -1, toe = -1;  // model nodes (toe may be -1)
   int capture_foot = -1;                           // capture bone at the ankle (J of it)
-  double ankle_height = 0.0;                       // bind ankle height above the floor, model units
-  double toe_height = 0.0;                         // bind toe height above the floor (toe >= 0), model units
+  double ankle_height = 0.0;  // bind ankle height above the bind mesh's lowest point, model units
+  double toe_height = 0.0;    // bind toe height above the bind mesh's lowest point (toe >= 0), model units
   double length = 0.0;                             // thigh to knee plus knee to ankle, bind pose, model units
   // Up to 64 vertices of the sole (weighted most to the foot or toe, within a
   // quarter of the ankle height of the foot's lowest): what touches the floor.
@@ -155,13 +157,21 @@ struct RetargetRig {
   Eigen::Quaterniond align = Eigen::Quaterniond::Identity();  // A: capture world -> model world
   Eigen::Vector3d up = Eigen::Vector3d::UnitY();              // the model's up, unit
   double scale = 1.0;                                         // s: model units per capture metre
-  double floor = 0.0;                                         // the bind mesh's lowest point along `up`, model units
+  double floor = 0.0;  // where the soles go along `up`: the scene's ground, 0 (the capture's floor), model units
   int hips_node = -1;                                         // model node
-  Eigen::Vector3d root_offset = Eigen::Vector3d::Zero();      // hips world = s * A * root + root_offset
+  Eigen::Vector3d root_offset = Eigen::Vector3d::Zero();      // hips world = s * A * root + root_offset (along up)
   std::vector<DrivenNode> driven;                             // parents first
   std::vector<int> driven_of_node;                            // per model node: index into driven, or -1
   std::vector<TwistNode> twists;                              // step 3b
   std::vector<int> twist_of_node;                             // per model node: index into twists, or -1
+  // A limb joint that does not hang below the joint before it in its chain
+  // (an IK rig's foot parented to the root, beside the shin) is placed where
+  // that joint puts it in the bind pose: attach_of_node[n] is that joint (-1
+  // for a node placed by its parent alone), attach_offset[n] the place in its
+  // bind frame (divided by its bind world scale).
+  std::vector<int> attach_of_node;
+  std::vector<Eigen::Vector3d> attach_offset;
+  std::vector<int> order;  // every model node once, its parent and the node it is attached to before it
   std::array<RetargetLeg, 2> legs;                            // left, right
   std::array<RetargetArm, 2> arms;                            // left, right
 };

@@ -20,6 +20,17 @@
 // below), every K_j is the identity and the mesh comes back unchanged; for
 // the Khronos samples that is also the files' rest pose.
 //
+// glTF is read by its own rule, not Assimp's: a skinned mesh's vertices are
+// in the skin's space (its node's transform does not place them) and the
+// inverse bind matrix takes that space to the joint's. Exporters write the
+// inverse binds against the scene's world, so there G_m(rest) above is the
+// identity: the bind pose is the one every glTF viewer shows, also where an
+// exporter put the skeleton or the mesh under a rotated, 0.01-scaled node.
+// Where every joint's rest transform times its inverse bind is one same
+// transform X instead (a node added above a skeleton resting in its bind
+// pose), G_m(rest) is X: the character as the file's rest pose shows it.
+// Bones are the skin's joints by index (names may repeat).
+//
 // A mesh that no bone deforms is bound rigidly to its node (a joint of its
 // own with inverse bind G_m(rest)^-1), and so is a vertex of a skinned mesh
 // that no bone weights; several meshes are merged into one, one group each.
@@ -52,6 +63,10 @@ struct ModelNode {
   Eigen::Vector3d translation = Eigen::Vector3d::Zero();
   Eigen::Quaterniond rotation = Eigen::Quaterniond::Identity();  // unit
   Eigen::Vector3d scale = Eigen::Vector3d::Ones();
+  // The index of the glTF node this node was read from (a glTF file), -1
+  // otherwise and for a root Assimp adds above several scene roots. Names
+  // may repeat in glTF: this is how a node is found again in the file.
+  int source = -1;
 };
 
 // A skinning joint: the node that moves it and its inverse bind matrix (model
