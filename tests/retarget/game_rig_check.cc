@@ -8,8 +8,8 @@
 //     MODEL (the script's FBX) against REFERENCE (that .glb, metres): the
 //     conventions the script meant (Mixamo's or Unreal's names, mapped by
 //     the name table; the armature in centimetres, under a 0.01 scale node
-//     in a world of metres (node) or with no scale node in a world of
-//     centimetres (world); Y up and facing +X, turned 90 degrees from the
+//     (node) or with no scale node in a centimetre world (world), both read
+//     as metres; Y up and facing +X, turned 90 degrees from the
 //     glTF, or Z up and facing +Y (Unreal's); arms horizontal (t) or lowered (a)); then
 //     OUT.glb, what `mocap retarget ASF AMC --model MODEL` wrote, byte for
 //     byte what the library makes, its
@@ -217,11 +217,13 @@ int check_model(const std::string& model_path, const std::string& reference_path
   const double metres_per_unit = r.leg / s.leg;  // the reference is in metres
   std::snprintf(line, sizeof line,
                 "the leg is %.4f world units (%.4f m in the reference): %.4g m per world unit, %.2f armature units "
-                "under the scale nodes (%.4g): centimetres",
+                "under the scale nodes (%.4g): metres",
                 s.leg, r.leg, metres_per_unit, s.leg / above, above);
-  const double world_unit = scale_node_expected ? 1.0 : 0.01;  // metres
-  check(std::abs(metres_per_unit / world_unit - 1.0) < 0.01 && std::abs(s.leg / above / (100.0 * r.leg) - 1.0) < 0.01,
-        line);
+  // The world is read in metres either way (the FBX's unit scale applied,
+  // as Blender's importer does); the armature's own units stay centimetres
+  // under a scale node, and are metres once a centimetre world is scaled.
+  const double armature_unit = scale_node_expected ? 0.01 : 1.0;  // metres
+  check(std::abs(metres_per_unit - 1.0) < 0.01 && std::abs(s.leg / above * armature_unit / r.leg - 1.0) < 0.01, line);
   // Facing: the Y-up files turned 90 degrees from the glTF's +Z to +X; the Z-up one faces +Y (Unreal's meshes).
   const Eigen::Vector3d expected_forward = up_axis == 'y' ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
   std::snprintf(line, sizeof line, "faces (%.2f %.2f %.2f), expected (%.0f %.0f %.0f); the glTF faced (%.2f %.2f %.2f)",

@@ -590,7 +590,8 @@ void wrap_in_random_chain(nlohmann::json& doc, int x, std::mt19937& rng) {
   int top = -1, bottom = -1;
   for (int k = 0; k < links; ++k) {
     Trs link;
-    link.r = Eigen::Quaterniond(Eigen::AngleAxisd(angle(rng), Eigen::Vector3d(unit(rng), unit(rng), unit(rng)).normalized()));
+    link.r = Eigen::Quaterniond(
+        Eigen::AngleAxisd(angle(rng), Eigen::Vector3d(unit(rng), unit(rng), unit(rng)).normalized()));
     link.s = Eigen::Vector3d::Constant(std::pow(10.0, total * share[static_cast<std::size_t>(k)] / sum));
     link.t = Eigen::Vector3d(unit(rng), unit(rng), unit(rng)) / s;
     t += r * (s * link.t);

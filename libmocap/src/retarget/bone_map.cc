@@ -53,6 +53,7 @@ const std::unordered_map<std::string, TrunkEntry>& trunk_table() {
       {"torsojoint1", {Role::Hips, 0}}, {"root", {Role::Hips, 1}},  {"neck", {Role::Neck, 0}},
       {"neck01", {Role::Neck, 0}},      {"neck1", {Role::Neck, 1}}, {"lowerneck", {Role::Neck, 0}},
       {"neckjoint1", {Role::Neck, 0}},  {"head", {Role::Head, 0}},  {"neckjoint2", {Role::Head, 0}},
+      {"skull", {Role::Head, 1}},
   };
   return table;
 }
@@ -364,6 +365,13 @@ HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
   // 1. Names.
   std::array<int, kRoleCount> priority;
   priority.fill(99);
+  // "Left leg" is the thigh where the same side has a "knee" (VRoid and
+  // UniVRM avatars: leg, knee, ankle), the shin elsewhere (Mixamo: UpLeg, Leg).
+  std::array<bool, 2> has_knee{false, false};
+  for (int j = 0; j < n; ++j) {
+    const NormalisedName name = normalise_bone_name(h.names[static_cast<std::size_t>(j)]);
+    if (name.side != 0 && name.base == "knee") has_knee[name.side > 0 ? 1 : 0] = true;
+  }
   for (int j = 0; j < n; ++j) {
     const NormalisedName name = normalise_bone_name(h.names[static_cast<std::size_t>(j)]);
     Role role;
@@ -380,7 +388,7 @@ HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
         map.other_fingers[name.side > 0 ? 1 : 0].push_back(j);
         continue;
       }
-      role = limb_role(it->second, name.side);
+      role = limb_role(name.base == "leg" && has_knee[name.side > 0 ? 1 : 0] ? kThigh : it->second, name.side);
     }
     // Parents come first, so the first joint of a priority is the one nearest the root.
     if (p < priority[static_cast<std::size_t>(role)]) {

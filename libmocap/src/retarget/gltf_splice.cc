@@ -177,7 +177,8 @@ void bake_mesh_nodes(aiScene* scene) {
           mesh->mBitangents[v] = (linear * mesh->mBitangents[v]).NormalizeSafe();
         }
       }
-      for (unsigned b = 0; b < mesh->mNumBones; ++b) mesh->mBones[b]->mOffsetMatrix = mesh->mBones[b]->mOffsetMatrix * inverse;
+      for (unsigned b = 0; b < mesh->mNumBones; ++b)
+        mesh->mBones[b]->mOffsetMatrix = mesh->mBones[b]->mOffsetMatrix * inverse;
     }
     for (unsigned c = 0; c < node->mNumChildren; ++c) self(self, node->mChildren[c], world);
   };
@@ -207,7 +208,8 @@ Result<std::string> model_as_glb(const std::string& path) {
   }
   Assimp::Importer importer;
   detail::set_import_properties(importer);
-  const aiScene* scene = importer.ReadFile(path, aiProcess_Triangulate | aiProcess_ValidateDataStructure | detail::kImportInMetres);
+  const aiScene* scene =
+      importer.ReadFile(path, aiProcess_Triangulate | aiProcess_ValidateDataStructure | detail::kImportInMetres);
   if (scene == nullptr) {
     return fail(path, 0,
                 std::string("Assimp cannot read the model (") + importer.GetErrorString() +
@@ -274,8 +276,9 @@ Result<RiggedModel> read_rigged_glb(const std::string& glb, const std::string& p
   if (!doc.is_discarded() && doc.contains("nodes") && doc["nodes"].is_array()) {
     std::unordered_map<std::string, int> count;
     for (const auto& node : doc["nodes"]) {
-      names.push_back(node.is_object() && node.contains("name") && node["name"].is_string() ? node["name"].get<std::string>()
-                                                                                           : std::string());
+      names.push_back(node.is_object() && node.contains("name") && node["name"].is_string()
+                          ? node["name"].get<std::string>()
+                          : std::string());
       if (!names.back().empty()) ++count[names.back()];
     }
     bool renamed = false;
@@ -351,8 +354,9 @@ Result<std::string> splice_animation(std::string_view bytes, const std::string& 
     const ModelNode& node = model.nodes[static_cast<std::size_t>(clip.nodes[k])];
     if (node.source < 0 || static_cast<std::size_t>(node.source) >= nodes.size()) {
       return fail(path, 0,
-                  "node `" + node.name + "` was not read from a glTF node of this file: expected the model read "
-                  "from these bytes");
+                  "node `" + node.name +
+                      "` was not read from a glTF node of this file: expected the model read "
+                      "from these bytes");
     }
     target[k] = node.source;
   }

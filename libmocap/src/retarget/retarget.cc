@@ -267,6 +267,21 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     for (std::size_t i = 0; i < near.size(); i += stride) leg.sole.push_back(near[i]);
   }
   rig.hips_node = tgt(Role::Hips);
+  // The root motion goes on the node that carries the hips and both legs:
+  // some rigs hang the legs beside the hips (Quaternius: Body parents Hips
+  // and the thighs), and moving the hips alone would leave the legs behind.
+  const int named_hips = rig.hips_node;
+  for (const Role thigh : {Role::ThighL, Role::ThighR}) {
+    const int t = tgt(thigh);
+    auto carries = [&](int node) {
+      for (int n = t; n >= 0; n = rig.node_parents[static_cast<std::size_t>(n)])
+        if (n == node) return true;
+      return false;
+    };
+    while (t >= 0 && rig.hips_node >= 0 && !carries(rig.hips_node))
+      rig.hips_node = rig.node_parents[static_cast<std::size_t>(rig.hips_node)];
+  }
+  if (rig.hips_node < 0) rig.hips_node = named_hips;
   // Across the ground the hips go where the capture's root is (scaled), not
   // where the bind pose had them: the character stands where the capture
   // stands; up, the soles' lift (retarget_clip) sets the height.
@@ -307,6 +322,7 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     return d.offset;
   };
   add(rig.hips_node, cap(Role::Hips), nullptr, nullptr, -1, Quaterniond::Identity());
+  if (named_hips != rig.hips_node) add(named_hips, cap(Role::Hips), nullptr, nullptr, -1, Quaterniond::Identity());
   // The spine chain: target joints between hips and head, each on the capture's
   // spine at the same share of arc length between matching anchors.
   {
@@ -455,7 +471,8 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
   rig.attach_of_node.assign(nodes, -1);
   rig.attach_offset.assign(nodes, Vector3d::Zero());
   auto below = [&](int node, int ancestor) {
-    for (int p = rig.node_parents[static_cast<std::size_t>(node)]; p >= 0; p = rig.node_parents[static_cast<std::size_t>(p)])
+    for (int p = rig.node_parents[static_cast<std::size_t>(node)]; p >= 0;
+         p = rig.node_parents[static_cast<std::size_t>(p)])
       if (p == ancestor) return true;
     return false;
   };
@@ -465,9 +482,8 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
       if (from < 0 || to < 0 || from == to || below(to, from) || below(from, to) || to == rig.hips_node) continue;
       const auto a = static_cast<std::size_t>(from), n = static_cast<std::size_t>(to);
       rig.attach_of_node[n] = from;
-      rig.attach_offset[n] =
-          rig.bind_world_rotation[a].conjugate() * (rig.bind_world_position[n] - rig.bind_world_position[a]) /
-          rig.bind_world_scale[a];
+      rig.attach_offset[n] = rig.bind_world_rotation[a].conjugate() *
+                             (rig.bind_world_position[n] - rig.bind_world_position[a]) / rig.bind_world_scale[a];
     }
   }
   std::vector<char> state(nodes, 0);  // 0 new, 1 being placed, 2 placed

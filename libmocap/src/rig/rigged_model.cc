@@ -210,7 +210,8 @@ std::vector<int> gltf_node_sources(const nlohmann::json& doc, const std::vector<
 Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOptions& options) {
   Assimp::Importer importer;
   detail::set_import_properties(importer);
-  unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_ValidateDataStructure | detail::kImportInMetres;
+  unsigned flags =
+      aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_ValidateDataStructure | detail::kImportInMetres;
   if (options.join_identical_vertices) flags |= aiProcess_JoinIdenticalVertices;
   // A damaged file can make Assimp's readers ask for gigabytes
   // (fuzz_rigged_model: a COLLADA index list, 2.3 GB): an allocation that
@@ -301,12 +302,25 @@ Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOp
         const Eigen::Matrix4d x = world[bone_nodes[0]].matrix() * to_eigen(part->mBones[0]->mOffsetMatrix);
         const double size = std::max(1e-12, x.topLeftCorner<3, 3>().cwiseAbs().maxCoeff());
         bool one = x.allFinite();
-        for (unsigned b = 1; b < part->mNumBones && one; ++b) {
+        std::vector<double> scales;  // of each joint's rest times inverse bind
+        for (unsigned b = 0; b < part->mNumBones; ++b) {
           const Eigen::Matrix4d xb = world[bone_nodes[b]].matrix() * to_eigen(part->mBones[b]->mOffsetMatrix);
-          one = (xb - x).topLeftCorner<3, 3>().cwiseAbs().maxCoeff() <= 1e-4 * size &&
+          one = one && (xb - x).topLeftCorner<3, 3>().cwiseAbs().maxCoeff() <= 1e-4 * size &&
                 (xb - x).col(3).head<3>().norm() <= 1e-4 * std::max(1.0, x.col(3).head<3>().norm());
+          scales.push_back(std::cbrt(std::abs(xb.topLeftCorner<3, 3>().determinant())));
         }
         g = one ? Eigen::Affine3d(x) : Eigen::Affine3d::Identity();
+        // Nodes resting in an animation's frame (Blender exports of a
+        // character with its actions) agree on no X; their frame moves and
+        // turns joints but scales none, so a scale they share (an armature
+        // node scaled 0.85 that the inverse binds leave out) is the skin's
+        // space's, as viewers show the character.
+        if (!one) {
+          std::nth_element(scales.begin(), scales.begin() + static_cast<std::ptrdiff_t>(scales.size() / 2),
+                           scales.end());
+          const double scale = scales[scales.size() / 2];
+          if (std::isfinite(scale) && scale > 0.0 && std::abs(scale - 1.0) > 1e-5) g = Eigen::Scaling(scale);
+        }
       }
       const Eigen::Matrix3d normal_matrix = g.linear().inverse().transpose();
       for (unsigned v = 0; v < part->mNumVertices; ++v) {
@@ -358,7 +372,8 @@ Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOp
         const bool weighted =
             std::any_of(influences[v].begin(), influences[v].end(),
                         [](const std::pair<int, float>& influence) { return influence.second > 0.0f; });
-        if (!weighted) influences[v] = {{joint_for(model.joints, static_cast<int>(n), world[n].inverse().matrix()), 1.0f}};
+        if (!weighted)
+          influences[v] = {{joint_for(model.joints, static_cast<int>(n), world[n].inverse().matrix()), 1.0f}};
       }
     }
   }

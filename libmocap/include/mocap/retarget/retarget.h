@@ -127,9 +127,9 @@ struct RetargetArm {
 struct RetargetLeg {
   int thigh = -1, shin = -1, foot = -1, toe = -1;  // model nodes (toe may be -1)
   int capture_foot = -1;                           // capture bone at the ankle (J of it)
-  double ankle_height = 0.0;  // bind ankle height above the bind mesh's lowest point, model units
-  double toe_height = 0.0;    // bind toe height above the bind mesh's lowest point (toe >= 0), model units
-  double length = 0.0;                             // thigh to knee plus knee to ankle, bind pose, model units
+  double ankle_height = 0.0;                       // bind ankle height above the bind mesh's lowest point, model units
+  double toe_height = 0.0;  // bind toe height above the bind mesh's lowest point (toe >= 0), model units
+  double length = 0.0;      // thigh to knee plus knee to ankle, bind pose, model units
   // Up to 64 vertices of the sole (weighted most to the foot or toe, within a
   // quarter of the ankle height of the foot's lowest): what touches the floor.
   std::vector<SolePoint> sole;
@@ -158,12 +158,12 @@ struct RetargetRig {
   Eigen::Vector3d up = Eigen::Vector3d::UnitY();              // the model's up, unit
   double scale = 1.0;                                         // s: model units per capture metre
   double floor = 0.0;  // where the soles go along `up`: the scene's ground, 0 (the capture's floor), model units
-  int hips_node = -1;                                         // model node
-  Eigen::Vector3d root_offset = Eigen::Vector3d::Zero();      // hips world = s * A * root + root_offset (along up)
-  std::vector<DrivenNode> driven;                             // parents first
-  std::vector<int> driven_of_node;                            // per model node: index into driven, or -1
-  std::vector<TwistNode> twists;                              // step 3b
-  std::vector<int> twist_of_node;                             // per model node: index into twists, or -1
+  int hips_node = -1;  // model node
+  Eigen::Vector3d root_offset = Eigen::Vector3d::Zero();  // hips world = s * A * root + root_offset (along up)
+  std::vector<DrivenNode> driven;                         // parents first
+  std::vector<int> driven_of_node;                        // per model node: index into driven, or -1
+  std::vector<TwistNode> twists;                          // step 3b
+  std::vector<int> twist_of_node;                         // per model node: index into twists, or -1
   // A limb joint that does not hang below the joint before it in its chain
   // (an IK rig's foot parented to the root, beside the shin) is placed where
   // that joint puts it in the bind pose: attach_of_node[n] is that joint (-1
@@ -171,9 +171,9 @@ struct RetargetRig {
   // bind frame (divided by its bind world scale).
   std::vector<int> attach_of_node;
   std::vector<Eigen::Vector3d> attach_offset;
-  std::vector<int> order;  // every model node once, its parent and the node it is attached to before it
-  std::array<RetargetLeg, 2> legs;                            // left, right
-  std::array<RetargetArm, 2> arms;                            // left, right
+  std::vector<int> order;           // every model node once, its parent and the node it is attached to before it
+  std::array<RetargetLeg, 2> legs;  // left, right
+  std::array<RetargetArm, 2> arms;  // left, right
 };
 
 struct RetargetOptions {
