@@ -50,6 +50,7 @@ int run_retarget(const RetargetCliOptions& o) {
     std::cout << format_bone_map(result->rig.capture_joints, result->rig.capture_map, result->rig.target_joints,
                                  result->rig.target_map);
   }
+  for (const std::string& warning : result->warnings) std::cerr << "mocap: " << o.model << ": " << warning << "\n";
   if (const int code = emit(o.output, result->glb); code != kOk) return code;
   const RetargetedClip& c = result->clip;
   std::printf(

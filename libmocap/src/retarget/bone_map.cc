@@ -80,6 +80,7 @@ const std::unordered_map<std::string, Limb>& limb_table() {
       // hands
       {"hand", kHand},
       {"wrist", kHand},
+      {"palm", kHand},
       // thighs: Mixamo LeftUpLeg, Unreal thigh_l, Unity LeftUpperLeg, CMU lfemur, MakeHuman upperleg01
       {"upleg", kThigh},
       {"thigh", kThigh},
@@ -368,6 +369,7 @@ HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
   // "Left leg" is the thigh where the same side has a "knee" (VRoid and
   // UniVRM avatars: leg, knee, ankle), the shin elsewhere (Mixamo: UpLeg, Leg).
   std::array<bool, 2> has_knee{false, false};
+  std::array<std::vector<int>, kRoleCount> named;  // every joint a name gives each role
   for (int j = 0; j < n; ++j) {
     const NormalisedName name = normalise_bone_name(h.names[static_cast<std::size_t>(j)]);
     if (name.side != 0 && name.base == "knee") has_knee[name.side > 0 ? 1 : 0] = true;
@@ -390,10 +392,28 @@ HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
       }
       role = limb_role(name.base == "leg" && has_knee[name.side > 0 ? 1 : 0] ? kThigh : it->second, name.side);
     }
+    named[static_cast<std::size_t>(role)].push_back(j);
     // Parents come first, so the first joint of a priority is the one nearest the root.
     if (p < priority[static_cast<std::size_t>(role)]) {
       priority[static_cast<std::size_t>(role)] = p;
       map[role] = {j, "name table"};
+    }
+  }
+  // Of several joints a name gives one limb role (an IK rig's `ankle_l`
+  // control beside its `foot_l`), the one that hangs below the role before it.
+  for (int side : {-1, 1}) {
+    for (const auto& chain : {std::array<Limb, 4>{kThigh, kShin, kFoot, kToe},
+                              std::array<Limb, 4>{kClavicle, kUpperArm, kForearm, kHand}}) {
+      for (std::size_t i = 1; i < chain.size(); ++i) {
+        const int before = map[limb_role(chain[i - 1], side)].joint;
+        RoleMatch& match = map[limb_role(chain[i], side)];
+        if (before < 0 || match.joint < 0 || is_ancestor(h, before, match.joint)) continue;
+        for (const int j : named[static_cast<std::size_t>(limb_role(chain[i], side))]) {
+          if (j == match.joint || !is_ancestor(h, before, j)) continue;
+          match = {j, "name table (below " + h.names[static_cast<std::size_t>(before)] + ")"};
+          break;
+        }
+      }
     }
   }
   // No middle finger: the first other finger plays `fingers` (cgspeed's BVH: LeftHandIndex1).
@@ -469,8 +489,19 @@ HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
   auto highest_first = [&](int a, int b) { return t.highest(a) > t.highest(b); };
   int neck = map[Role::Neck].joint;
   int chest_branch = -1;
-  if (neck < 0 || !is_ancestor(h, hips, neck)) {
-    neck = -1;
+  // The joint the spine's path starts below: the hips, or where the spine
+  // hangs beside them (a control bone parenting both: oga_knight's
+  // body_ctrl), their nearest common ancestor.
+  int spine_from = hips;
+  if (neck >= 0 && !is_ancestor(h, hips, neck)) {
+    int common = h.parents[static_cast<std::size_t>(hips)];
+    while (common >= 0 && !is_ancestor(h, common, neck)) common = h.parents[static_cast<std::size_t>(common)];
+    if (common >= 0)
+      spine_from = common;
+    else
+      neck = -1;
+  }
+  if (neck < 0) {
     if (!ups.empty()) {
       const std::vector<int> up =
           t.chain(*std::max_element(ups.begin(), ups.end(), [&](int a, int b) { return t.highest(a) < t.highest(b); }),
@@ -488,7 +519,7 @@ HumanoidMap find_humanoid_roles(const JointHierarchy& h) {
     }
   }
   if (neck >= 0) {
-    for (int j = h.parents[static_cast<std::size_t>(neck)]; j >= 0 && j != hips;
+    for (int j = h.parents[static_cast<std::size_t>(neck)]; j >= 0 && j != spine_from;
          j = h.parents[static_cast<std::size_t>(j)]) {
       map.spine.insert(map.spine.begin(), j);
     }

@@ -12,12 +12,15 @@
 
 #include <unistd.h>
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <unordered_map>
 #include <vector>
@@ -185,6 +188,160 @@ void bake_mesh_nodes(aiScene* scene) {
   if (scene->mRootNode != nullptr) visit(visit, scene->mRootNode, aiMatrix4x4());
 }
 
+// Makes every float WEIGHTS_0 element of a .glb sum to one (and its
+// accessor's min and max say so). Assimp's glb2 exporter can write a vertex
+// whose weights sum to 1.0065 (an FBX vertex weighted twice by one bone):
+// glTF asks for a sum of one, and its validator refuses the file. Leaves
+// bytes it cannot parse as they are.
+void normalise_weights(std::string& bytes) {
+  auto glb = parse_glb(bytes, "");
+  if (!glb || !glb->has_bin) return;
+  nlohmann::json doc = nlohmann::json::parse(glb->json, nullptr, false);
+  if (doc.is_discarded() || !doc.contains("meshes") || !doc.contains("accessors") || !doc.contains("bufferViews"))
+    return;
+  std::string& bin = glb->bin;
+  bool changed = false;
+  try {
+    for (const auto& mesh : doc["meshes"]) {
+      for (const auto& primitive : mesh.value("primitives", nlohmann::json::array())) {
+        const auto& attributes = primitive.value("attributes", nlohmann::json::object());
+        if (!attributes.contains("WEIGHTS_0")) continue;
+        auto& accessor = doc["accessors"].at(attributes["WEIGHTS_0"].get<std::size_t>());
+        if (accessor.value("componentType", 0) != 5126 || accessor.value("type", "") != "VEC4" ||
+            !accessor.contains("bufferView") || accessor.contains("sparse")) {
+          continue;  // normalised integers or sparse: as the exporter wrote them
+        }
+        const auto& view = doc["bufferViews"].at(accessor["bufferView"].get<std::size_t>());
+        if (view.value("buffer", -1) != 0) continue;
+        const std::size_t stride = view.value("byteStride", std::size_t{16}),
+                          count = accessor.value("count", std::size_t{0});
+        const std::size_t first =
+            view.value("byteOffset", std::size_t{0}) + accessor.value("byteOffset", std::size_t{0});
+        if (count == 0 || first + (count - 1) * stride + 16 > bin.size()) continue;
+        std::array<float, 4> lo{}, hi{};
+        lo.fill(std::numeric_limits<float>::max());
+        hi.fill(std::numeric_limits<float>::lowest());
+        for (std::size_t e = 0; e < count; ++e) {
+          char* at = bin.data() + first + e * stride;
+          std::array<float, 4> w;
+          std::memcpy(w.data(), at, sizeof w);
+          const float sum = w[0] + w[1] + w[2] + w[3];
+          if (sum > 0.0f && std::abs(sum - 1.0f) > 2e-7f) {
+            for (float& v : w) v /= sum;
+            // What float rounding leaves goes to the largest weight.
+            *std::max_element(w.begin(), w.end()) += 1.0f - (w[0] + w[1] + w[2] + w[3]);
+            std::memcpy(at, w.data(), sizeof w);
+            changed = true;
+          }
+          for (std::size_t c = 0; c < 4; ++c) {
+            lo[c] = std::min(lo[c], w[c]);
+            hi[c] = std::max(hi[c], w[c]);
+          }
+        }
+        if (accessor.contains("min")) accessor["min"] = lo;
+        if (accessor.contains("max")) accessor["max"] = hi;
+      }
+    }
+  } catch (const nlohmann::json::exception&) {
+    return;  // an accessor the exporter did not write as glTF says: left as it is
+  }
+  if (changed) bytes = format_glb(doc, bin);
+}
+
+// Images that name a file are carried into the output's BIN chunk, so
+// that the .glb stands alone: the file as named (relative to the model), or
+// by its name beside the model, where Blender also looks (an FBX names its
+// texture as its author's machine had it: `C:\Files\...\rogue_texture.png`).
+// An image found nowhere is left out, and the textures and material slots
+// that used it (the material keeps its factors), each named in `warnings`:
+// a path from another machine would not load, and glTF asks for relative
+// URIs.
+void resolve_images(nlohmann::json& doc, std::string& bin, const std::filesystem::path& dir,
+                    std::vector<std::string>* warnings) {
+  if (!doc.contains("images") || !doc["images"].is_array()) return;
+  auto& images = doc["images"];
+  std::vector<int> new_index(images.size(), -1);
+  nlohmann::json kept = nlohmann::json::array();
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    nlohmann::json image = images[i];
+    if (image.is_object() && image.contains("uri") && image["uri"].is_string() &&
+        !image["uri"].get<std::string>().starts_with("data:")) {
+      const std::string uri = image["uri"].get<std::string>();
+      const std::string name = uri.substr(uri.find_last_of("/\\") + 1);
+      std::string bytes;
+      for (const std::filesystem::path& candidate : {dir / uri, dir / name}) {
+        std::error_code error;
+        if (!std::filesystem::is_regular_file(candidate, error)) continue;
+        std::ifstream in(candidate, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        if (!bytes.empty()) break;
+      }
+      const bool png = bytes.size() >= 4 && bytes.compare(0, 4, "\x89PNG") == 0;
+      const bool jpeg = bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0xFF &&
+                        static_cast<unsigned char>(bytes[1]) == 0xD8;
+      if (!png && !jpeg) {
+        if (warnings != nullptr) {
+          warnings->push_back("image " + std::to_string(i) + " (`" + uri +
+                              "`) is not beside the model as a PNG or JPEG: left out, with the texture slots using it");
+        }
+        continue;
+      }
+      align4(bin);
+      doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", bin.size()}, {"byteLength", bytes.size()}});
+      bin += bytes;
+      image.erase("uri");
+      image["bufferView"] = doc["bufferViews"].size() - 1;
+      image["mimeType"] = png ? "image/png" : "image/jpeg";
+    }
+    new_index[i] = static_cast<int>(kept.size());
+    kept.push_back(image);
+  }
+  if (kept.size() == images.size()) {
+    images = kept;
+    return;
+  }
+  images = kept;
+  // Textures whose image is gone go too; the others are renumbered.
+  std::vector<int> new_texture;
+  if (doc.contains("textures") && doc["textures"].is_array()) {
+    nlohmann::json textures = nlohmann::json::array();
+    for (auto& texture : doc["textures"]) {
+      const int source = texture.value("source", -1);
+      if (source >= 0 && (static_cast<std::size_t>(source) >= new_index.size() || new_index[source] < 0)) {
+        new_texture.push_back(-1);
+        continue;
+      }
+      if (source >= 0) texture["source"] = new_index[static_cast<std::size_t>(source)];
+      new_texture.push_back(static_cast<int>(textures.size()));
+      textures.push_back(texture);
+    }
+    doc["textures"] = textures;
+  }
+  // Every texture slot of the materials ({"index": n, ...} under a key ending in "Texture").
+  auto remap = [&](auto&& self, nlohmann::json& node) -> void {
+    if (!node.is_object()) return;
+    for (auto it = node.begin(); it != node.end();) {
+      if (it.value().is_object() && it.key().ends_with("Texture") && it.value().contains("index")) {
+        const int index = it.value()["index"].get<int>();
+        const int to = index >= 0 && static_cast<std::size_t>(index) < new_texture.size() ? new_texture[index] : -1;
+        if (to < 0) {
+          it = node.erase(it);
+          continue;
+        }
+        it.value()["index"] = to;
+      }
+      self(self, it.value());
+      ++it;
+    }
+  };
+  if (doc.contains("materials") && doc["materials"].is_array()) {
+    for (auto& material : doc["materials"]) remap(remap, material);
+  }
+  for (const char* key : {"images", "textures"}) {
+    if (doc.contains(key) && doc[key].empty()) doc.erase(key);  // glTF has no empty arrays
+  }
+}
+
 std::string temp_glb_path() {
   static std::atomic<int> counter{0};
   const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
@@ -260,6 +417,7 @@ Result<std::string> model_as_glb(const std::string& path) {
   }
   std::string glb(static_cast<const char*>(blob->data), blob->size);
   zero_unreferenced_bytes(glb);
+  normalise_weights(glb);
   return glb;
 }
 
@@ -313,7 +471,8 @@ Result<RiggedModel> read_rigged_glb(const std::string& glb, const std::string& p
 }
 
 Result<std::string> splice_animation(std::string_view bytes, const std::string& path, const RiggedModel& model,
-                                     const RetargetedClip& clip, bool keep_animations) {
+                                     const RetargetedClip& clip, bool keep_animations,
+                                     std::vector<std::string>* warnings) {
   auto glb = parse_glb(bytes, path);
   if (!glb) return std::unexpected(glb.error());
   nlohmann::json doc;
@@ -329,6 +488,7 @@ Result<std::string> splice_animation(std::string_view bytes, const std::string& 
   if (!doc.contains("buffers") || doc["buffers"].empty())
     doc["buffers"] = nlohmann::json::array({nlohmann::json::object()});
   std::string bin = glb->bin;
+  resolve_images(doc, bin, std::filesystem::path(path).parent_path(), warnings);
   // An embedded image whose mimeType is not glTF's (Assimp's exporter writes
   // its format hint, "image/fbm" for an FBX's embedded texture) gets the one
   // its bytes say; nothing else in the model changes.
@@ -439,7 +599,7 @@ Result<RetargetFileResult> retarget_model_file(const Skeleton& skeleton, const M
   auto clip = retarget_clip(result.rig, motion, clip_name, options);
   if (!clip) return std::unexpected(clip.error());
   result.clip = std::move(*clip);
-  auto glb = splice_animation(*bytes, model_path, result.model, result.clip, keep_animations);
+  auto glb = splice_animation(*bytes, model_path, result.model, result.clip, keep_animations, &result.warnings);
   if (!glb) return std::unexpected(glb.error());
   result.glb = std::move(*glb);
   return result;

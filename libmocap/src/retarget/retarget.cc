@@ -267,11 +267,13 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     for (std::size_t i = 0; i < near.size(); i += stride) leg.sole.push_back(near[i]);
   }
   rig.hips_node = tgt(Role::Hips);
-  // The root motion goes on the node that carries the hips and both legs:
-  // some rigs hang the legs beside the hips (Quaternius: Body parents Hips
-  // and the thighs), and moving the hips alone would leave the legs behind.
+  // The root motion goes on the node that carries the hips, both legs and
+  // the head: some rigs hang the legs or the spine beside the hips
+  // (Quaternius: Body parents Hips and the thighs; oga_knight: body_ctrl
+  // parents the pelvis and the spine), and moving the hips alone would
+  // leave them behind.
   const int named_hips = rig.hips_node;
-  for (const Role thigh : {Role::ThighL, Role::ThighR}) {
+  for (const Role thigh : {Role::ThighL, Role::ThighR, Role::Head}) {
     const int t = tgt(thigh);
     auto carries = [&](int node) {
       for (int n = t; n >= 0; n = rig.node_parents[static_cast<std::size_t>(n)])
@@ -476,15 +478,22 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
       if (p == ancestor) return true;
     return false;
   };
+  // Each limb joint and the one before it in its chain; an arm's first
+  // joint and the chest, for an arm hanging beside the spine (from a control
+  // bone: oga_knight's torso_ctrl).
+  std::vector<std::pair<int, int>> links;
   for (const auto& chain : kLimbChains) {
-    for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
-      const int from = tgt(chain[i]), to = tgt(chain[i + 1]);
-      if (from < 0 || to < 0 || from == to || below(to, from) || below(from, to) || to == rig.hips_node) continue;
-      const auto a = static_cast<std::size_t>(from), n = static_cast<std::size_t>(to);
-      rig.attach_of_node[n] = from;
-      rig.attach_offset[n] = rig.bind_world_rotation[a].conjugate() *
-                             (rig.bind_world_position[n] - rig.bind_world_position[a]) / rig.bind_world_scale[a];
+    for (std::size_t i = 0; i + 1 < chain.size(); ++i) links.emplace_back(tgt(chain[i]), tgt(chain[i + 1]));
+    if (chain[0] == Role::ClavicleL || chain[0] == Role::ClavicleR) {
+      links.emplace_back(tgt(Role::Chest), tgt(chain[0]) >= 0 ? tgt(chain[0]) : tgt(chain[1]));
     }
+  }
+  for (const auto& [from, to] : links) {
+    if (from < 0 || to < 0 || from == to || below(to, from) || below(from, to) || to == rig.hips_node) continue;
+    const auto a = static_cast<std::size_t>(from), n = static_cast<std::size_t>(to);
+    rig.attach_of_node[n] = from;
+    rig.attach_offset[n] = rig.bind_world_rotation[a].conjugate() *
+                           (rig.bind_world_position[n] - rig.bind_world_position[a]) / rig.bind_world_scale[a];
   }
   std::vector<char> state(nodes, 0);  // 0 new, 1 being placed, 2 placed
   auto visit = [&](auto&& self, int n) -> void {

@@ -26,6 +26,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mocap {
 
@@ -45,8 +46,12 @@ Result<RiggedModel> read_rigged_glb(const std::string& glb, const std::string& p
 // was made for (read from these bytes). Fails naming `path` for bytes that
 // are not a glTF 2 binary with a BIN chunk, or a keyed node not read from
 // one of its glTF nodes.
+// Images that name a file are embedded (found as named relative to `path`'s
+// folder, or by file name there); one found nowhere is left out with the
+// texture slots that use it, and said in `warnings` when given.
 Result<std::string> splice_animation(std::string_view glb, const std::string& path, const RiggedModel& model,
-                                     const RetargetedClip& clip, bool keep_animations);
+                                     const RetargetedClip& clip, bool keep_animations,
+                                     std::vector<std::string>* warnings = nullptr);
 
 // The whole job from files: the model as a .glb (model_as_glb), read
 // (read_rigged_glb), the rig built (build_retarget_rig), the clip
@@ -57,6 +62,7 @@ struct RetargetFileResult {
   RetargetRig rig;
   RetargetedClip clip;
   std::string glb;
+  std::vector<std::string> warnings;  // what was left out of the output (splice_animation)
 };
 Result<RetargetFileResult> retarget_model_file(const Skeleton& skeleton, const Motion& motion,
                                                const std::string& capture_path, const std::string& model_path,
