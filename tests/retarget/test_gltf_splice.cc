@@ -2,6 +2,8 @@
 // leaves in the binary chunk.
 #include <mocap/retarget/gltf_splice.h>
 
+#include <mocap/io/capture.h>
+
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
@@ -65,6 +67,45 @@ TEST(ModelAsGlb, NoUninitialisedBytesFromAssimp) {
     }
     EXPECT_EQ(nonzero, 0u);
   }
+}
+
+// An image the model names by a file goes into the output (found beside the
+// model), so that the .glb stands alone; one found nowhere is left out with
+// the texture slots that use it, and said: a path from another machine
+// would not load, and the Khronos validator refuses it.
+TEST(SpliceAnimation, ImagesNamedByAFileAreEmbeddedOrLeftOut) {
+  const std::filesystem::path dir = test::shared_data_dir() / "meshes" / "khronos";
+  const std::filesystem::path cmu = test::shared_data_dir() / "cmu";
+  if (!std::filesystem::exists(dir / "CesiumMan.dae") || !std::filesystem::exists(cmu / "09_06.amc")) {
+    if (test::under_ci()) FAIL() << "CI: no shared data at " << dir;
+    GTEST_SKIP() << "no Khronos models or CMU clips under " << test::shared_data_dir() << ": skipped";
+  }
+  auto capture = read_capture((cmu / "09.asf").string(), (cmu / "09_06.amc").string());
+  ASSERT_TRUE(capture) << capture.error().to_string();
+  auto document = [](const std::string& glb) { return nlohmann::json::parse(glb.substr(20, u32(glb, 12))); };
+  // Beside its texture (CesiumMan.dae names CesiumMan.jpg): embedded.
+  auto found =
+      retarget_model_file(capture->skeleton, capture->motion, "09.asf", (dir / "CesiumMan.dae").string(), "run");
+  ASSERT_TRUE(found) << found.error().to_string();
+  EXPECT_TRUE(found->warnings.empty());
+  const nlohmann::json with = document(found->glb);
+  ASSERT_EQ(with["images"].size(), 1u);
+  EXPECT_FALSE(with["images"][0].contains("uri"));
+  EXPECT_EQ(with["images"][0].value("mimeType", ""), "image/jpeg");
+  EXPECT_TRUE(with["materials"][0]["pbrMetallicRoughness"].contains("baseColorTexture"));
+  // Alone: left out, and said.
+  test::TempDir alone;
+  std::filesystem::copy_file(dir / "CesiumMan.dae", alone.path() / "CesiumMan.dae");
+  auto missing = retarget_model_file(capture->skeleton, capture->motion, "09.asf",
+                                     (alone.path() / "CesiumMan.dae").string(), "run");
+  ASSERT_TRUE(missing) << missing.error().to_string();
+  ASSERT_EQ(missing->warnings.size(), 1u);
+  EXPECT_NE(missing->warnings[0].find("CesiumMan.jpg"), std::string::npos) << missing->warnings[0];
+  const nlohmann::json without = document(missing->glb);
+  EXPECT_FALSE(without.contains("images"));
+  EXPECT_FALSE(without.contains("textures"));
+  EXPECT_FALSE(without["materials"][0]["pbrMetallicRoughness"].contains("baseColorTexture"));
+  EXPECT_EQ(without["materials"].size(), with["materials"].size());
 }
 
 }  // namespace
