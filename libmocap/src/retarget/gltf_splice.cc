@@ -10,6 +10,8 @@
 #include <assimp/Importer.hpp>
 #include <nlohmann/json.hpp>
 
+#include <Eigen/Geometry>
+
 #include <unistd.h>
 #include <algorithm>
 #include <array>
@@ -342,6 +344,96 @@ void resolve_images(nlohmann::json& doc, std::string& bin, const std::filesystem
   }
 }
 
+// Makes every node below a skin's joints that carries no mesh a joint of
+// that skin too. Assimp turns only the bones that weight vertices into a
+// glTF skin's joints: an FBX's or COLLADA's end bones (`Head_end`), IK poles
+// and prop slots would come out as plain nodes, and Blender and engines
+// would no longer show them as bones of the character. Each new joint's
+// inverse bind is its bind world transform's inverse (the skin's space is the
+// world once bake_mesh_nodes has run): it weights nothing, so nothing moves.
+void add_unweighted_bones(std::string& bytes) {
+  auto glb = parse_glb(bytes, "");
+  if (!glb || !glb->has_bin) return;
+  nlohmann::json doc = nlohmann::json::parse(glb->json, nullptr, false);
+  if (doc.is_discarded() || !doc.contains("skins") || !doc.contains("nodes")) return;
+  std::string& bin = glb->bin;
+  bool changed = false;
+  try {
+    const auto& nodes = doc["nodes"];
+    auto local = [&](const nlohmann::json& node) {
+      Eigen::Affine3d m = Eigen::Affine3d::Identity();
+      if (node.contains("matrix")) {
+        for (int i = 0; i < 16; ++i)
+          m.matrix()(i % 4, i / 4) = node["matrix"][static_cast<std::size_t>(i)].get<double>();
+        return m;
+      }
+      Eigen::Vector3d t = Eigen::Vector3d::Zero(), sc = Eigen::Vector3d::Ones();
+      Eigen::Quaterniond r = Eigen::Quaterniond::Identity();
+      for (int i = 0; i < 3; ++i) {
+        if (node.contains("translation")) t[i] = node["translation"][static_cast<std::size_t>(i)].get<double>();
+        if (node.contains("scale")) sc[i] = node["scale"][static_cast<std::size_t>(i)].get<double>();
+      }
+      if (node.contains("rotation")) {
+        const auto& q = node["rotation"];
+        r = Eigen::Quaterniond(q[3].get<double>(), q[0].get<double>(), q[1].get<double>(), q[2].get<double>());
+      }
+      m.linear() = r.normalized().toRotationMatrix() * sc.asDiagonal();
+      m.translation() = t;
+      return m;
+    };
+    for (auto& skin : doc["skins"]) {
+      if (!skin.contains("inverseBindMatrices")) continue;
+      const auto& accessor = doc["accessors"].at(skin["inverseBindMatrices"].get<std::size_t>());
+      const auto& view = doc["bufferViews"].at(accessor["bufferView"].get<std::size_t>());
+      const std::size_t count = accessor.value("count", std::size_t{0});
+      const std::size_t first = view.value("byteOffset", std::size_t{0}) + accessor.value("byteOffset", std::size_t{0});
+      if (accessor.value("componentType", 0) != 5126 || count != skin["joints"].size() ||
+          first + count * 64 > bin.size()) {
+        continue;
+      }
+      std::vector<float> matrices(count * 16);
+      std::memcpy(matrices.data(), bin.data() + first, count * 64);
+      std::unordered_map<int, Eigen::Affine3d> bind;  // joint node -> bind world transform
+      for (std::size_t j = 0; j < count; ++j) {
+        Eigen::Matrix4d m;
+        for (int i = 0; i < 16; ++i) m(i % 4, i / 4) = matrices[j * 16 + static_cast<std::size_t>(i)];
+        bind[skin["joints"][j].get<int>()] = Eigen::Affine3d(m.inverse());
+      }
+      // Depth first below each joint: nodes without a mesh that no skin lists yet.
+      std::vector<int> stack;
+      for (const auto& [joint, world] : bind) stack.push_back(joint);
+      std::vector<int> added;
+      while (!stack.empty()) {
+        const int n = stack.back();
+        stack.pop_back();
+        for (const auto& c : nodes.at(static_cast<std::size_t>(n)).value("children", nlohmann::json::array())) {
+          const int child = c.get<int>();
+          if (bind.contains(child) || nodes.at(static_cast<std::size_t>(child)).contains("mesh")) continue;
+          bind[child] = bind[n] * local(nodes[static_cast<std::size_t>(child)]);
+          added.push_back(child);
+          stack.push_back(child);
+        }
+      }
+      if (added.empty()) continue;
+      std::sort(added.begin(), added.end());
+      for (const int n : added) {
+        skin["joints"].push_back(n);
+        const Eigen::Matrix4d inverse = bind[n].matrix().inverse();
+        for (int i = 0; i < 16; ++i) matrices.push_back(static_cast<float>(inverse(i % 4, i / 4)));
+      }
+      // The extended matrices as a new view and accessor (the old ones stay, unused).
+      skin["inverseBindMatrices"] = add_accessor(doc, bin, matrices, "MAT4", 16, false);
+      changed = true;
+    }
+  } catch (const nlohmann::json::exception&) {
+    return;  // a document the exporter did not write as glTF says: left as it is
+  }
+  if (!changed) return;
+  align4(bin);
+  doc["buffers"][0]["byteLength"] = bin.size();
+  bytes = format_glb(doc, bin);
+}
+
 std::string temp_glb_path() {
   static std::atomic<int> counter{0};
   const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
@@ -418,6 +510,7 @@ Result<std::string> model_as_glb(const std::string& path) {
   std::string glb(static_cast<const char*>(blob->data), blob->size);
   zero_unreferenced_bytes(glb);
   normalise_weights(glb);
+  add_unweighted_bones(glb);
   return glb;
 }
 
