@@ -180,5 +180,43 @@ TEST(FootContacts, FeetByNameAndByTopology) {
   EXPECT_NE(none.error().message.find("no feet"), std::string::npos);
 }
 
+// The simple rule: low (within 4 cm of the lowest) and slow (under 25 cm/s
+// across the ground, forward differences) for 6 frames at 120 Hz. A foot
+// down for 6 frames is one contact, for 5 none; one that creeps at 24 cm/s
+// stands, at 26 cm/s it does not; 3.9 cm up stands, 4.1 cm does not.
+TEST(PlantedByRule, LowAndSlowForSixFrames) {
+  auto walk = [](int down, double speed_m_s, double height_m) {
+    std::vector<Eigen::Vector3d> p;
+    double x = 0.0;
+    for (int f = 0; f < 40; ++f) {
+      const bool planted = f >= 10 && f < 10 + down;
+      p.emplace_back(x, planted ? height_m : 0.3, 0.0);
+      x += planted ? speed_m_s / 120.0 : 0.02;
+    }
+    p[0].y() = 0.0;  // the lowest height over the clip
+    return p;
+  };
+  const auto six = planted_by_rule(walk(6, 0.0, 0.0), 120.0);
+  ASSERT_EQ(six.size(), 1u);
+  EXPECT_EQ(six[0].first, 10);
+  EXPECT_EQ(six[0].last, 15);
+  EXPECT_TRUE(planted_by_rule(walk(5, 0.0, 0.0), 120.0).empty());
+  EXPECT_EQ(planted_by_rule(walk(12, 0.24, 0.0), 120.0).size(), 1u);
+  EXPECT_TRUE(planted_by_rule(walk(12, 0.26, 0.0), 120.0).empty());
+  EXPECT_EQ(planted_by_rule(walk(12, 0.0, 0.039), 120.0).size(), 1u);
+  EXPECT_TRUE(planted_by_rule(walk(12, 0.0, 0.041), 120.0).empty());
+}
+
+TEST(MergeContacts, OverlappingAndAdjacentBecomeOne) {
+  const std::vector<FootContact> a{{0, 5}, {20, 30}}, b{{6, 8}, {25, 40}, {50, 51}};
+  const auto merged = merge_contacts(a, b);
+  ASSERT_EQ(merged.size(), 3u);
+  EXPECT_EQ(merged[0].first, 0);
+  EXPECT_EQ(merged[0].last, 8);
+  EXPECT_EQ(merged[1].first, 20);
+  EXPECT_EQ(merged[1].last, 40);
+  EXPECT_EQ(merged[2].first, 50);
+}
+
 }  // namespace
 }  // namespace mocap

@@ -89,6 +89,50 @@ FootContacts detect_foot_contacts_of_points(std::span<const std::vector<Eigen::V
   return out;
 }
 
+std::vector<FootContact> planted_by_rule(std::span<const Eigen::Vector3d> trajectory, double fps,
+                                         const Eigen::Vector3d& up, const PlantedRule& rule) {
+  std::vector<FootContact> out;
+  const int frames = static_cast<int>(trajectory.size());
+  if (frames == 0 || !(fps > 0.0)) return out;
+  double lowest = std::numeric_limits<double>::max();
+  for (const Eigen::Vector3d& p : trajectory) lowest = std::min(lowest, p.dot(up));
+  const int needed = std::max(1, static_cast<int>(std::ceil(rule.min_seconds * fps - 1e-9)));
+  auto planted = [&](int f) {
+    if (trajectory[static_cast<std::size_t>(f)].dot(up) > lowest + rule.height_m) return false;
+    if (frames < 2) return true;
+    const int a = std::min(f, frames - 2);
+    Eigen::Vector3d step = trajectory[static_cast<std::size_t>(a) + 1] - trajectory[static_cast<std::size_t>(a)];
+    step -= step.dot(up) * up;
+    return step.norm() * fps < rule.speed_m_s;
+  };
+  for (int f = 0; f < frames;) {
+    if (!planted(f)) {
+      ++f;
+      continue;
+    }
+    int last = f;
+    while (last + 1 < frames && planted(last + 1)) ++last;
+    if (last - f + 1 >= needed) out.push_back({f, last});
+    f = last + 1;
+  }
+  return out;
+}
+
+std::vector<FootContact> merge_contacts(std::span<const FootContact> a, std::span<const FootContact> b) {
+  std::vector<FootContact> all(a.begin(), a.end());
+  all.insert(all.end(), b.begin(), b.end());
+  std::sort(all.begin(), all.end(), [](const FootContact& x, const FootContact& y) { return x.first < y.first; });
+  std::vector<FootContact> out;
+  for (const FootContact& c : all) {
+    if (!out.empty() && c.first <= out.back().last + 1) {
+      out.back().last = std::max(out.back().last, c.last);
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 FootContacts detect_foot_contacts(std::span<const Eigen::Vector3d> trajectory, double fps, const Eigen::Vector3d& up,
                                   const FootContactOptions& options) {
   const std::vector<Eigen::Vector3d> one(trajectory.begin(), trajectory.end());

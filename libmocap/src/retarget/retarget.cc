@@ -737,10 +737,11 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
   scratch.bind(job);
   // Pass 1: free feet, the capture's ankles and the model's feet; and how
   // far the hands and the head sink below where the capture puts them.
-  std::array<std::vector<Vector3d>, 2> capture_ankle, ankle;
+  std::array<std::vector<Vector3d>, 2> capture_ankle, capture_ball, ankle;
   std::array<std::vector<double>, 2> sole;
   for (std::size_t s = 0; s < 2; ++s) {
     capture_ankle[s].resize(static_cast<std::size_t>(frames));
+    capture_ball[s].resize(static_cast<std::size_t>(frames));
     ankle[s].resize(static_cast<std::size_t>(frames));
     sole[s].resize(static_cast<std::size_t>(frames));
   }
@@ -776,6 +777,10 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
       const RetargetLeg& leg = rig.legs[s];
       capture_ankle[s][static_cast<std::size_t>(f)] = scratch.capture_positions[static_cast<std::size_t>(
           rig.capture_point_bone[static_cast<std::size_t>(leg.capture_foot)])];
+      // The ball: where the capture's toe bone starts (its ankle without one).
+      const int toe = rig.capture_map[s == 0 ? Role::ToeL : Role::ToeR].joint;
+      capture_ball[s][static_cast<std::size_t>(f)] = scratch.capture_positions[static_cast<std::size_t>(
+          rig.capture_point_bone[static_cast<std::size_t>(toe >= 0 ? toe : leg.capture_foot)])];
       ankle[s][static_cast<std::size_t>(f)] = scratch.world_position[static_cast<std::size_t>(leg.foot)];
       sole[s][static_cast<std::size_t>(f)] = sole_height(rig, leg, scratch.world_position, scratch.world_rotation);
     }
@@ -787,7 +792,12 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
   // The soles on the floor during contacts (all frames when there are none).
   std::vector<double> soles;
   for (std::size_t s = 0; s < 2; ++s) {
+    // The detector's contacts, and every interval where the ball stands by the
+    // simple rule the eye uses (within 4 cm of its lowest, slower than 25
+    // cm/s, 6 frames at 120 Hz), whether or not the detector finds it.
     clip.contacts[s] = detect_foot_contacts(capture_ankle[s], motion.fps, Vector3d::UnitY(), options.contacts);
+    clip.contacts[s].contacts =
+        merge_contacts(clip.contacts[s].contacts, planted_by_rule(capture_ball[s], motion.fps, Vector3d::UnitY()));
     for (const FootContact& c : clip.contacts[s].contacts) {
       for (int f = c.first; f <= c.last; ++f) soles.push_back(sole[s][static_cast<std::size_t>(f)]);
     }

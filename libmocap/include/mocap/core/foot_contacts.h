@@ -65,6 +65,23 @@ FootContacts detect_foot_contacts_of_points(std::span<const std::vector<Eigen::V
                                             const Eigen::Vector3d& up = Eigen::Vector3d::UnitY(),
                                             const FootContactOptions& options = {});
 
+// Planted as an animator's eye sees it (issues 48 and 49 state the rule):
+// every interval of at least `min_seconds` (6 frames at 120 Hz) where the
+// point (the ball of the foot) lies within `height_m` of its lowest height
+// over the clip and moves slower than `speed_m_s` across the ground, speed
+// by forward differences (the last frame takes the one before it).
+struct PlantedRule {
+  double height_m = 0.04;
+  double speed_m_s = 0.25;
+  double min_seconds = 0.05;
+};
+std::vector<FootContact> planted_by_rule(std::span<const Eigen::Vector3d> trajectory, double fps,
+                                         const Eigen::Vector3d& up = Eigen::Vector3d::UnitY(),
+                                         const PlantedRule& rule = {});
+// The union of two lists of contacts (each in frame order and disjoint),
+// overlapping or adjacent intervals made one.
+std::vector<FootContact> merge_contacts(std::span<const FootContact> a, std::span<const FootContact> b);
+
 // A foot of a skeleton: the bones whose world positions (core/fk.h) are its
 // heel (the ankle), ball and toe tip.
 struct Foot {
