@@ -112,9 +112,14 @@ Measured measure(const RetargetFileResult& result, const Skeleton& skeleton, con
                             world[static_cast<std::size_t>(out_node(d.node))].translation())
                                .normalized());
     }
+    // The pinned point: the ball (the toe joint, the capture's toe bone's
+    // start) of a leg with toes, else the ankle.
     for (std::size_t s = 0; s < 2; ++s) {
-      model_ankle[s].push_back(world[static_cast<std::size_t>(out_node(rig.legs[s].foot))].translation());
-      capture_ankle[s].push_back(J(rig.legs[s].capture_foot));
+      const RetargetLeg& leg = rig.legs[s];
+      const int capture_toe = rig.capture_map[s == 0 ? Role::ToeL : Role::ToeR].joint;
+      const bool ball = leg.toe >= 0 && capture_toe >= 0;
+      model_ankle[s].push_back(world[static_cast<std::size_t>(out_node(ball ? leg.toe : leg.foot))].translation());
+      capture_ankle[s].push_back(J(ball ? capture_toe : leg.capture_foot));
     }
     m.lowest_foot_vertex = std::min(m.lowest_foot_vertex, lowest(foot_vertices));
     const double hand = lowest(hand_vertices);

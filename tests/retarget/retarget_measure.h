@@ -35,7 +35,8 @@ double percentile(std::vector<double> v, double p);
 // Per frame of `motion`: every mapped limb and spine segment of `out` (found
 // by the names of result.model's nodes) against the capture's, after one
 // rotation for the whole clip (Kabsch); per capture foot contact the model
-// ankle's sideways slide; the lowest skinned foot vertex (largest weight on a
+// pinned point's sideways slide (the ball
+// of a leg with toes, else the ankle); the lowest skinned foot vertex (largest weight on a
 // foot or toe joint) above rig.floor. MOCAP_RETARGET_CONTACTS set: prints
 // each contact's slide.
 Measured measure(const RetargetFileResult& result, const Skeleton& skeleton, const Motion& motion,

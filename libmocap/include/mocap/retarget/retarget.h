@@ -130,6 +130,10 @@ struct RetargetLeg {
   double ankle_height = 0.0;                       // bind ankle height above the bind mesh's lowest point, model units
   double toe_height = 0.0;  // bind toe height above the bind mesh's lowest point (toe >= 0), model units
   double length = 0.0;      // thigh to knee plus knee to ankle, bind pose, model units
+  // How much a foot pinned at its ball pivots about it rather than keeping
+  // the capture's pitch, in [0, 1]: 0 while its foot-to-shin ratio is up to
+  // 1.5 times the capture's, 1 from 3 times (LegPin).
+  double pivot = 0.0;
   // Up to 64 vertices of the sole (weighted most to the foot or toe, within a
   // quarter of the ankle height of the foot's lowest): what touches the floor.
   std::vector<SolePoint> sole;
@@ -209,9 +213,17 @@ double sole_height(const RetargetRig& rig, const RetargetLeg& leg, std::span<con
                    const Eigen::Vector3d& shift = Eigen::Vector3d::Zero());
 
 // A foot pinned for IK: weight in [0, 1] (0: no IK), ankle target in model world.
+// With `pivot` (a leg with a toe joint) the ball (the toe joint) is pinned
+// at `ball` instead: the ankle goes where the foot, at the capture's pitch,
+// puts it (RetargetLeg::pivot 0), or to the point nearest its free place at
+// the foot's length from the ball (1), or between, and the foot turns
+// about the ball to reach it: a chibi's foot, longer than its shin, turns so
+// that the leg keeps the capture's bend.
 struct LegPin {
   double weight = 0.0;
   Eigen::Vector3d ankle = Eigen::Vector3d::Zero();
+  bool pivot = false;
+  Eigen::Vector3d ball = Eigen::Vector3d::Zero();
 };
 
 // One capture pose to the model's local transforms. Fill the inputs and the
