@@ -75,7 +75,8 @@ void add_retarget_command(CLI::App& app, int& exit_code) {
   c->add_option("-o,--output", o->output, "Output .glb")->required();
   c->add_option("--map", o->map,
                 "JSON object {\"model bone\": \"capture bone\", ...} overriding the bone mapping found by names and "
-                "topology");
+                "topology; a model bone whose name repeats is named as --print-map shows it (\"Foot.L #12\") or by "
+                "its glTF node index alone (\"#12\")");
   c->add_flag("--print-map", o->print_map, "Print each humanoid role, the bones chosen and why");
   c->add_flag("--keep-animations", o->keep_animations, "Keep the model's own animations beside the new one");
   c->add_flag("--no-plant", o->no_plant, "Do not pin planted feet (no leg IK)");

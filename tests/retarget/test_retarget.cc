@@ -746,6 +746,96 @@ TEST(Retarget, TheSameWorldUnderAnyParentChain) {
   }
 }
 
+// glTF lets names repeat: CesiumMan with its right hand renamed as its
+// forearm (two joints of one skin called the same, which Assimp alone
+// refuses) and an IK target node called as its left foot beside the
+// skeleton. The file is read, every joint is keyed by its own index (the
+// joints land where they land in the file with unique names, within 0.1
+// mm), the IK target is left alone, --print-map names the repeated joints
+// with their index, and --map may name one by index.
+TEST(Retarget, RepeatedNodeNamesAreReadAndKeyedByIndex) {
+  REQUIRE_SHARED_MODELS();
+  auto clip = read_cmu("09", "09_06");
+  ASSERT_TRUE(clip);
+  const std::string bytes = test::read_text(khronos("CesiumMan.glb"));
+  GlbParts parts = split_glb(bytes);
+  auto& nodes = parts.doc["nodes"];
+  auto index_of = [&](const std::string& name) {
+    for (std::size_t n = 0; n < nodes.size(); ++n)
+      if (nodes[n].value("name", "") == name) return static_cast<int>(n);
+    return -1;
+  };
+  const int hand = index_of("Skeleton_arm_joint_R__3_"), foot = index_of("leg_joint_L_3");
+  ASSERT_GE(hand, 0);
+  ASSERT_GE(foot, 0);
+  nodes[static_cast<std::size_t>(hand)]["name"] = "Skeleton_arm_joint_R__2_";
+  nodes.push_back({{"name", "leg_joint_L_3"}, {"translation", {0.3, 0.0, 0.2}}});
+  const int target = static_cast<int>(nodes.size()) - 1;
+  parts.doc["scenes"][0]["nodes"].push_back(target);
+  test::TempDir dir;
+  const auto path = dir.path() / "repeated.glb";
+  ASSERT_TRUE(write_file_atomically(path.string(), join_glb(parts)));
+  auto base = retarget_model_file(clip->skeleton, clip->motion, "09.asf", khronos("CesiumMan.glb").string(), "run");
+  ASSERT_TRUE(base) << base.error().to_string();
+  auto repeated = retarget_model_file(clip->skeleton, clip->motion, "09.asf", path.string(), "run");
+  ASSERT_TRUE(repeated) << repeated.error().to_string();
+  // The same world positions, node by glTF index.
+  auto tracks = [&](const std::string& glb) {
+    std::map<int, std::vector<Eigen::Vector3d>> out;
+    auto model = read_rigged_glb(glb, "out.glb");
+    EXPECT_TRUE(model) << model.error().to_string();
+    if (!model) return out;
+    auto animation = find_animation(*model, "run");
+    EXPECT_TRUE(animation);
+    if (!animation) return out;
+    ModelPose pose = rest_pose(*model);
+    std::vector<Eigen::Affine3d> world(model->nodes.size());
+    for (int f = 0; f < clip->motion.frame_count(); ++f) {
+      sample_animation(*model, **animation, f / clip->motion.fps, pose);
+      node_world_transforms(*model, pose, world);
+      for (const ModelJoint& joint : model->joints) {
+        out[model->nodes[static_cast<std::size_t>(joint.node)].source].push_back(world[joint.node].translation());
+      }
+    }
+    return out;
+  };
+  const auto expected = tracks(base->glb), got = tracks(repeated->glb);
+  ASSERT_FALSE(expected.empty());
+  double worst = 0.0;
+  for (const auto& [source, track] : expected) {
+    ASSERT_TRUE(got.contains(source)) << "glTF node " << source;
+    for (std::size_t f = 0; f < track.size(); ++f) worst = std::max(worst, (got.at(source)[f] - track[f]).norm());
+  }
+  std::printf("CesiumMan with repeated names: worst joint %.4f mm off the unique-named file's\n", 1000 * worst);
+  EXPECT_LE(worst, 1e-4);
+  // No channel moves the IK target; the renamed hand has its own.
+  const nlohmann::json out = split_glb(repeated->glb).doc;
+  bool hand_keyed = false;
+  for (const auto& channel : out["animations"][0]["channels"]) {
+    EXPECT_NE(channel["target"]["node"].get<int>(), target);
+    hand_keyed = hand_keyed || channel["target"]["node"].get<int>() == hand;
+  }
+  EXPECT_TRUE(hand_keyed);
+  EXPECT_EQ(out["nodes"][static_cast<std::size_t>(hand)]["name"], "Skeleton_arm_joint_R__2_");
+  // --print-map's names; --map by index.
+  const std::string map = describe_bone_map(clip->skeleton, "09.asf", repeated->model);
+  EXPECT_NE(map.find("Skeleton_arm_joint_R__2_ #" + std::to_string(hand)), std::string::npos) << map;
+  const auto map_path = dir.path() / "map.json";
+  ASSERT_TRUE(write_file_atomically(map_path.string(), "{\"#" + std::to_string(hand) + "\": \"rwrist\"}"));
+  RetargetOptions options;
+  options.map_path = map_path.string();
+  auto mapped = build_retarget_rig(clip->skeleton, "09.asf", repeated->model, options);
+  ASSERT_TRUE(mapped) << mapped.error().to_string();
+  EXPECT_EQ(
+      mapped->target_nodes[static_cast<std::size_t>(mapped->target_map[Role::HandR].joint)],
+      repeated->model.find_node("Skeleton_arm_joint_R__2_") < 0 ? -1 : [&] {
+        for (std::size_t n = 0; n < repeated->model.nodes.size(); ++n)
+          if (repeated->model.nodes[n].source == hand) return static_cast<int>(n);
+        return -1;
+      }());
+  EXPECT_EQ(mapped->target_map[Role::HandR].how.rfind("map ", 0), 0u) << mapped->target_map[Role::HandR].how;
+}
+
 TEST(Retarget, MakeHumanSkeletonAndWeights) {
   REQUIRE_SHARED_MODELS();
   auto glb = makehuman_glb();

@@ -9,6 +9,7 @@
 #include <memory>
 #include <numbers>
 #include <numeric>
+#include <unordered_map>
 
 namespace mocap {
 namespace {
@@ -162,9 +163,34 @@ Result<void> map_skeletons(RetargetRig& rig, const Skeleton& skeleton, const std
   }
   rig.target_map = *target_map;
   rig.up = rig.target_joints.up;
+  // glTF lets names repeat (an IK target called as its bone): such a joint
+  // is shown with its glTF node index ("Foot.L #12"), and --map may name
+  // any joint so or by "#12" alone.
+  {
+    std::unordered_map<std::string, int> count;
+    for (const std::string& name : rig.target_joints.names) ++count[name];
+    for (std::size_t j = 0; j < rig.target_joints.names.size(); ++j) {
+      const int source = model.nodes[static_cast<std::size_t>(rig.target_nodes[j])].source;
+      if (count[rig.target_joints.names[j]] > 1 && source >= 0) {
+        rig.target_joints.names[j] += " #" + std::to_string(source);
+      }
+    }
+  }
   if (!options.map_path.empty()) {
     auto overrides = read_bone_map_overrides(options.map_path);
     if (!overrides) return std::unexpected(overrides.error());
+    for (BoneMapOverride& o : *overrides) {
+      if (o.target.size() < 2 || o.target[0] != '#' ||
+          o.target.find_first_not_of("0123456789", 1) != std::string::npos) {
+        continue;
+      }
+      const int source = std::stoi(o.target.substr(1));
+      for (std::size_t j = 0; j < rig.target_nodes.size(); ++j) {
+        if (model.nodes[static_cast<std::size_t>(rig.target_nodes[j])].source == source) {
+          o.target = rig.target_joints.names[j];
+        }
+      }
+    }
     auto applied = apply_bone_map_overrides(*overrides, options.map_path, rig.capture_joints, rig.capture_map,
                                             rig.target_joints, rig.target_map);
     if (!applied) return std::unexpected(applied.error());

@@ -181,7 +181,7 @@ struct RetargetRig {
 };
 
 struct RetargetOptions {
-  std::string map_path;  // --map JSON; empty: none
+  std::string map_path;  // --map JSON; empty: none. A model joint may be named "#N" (glTF node N)
   bool plant_feet = true;
   double blend_seconds = 0.05;  // a pin is released over this long after its contact
   // Hands and head where the capture has them on the floor: the body rises
