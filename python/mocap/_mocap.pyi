@@ -266,6 +266,9 @@ class Retargeted:
         self, *, method: str = "lbs", threads: int = 0, frames: Optional[Sequence[int]] = None
     ) -> npt.NDArray[np.float32]:
         """(frames, vertices, 3) the model's mesh skinned on each frame, model units."""
+    @property
+    def warnings(self) -> List[str]:
+        """What the output left out of the model, as `mocap retarget` prints it (an image found nowhere)."""
 
 def retarget(
     clip: Clip,

@@ -975,6 +975,10 @@ PYBIND11_MODULE(_mocap, m) {
           },
           py::kw_only(), py::arg("method") = "lbs", py::arg("threads") = 0, py::arg("frames") = py::none(),
           "(frames, vertices, 3) float32: the model's mesh skinned on each frame, model units.")
+      .def_property_readonly(
+          "warnings", [](const RetargetFileResult& r) { return r.warnings; },
+          "list[str]: what the output left out of the model, as `mocap retarget` prints it (an image found "
+          "nowhere).")
       .def("__repr__", [](const RetargetFileResult& r) {
         return "<mocap.Retargeted " + r.clip.name + " onto " + std::filesystem::path(r.model.path).filename().string() +
                ": " + std::to_string(r.clip.frame_count) + " frames, " + std::to_string(r.rig.driven.size()) +

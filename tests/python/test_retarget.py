@@ -130,6 +130,15 @@ def test_retargeting_is_mocap_retarget(clip, name, tmp_path):
     assert np.abs(skinned[2] - skinned[0]).max() > 0.05 * size  # the character moves
 
 
+def test_an_image_found_nowhere_is_a_warning(clip, tmp_path):
+    # CesiumMan.dae names CesiumMan.jpg: beside it, embedded; alone, left out and said.
+    assert mocap.retarget(clip, khronos("CesiumMan.dae")).warnings == []
+    alone = tmp_path / "CesiumMan.dae"
+    alone.write_bytes(khronos("CesiumMan.dae").read_bytes())
+    warnings = mocap.retarget(clip, alone).warnings
+    assert len(warnings) == 1 and "CesiumMan.jpg" in warnings[0]
+
+
 def test_options_reach_the_library(clip, tmp_path):
     path = khronos("CesiumMan.glb")
     run_cli("retarget", ASF, AMC, "--model", path, "--no-plant", "-o", tmp_path / "free.glb")
