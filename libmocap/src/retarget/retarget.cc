@@ -692,7 +692,7 @@ bool RetargetJob::run() const {
   }
   for (const int n : r.order) place(static_cast<std::size_t>(n), true);
   // Legs: IK towards the pins, and above the floor.
-  auto leg_target = [&](std::size_t side) {
+  auto leg_target = [&](std::size_t side, bool clamp) {
     const RetargetLeg& leg = r.legs[side];
     const Vector3d F = world_position[static_cast<std::size_t>(leg.foot)];
     Vector3d pinned = pins[side].ankle;
@@ -705,7 +705,7 @@ bool RetargetJob::run() const {
       pinned = rigid + leg.pivot * (pivot - rigid);
     }
     Vector3d T = F + pins[side].weight * (pinned - F);
-    if (floor_clamp) {
+    if (clamp) {
       const double deficit = -sole_height(r, leg, world_position, world_rotation, T - F);
       if (deficit > 0) T += deficit * r.up;
     }
@@ -717,7 +717,7 @@ bool RetargetJob::run() const {
   for (std::size_t side = 0; side < 2; ++side) {
     const RetargetLeg& leg = r.legs[side];
     if (leg.thigh < 0 || leg.shin < 0 || leg.foot < 0 || pins[side].weight <= 0.0) continue;
-    const Vector3d D = leg_target(side) - world_position[static_cast<std::size_t>(leg.thigh)];
+    const Vector3d D = leg_target(side, floor_clamp) - world_position[static_cast<std::size_t>(leg.thigh)];
     const double excess = D.norm() - 0.995 * leg.length;
     if (excess > 0.0) shift += excess * D.normalized();
   }
@@ -728,7 +728,32 @@ bool RetargetJob::run() const {
   for (std::size_t side = 0; side < 2; ++side) {
     const RetargetLeg& leg = r.legs[side];
     if (leg.thigh < 0 || leg.shin < 0 || leg.foot < 0) continue;
-    const Vector3d T = leg_target(side);
+    // A long foot (a chibi's, pivot > 0) that the floor would lift first
+    // pitches up about its ankle, by its pivot's share of the lift, so that
+    // the leg keeps more of the capture's bend.
+    if (floor_clamp && leg.pivot > 0.0 && leg.toe >= 0 && !leg.sole.empty()) {
+      const auto foot = static_cast<std::size_t>(leg.foot), toe = static_cast<std::size_t>(leg.toe);
+      const Vector3d F = world_position[foot];
+      const Vector3d shift = leg_target(side, false) - F;
+      double lowest = std::numeric_limits<double>::max();
+      Vector3d low = F;
+      for (const SolePoint& p : leg.sole) {
+        const auto n = static_cast<std::size_t>(p.node);
+        const Vector3d at = world_position[n] + world_rotation[n] * (r.bind_world_scale[n] * p.local) + shift;
+        if (at.dot(r.up) < lowest) lowest = at.dot(r.up), low = at;
+      }
+      const double deficit = r.floor - lowest;
+      const Vector3d v = low - (F + shift);
+      const double reach = (v - v.dot(r.up) * r.up).norm();
+      if (deficit > 0.0 && reach > 1e-12 && v.cross(r.up).norm() > 1e-12) {
+        const Quaterniond pitch(
+            Eigen::AngleAxisd(std::asin(std::min(1.0, leg.pivot * deficit / reach)), v.cross(r.up).normalized()));
+        world_rotation[foot] = (pitch * world_rotation[foot]).normalized();
+        world_rotation[toe] = (pitch * world_rotation[toe]).normalized();
+        world_position[toe] = F + pitch * (world_position[toe] - F);
+      }
+    }
+    const Vector3d T = leg_target(side, floor_clamp);
     two_bone_ik(T, static_cast<std::size_t>(leg.thigh), static_cast<std::size_t>(leg.shin),
                 static_cast<std::size_t>(leg.foot), world_position, world_rotation);
     // A pivoting foot turns about its ball to reach the ankle's new place
