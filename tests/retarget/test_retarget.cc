@@ -834,6 +834,38 @@ TEST(Retarget, RepeatedNodeNamesAreReadAndKeyedByIndex) {
   EXPECT_EQ(mapped->target_map[Role::HandR].how.rfind("map ", 0), 0u) << mapped->target_map[Role::HandR].how;
 }
 
+// A COLLADA file's joints keep the names it gives them (name=), not
+// Assimp's ids: RiggedFigure with every joint named "rig:<id>" (as Mixamo's
+// "mixamorig:Hips" has the id "mixamorig_Hips") comes out with those names.
+TEST(Retarget, ColladaJointsKeepTheirNames) {
+  REQUIRE_SHARED_MODELS();
+  std::string dae = test::read_text(khronos("RiggedFigure.dae"));
+  std::vector<std::string> names;
+  for (std::size_t at = dae.find("<node id=\""); at != std::string::npos; at = dae.find("<node id=\"", at + 1)) {
+    const std::size_t end = dae.find('>', at);
+    const std::string tag = dae.substr(at, end - at);
+    if (tag.find("type=\"JOINT\"") == std::string::npos) continue;
+    const std::size_t name_at = dae.find("name=\"", at) + 6;
+    const std::size_t name_end = dae.find('"', name_at);
+    names.push_back("rig:" + dae.substr(name_at, name_end - name_at));
+    dae.replace(name_at, name_end - name_at, names.back());
+  }
+  ASSERT_GE(names.size(), 19u);
+  test::TempDir dir;
+  const auto path = dir.path() / "named.dae";
+  ASSERT_TRUE(write_file_atomically(path.string(), dae));
+  auto clip = read_cmu("09", "09_06");
+  ASSERT_TRUE(clip);
+  auto result = retarget_model_file(clip->skeleton, clip->motion, "09.asf", path.string(), "run");
+  ASSERT_TRUE(result) << result.error().to_string();
+  const nlohmann::json doc = split_glb(result->glb).doc;
+  std::vector<std::string> joints;
+  for (const auto& j : doc["skins"][0]["joints"]) joints.push_back(doc["nodes"][j.get<std::size_t>()]["name"]);
+  for (const std::string& name : names) {
+    EXPECT_NE(std::find(joints.begin(), joints.end(), name), joints.end()) << name << " is not a joint of the output";
+  }
+}
+
 TEST(Retarget, MakeHumanSkeletonAndWeights) {
   REQUIRE_SHARED_MODELS();
   auto glb = makehuman_glb();
