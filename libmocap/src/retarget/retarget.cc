@@ -312,8 +312,8 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
   // parents the pelvis and the spine), and moving the hips alone would
   // leave them behind.
   const int named_hips = rig.hips_node;
-  for (const Role thigh : {Role::ThighL, Role::ThighR, Role::Head}) {
-    const int t = tgt(thigh);
+  for (const Role carried : {Role::ThighL, Role::ThighR, Role::Head}) {
+    const int t = tgt(carried);
     auto carries = [&](int node) {
       for (int n = t; n >= 0; n = rig.node_parents[static_cast<std::size_t>(n)])
         if (n == node) return true;
