@@ -511,6 +511,7 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
   // 7. Limb joints outside their chain's hierarchy, and the placing order.
   rig.attach_of_node.assign(nodes, -1);
   rig.attach_offset.assign(nodes, Vector3d::Zero());
+  rig.attach_rotation.assign(nodes, Quaterniond::Identity());
   auto below = [&](int node, int ancestor) {
     for (int p = rig.node_parents[static_cast<std::size_t>(node)]; p >= 0;
          p = rig.node_parents[static_cast<std::size_t>(p)])
@@ -527,12 +528,37 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
       links.emplace_back(tgt(Role::Chest), tgt(chain[0]) >= 0 ? tgt(chain[0]) : tgt(chain[1]));
     }
   }
+  // Controls beside a limb (an IK rig's hand_ctrl, LegIK.L, IK-foot.l: a
+  // node where the hand or the foot is in the bind pose that the limb does
+  // not carry) go with the hand or the foot, and so does what hangs from
+  // them (oga_knight's sword): else they stay where the bind pose had them.
+  for (std::size_t side = 0; side < 2; ++side) {
+    const RetargetLeg& leg = rig.legs[side];
+    const auto& arm = kLimbChains[side + 2];
+    const double arm_length =
+        tgt(arm[1]) >= 0 && tgt(arm[2]) >= 0 && tgt(arm[3]) >= 0
+            ? (tpos(tgt(arm[1])) - tpos(tgt(arm[2]))).norm() + (tpos(tgt(arm[2])) - tpos(tgt(arm[3]))).norm()
+            : 0.0;
+    for (const auto& [end, length] : {std::pair{leg.foot, leg.length}, std::pair{tgt(arm[3]), arm_length}}) {
+      if (end < 0 || !(length > 0.0)) continue;
+      for (std::size_t n = 0; n < nodes; ++n) {
+        const int node = static_cast<int>(n);
+        if (node == end || below(node, end) || below(end, node) || node == rig.hips_node ||
+            rig.driven_of_node[n] >= 0 || rig.twist_of_node[n] >= 0 || (tpos(node) - tpos(end)).norm() > 0.1 * length) {
+          continue;
+        }
+        links.emplace_back(end, node);
+      }
+    }
+  }
   for (const auto& [from, to] : links) {
     if (from < 0 || to < 0 || from == to || below(to, from) || below(from, to) || to == rig.hips_node) continue;
     const auto a = static_cast<std::size_t>(from), n = static_cast<std::size_t>(to);
+    if (rig.attach_of_node[n] >= 0) continue;  // a limb's own link first
     rig.attach_of_node[n] = from;
     rig.attach_offset[n] = rig.bind_world_rotation[a].conjugate() *
                            (rig.bind_world_position[n] - rig.bind_world_position[a]) / rig.bind_world_scale[a];
+    rig.attach_rotation[n] = (rig.bind_world_rotation[a].conjugate() * rig.bind_world_rotation[n]).normalized();
   }
   std::vector<char> state(nodes, 0);  // 0 new, 1 being placed, 2 placed
   auto visit = [&](auto&& self, int n) -> void {
@@ -601,7 +627,8 @@ bool RetargetJob::validate() const {
   if (capture_pose->rotation.size() != bones || capture_pose->offset.size() != bones) return false;
   if (capture_positions.size() != bones || capture_rotations.size() != bones) return false;
   if (rig->driven_of_node.size() != nodes || rig->twist_of_node.size() != nodes) return false;
-  if (rig->attach_of_node.size() != nodes || rig->attach_offset.size() != nodes || rig->order.size() != nodes) {
+  if (rig->attach_of_node.size() != nodes || rig->attach_offset.size() != nodes ||
+      rig->attach_rotation.size() != nodes || rig->order.size() != nodes) {
     return false;
   }
   if (translation.size() != nodes || rotation.size() != nodes || world_position.size() != nodes ||
@@ -639,7 +666,9 @@ bool RetargetJob::run() const {
     if (k < 0 || !keep_driven_rotation) {
       if (k < 0) {
         const int tw = r.twist_of_node[n];
-        if (tw < 0) {
+        if (const int a = r.attach_of_node[n]; a >= 0 && tw < 0) {
+          world_rotation[n] = (world_rotation[static_cast<std::size_t>(a)] * r.attach_rotation[n]).normalized();
+        } else if (tw < 0) {
           world_rotation[n] = (pr * r.bind_rotation[n]).normalized();
         } else {
           // The near joint's turn, then the share of the far joint's twist about the axis.
@@ -975,7 +1004,7 @@ Result<RetargetedClip> retarget_clip(const RetargetRig& rig, const Motion& motio
   }
   // Pass 2.
   for (std::size_t n = 0; n < nodes; ++n) {
-    bool keyed = static_cast<int>(n) == rig.hips_node;
+    bool keyed = static_cast<int>(n) == rig.hips_node || rig.attach_of_node[n] >= 0;
     for (int t : rig.target_nodes) keyed = keyed || t == static_cast<int>(n);
     if (keyed) clip.nodes.push_back(static_cast<int>(n));
   }

@@ -169,12 +169,18 @@ struct RetargetRig {
   std::vector<TwistNode> twists;                          // step 3b
   std::vector<int> twist_of_node;                         // per model node: index into twists, or -1
   // A limb joint that does not hang below the joint before it in its chain
-  // (an IK rig's foot parented to the root, beside the shin) is placed where
-  // that joint puts it in the bind pose: attach_of_node[n] is that joint (-1
-  // for a node placed by its parent alone), attach_offset[n] the place in its
-  // bind frame (divided by its bind world scale).
+  // (an IK rig's foot parented to the root, beside the shin), and a control
+  // at a hand or foot in the bind pose that the limb does not carry (an IK
+  // target, a prop slot: oga_knight's hand_ctrl_r holding its sword), is
+  // placed where that joint puts it in the bind pose and keyed:
+  // attach_of_node[n] is that joint (-1 for a node placed by its parent
+  // alone), attach_offset[n] the place in its bind frame (divided by its
+  // bind world scale).
   std::vector<int> attach_of_node;
   std::vector<Eigen::Vector3d> attach_offset;
+  // An attached node that no capture bone turns keeps its bind turn
+  // relative to the node it is attached to (a prop under an IK control).
+  std::vector<Eigen::Quaterniond> attach_rotation;
   std::vector<int> order;           // every model node once, its parent and the node it is attached to before it
   std::array<RetargetLeg, 2> legs;  // left, right
   std::array<RetargetArm, 2> arms;  // left, right
@@ -286,7 +292,7 @@ struct RetargetedClip {
   std::string name;
   double fps = 120.0;
   int frame_count = 0;
-  std::vector<int> nodes;                     // model nodes keyed: every skin joint and the hips, ascending
+  std::vector<int> nodes;  // model nodes keyed: every skin joint, the hips and attached nodes, ascending
   std::vector<Eigen::Vector3d> translations;  // frame_count * nodes.size(), frame-major
   std::vector<Eigen::Quaterniond> rotations;
   // What the clip did, for reports and tests.
