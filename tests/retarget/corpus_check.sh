@@ -4,7 +4,9 @@
 # trap), read back by a real client and judged against the capture.
 #   bash tests/retarget/corpus_check.sh MOCAP CMU_DIR CHARACTERS_DIR WORK_DIR
 # 1. `mocap retarget` plays the walk 16_15 and the run 09_06 on each of the
-#    eight characters (16 outputs; a retarget that fails is a FAIL line with
+#    eight characters and on the Khronos CesiumMan the in-tree tests use
+#    (a character named by a path relative to CHARACTERS_DIR in
+#    corpus_roles.json) (18 outputs; a retarget that fails is a FAIL line with
 #    mocap's stderr, and the rest go on); `mocap fk` writes the two captures'
 #    world positions;
 # 2. the Khronos validator reads each output (scripts/validate_gltf.sh; its
@@ -56,7 +58,7 @@ for c in $names; do
   originals+=(--original "$c" "$characters/$c")
   for clip in "${clips[@]}"; do
     asf="$cmu/${clip%%_*}.asf"
-    out="$work/$(tr . _ <<<"$c")_$clip.glb"
+    out="$work/$(basename "$c" | tr . _)_$clip.glb"
     if "$mocap" retarget "$asf" "$cmu/$clip.amc" --model "$characters/$c" -o "$out" >"$out.log" 2>&1 && [ -f "$out" ]; then
       outputs+=("$out")
       validated[$out]=$c
