@@ -90,6 +90,9 @@ def import_file(path):
     if ext == ".fbx":
         bpy.ops.import_scene.fbx(filepath=path)
         return "fbx"
+    if ext == ".dae":
+        bpy.ops.wm.collada_import(filepath=path)
+        return "dae"
     if ext not in (".glb", ".gltf"):  # .vrm: a GLB under another name
         copy = os.path.join(tmp, os.path.basename(path) + ".glb")
         shutil.copyfile(path, copy)

@@ -195,14 +195,14 @@ def check_output(rec, original, roles, fk, fps):
         report(not missing and not extra, "%s names: %d bones, the original's %d; missing %s%s; extra %s"
                % (name, len(out_bones), len(orig_bones), missing,
                   " (of which present as non-bone objects: %s)" % as_objects if as_objects else "", extra))
-        if original.get("importer") == "fbx":
-            # An FBX's vertices are control points; a glTF splits them at UV
-            # and normal seams: compare the positions each has.
+        if original.get("importer") in ("fbx", "dae"):
+            # An FBX's or COLLADA's vertices are control points; a glTF splits
+            # them at UV and normal seams: compare the positions each has.
             report(rec["distinct_positions"] == original["distinct_positions"],
-                   "%s vertices: %d distinct positions, the original FBX's %d (vertex count %d, the FBX's control "
+                   "%s vertices: %d distinct positions, the original %s's %d (vertex count %d, its control "
                    "points %d)"
-                   % (name, rec["distinct_positions"], original["distinct_positions"], rec["vertices"],
-                      original["vertices"]))
+                   % (name, rec["distinct_positions"], original["importer"].upper(), original["distinct_positions"],
+                      rec["vertices"], original["vertices"]))
         else:
             report(rec["vertices"] == original["vertices"],
                    "%s vertices: %d, the original's %d (distinct positions %d, %d)"

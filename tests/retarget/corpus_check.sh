@@ -4,9 +4,10 @@
 # trap), read back by a real client and judged against the capture.
 #   bash tests/retarget/corpus_check.sh MOCAP CMU_DIR CHARACTERS_DIR WORK_DIR
 # 1. `mocap retarget` plays the walk 16_15 and the run 09_06 on each of the
-#    eight characters and on the Khronos CesiumMan the in-tree tests use
+#    eight characters and on the Khronos CesiumMan (glTF) and RiggedFigure
+#    (COLLADA, read by Blender's COLLADA importer) the in-tree tests use
 #    (a character named by a path relative to CHARACTERS_DIR in
-#    corpus_roles.json) (18 outputs; a retarget that fails is a FAIL line with
+#    corpus_roles.json) (20 outputs; a retarget that fails is a FAIL line with
 #    mocap's stderr, and the rest go on); `mocap fk` writes the two captures'
 #    world positions;
 # 2. the Khronos validator reads each output (scripts/validate_gltf.sh; its
