@@ -219,7 +219,10 @@ void normalise_weights(std::string& bytes) {
                           count = accessor.value("count", std::size_t{0});
         const std::size_t first =
             view.value("byteOffset", std::size_t{0}) + accessor.value("byteOffset", std::size_t{0});
-        if (count == 0 || first + (count - 1) * stride + 16 > bin.size()) continue;
+        if (count == 0 || stride == 0 || first > bin.size() || bin.size() - first < 16 ||
+            count - 1 > (bin.size() - first - 16) / stride) {
+          continue;
+        }
         std::array<float, 4> lo{}, hi{};
         lo.fill(std::numeric_limits<float>::max());
         hi.fill(std::numeric_limits<float>::lowest());
@@ -250,6 +253,32 @@ void normalise_weights(std::string& bytes) {
   if (changed) bytes = format_glb(doc, bin);
 }
 
+// `text` with its %XX escapes decoded (a URI's); malformed escapes stay.
+std::string percent_decoded(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out.push_back(static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16)));
+      i += 2;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
+// The image type glTF (and its extensions) names for these bytes, or null.
+const char* image_type(std::string_view bytes) {
+  if (bytes.size() >= 4 && bytes.substr(0, 4) == "\x89PNG") return "image/png";
+  if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0xFF && static_cast<unsigned char>(bytes[1]) == 0xD8)
+    return "image/jpeg";
+  if (bytes.size() >= 12 && bytes.substr(0, 4) == "RIFF" && bytes.substr(8, 4) == "WEBP") return "image/webp";
+  if (bytes.size() >= 12 && bytes.substr(0, 12) == std::string_view("\xABKTX 20\xBB\r\n\x1A\n", 12))
+    return "image/ktx2";
+  return nullptr;
+}
+
 // Images that name a file are carried into the output's BIN chunk, so
 // that the .glb stands alone: the file as named (relative to the model), or
 // by its name beside the model, where Blender also looks (an FBX names its
@@ -269,22 +298,23 @@ void resolve_images(nlohmann::json& doc, std::string& bin, const std::filesystem
     if (image.is_object() && image.contains("uri") && image["uri"].is_string() &&
         !image["uri"].get<std::string>().starts_with("data:")) {
       const std::string uri = image["uri"].get<std::string>();
-      const std::string name = uri.substr(uri.find_last_of("/\\") + 1);
+      const std::string file = percent_decoded(uri);  // a URI: `tex%20a.png` names `tex a.png`
+      const std::string name = file.substr(file.find_last_of("/\\") + 1);
       std::string bytes;
-      for (const std::filesystem::path& candidate : {dir / uri, dir / name}) {
+      for (const std::filesystem::path& candidate : {dir / file, dir / name}) {
         std::error_code error;
         if (!std::filesystem::is_regular_file(candidate, error)) continue;
         std::ifstream in(candidate, std::ios::binary);
         bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
         if (!bytes.empty()) break;
       }
-      const bool png = bytes.size() >= 4 && bytes.compare(0, 4, "\x89PNG") == 0;
-      const bool jpeg = bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0xFF &&
-                        static_cast<unsigned char>(bytes[1]) == 0xD8;
-      if (!png && !jpeg) {
+      const char* mime = image_type(bytes);
+      if (mime == nullptr) {
         if (warnings != nullptr) {
-          warnings->push_back("image " + std::to_string(i) + " (`" + uri +
-                              "`) is not beside the model as a PNG or JPEG: left out, with the texture slots using it");
+          warnings->push_back(
+              "image " + std::to_string(i) + " (`" + uri +
+              "`) is not beside the model as a PNG, JPEG, WebP or KTX2 file: left out, with the texture "
+              "slots using it");
         }
         continue;
       }
@@ -293,7 +323,7 @@ void resolve_images(nlohmann::json& doc, std::string& bin, const std::filesystem
       bin += bytes;
       image.erase("uri");
       image["bufferView"] = doc["bufferViews"].size() - 1;
-      image["mimeType"] = png ? "image/png" : "image/jpeg";
+      image["mimeType"] = mime;
     }
     new_index[i] = static_cast<int>(kept.size());
     kept.push_back(image);
@@ -307,13 +337,43 @@ void resolve_images(nlohmann::json& doc, std::string& bin, const std::filesystem
   std::vector<int> new_texture;
   if (doc.contains("textures") && doc["textures"].is_array()) {
     nlohmann::json textures = nlohmann::json::array();
+    // An image index renumbered, or -1 for one left out.
+    auto renumbered = [&](const nlohmann::json& index) {
+      if (!index.is_number_integer()) return -1;
+      const auto i = index.get<std::int64_t>();
+      return i >= 0 && static_cast<std::size_t>(i) < new_index.size() ? new_index[static_cast<std::size_t>(i)] : -1;
+    };
     for (auto& texture : doc["textures"]) {
-      const int source = texture.value("source", -1);
-      if (source >= 0 && (static_cast<std::size_t>(source) >= new_index.size() || new_index[source] < 0)) {
+      if (texture.contains("source")) {
+        const int to = renumbered(texture["source"]);
+        if (to < 0) {
+          new_texture.push_back(-1);
+          continue;
+        }
+        texture["source"] = to;
+      }
+      // Sources given by extensions (EXT_texture_webp, KHR_texture_basisu).
+      if (texture.contains("extensions") && texture["extensions"].is_object()) {
+        auto& extensions = texture["extensions"];
+        for (auto it = extensions.begin(); it != extensions.end();) {
+          if (!it.value().is_object() || !it.value().contains("source")) {
+            ++it;
+            continue;
+          }
+          const int to = renumbered(it.value()["source"]);
+          if (to < 0) {
+            it = extensions.erase(it);
+            continue;
+          }
+          it.value()["source"] = to;
+          ++it;
+        }
+        if (extensions.empty()) texture.erase("extensions");
+      }
+      if (!texture.contains("source") && !texture.contains("extensions")) {
         new_texture.push_back(-1);
         continue;
       }
-      if (source >= 0) texture["source"] = new_index[static_cast<std::size_t>(source)];
       new_texture.push_back(static_cast<int>(textures.size()));
       textures.push_back(texture);
     }
@@ -323,7 +383,12 @@ void resolve_images(nlohmann::json& doc, std::string& bin, const std::filesystem
   auto remap = [&](auto&& self, nlohmann::json& node) -> void {
     if (!node.is_object()) return;
     for (auto it = node.begin(); it != node.end();) {
-      if (it.value().is_object() && it.key().ends_with("Texture") && it.value().contains("index")) {
+      if (it.key() == "extras") {  // the application's own: not glTF's texture slots
+        ++it;
+        continue;
+      }
+      if (it.value().is_object() && it.key().ends_with("Texture") && it.value().contains("index") &&
+          it.value()["index"].is_number_integer()) {
         const int index = it.value()["index"].get<int>();
         const int to = index >= 0 && static_cast<std::size_t>(index) < new_texture.size() ? new_texture[index] : -1;
         if (to < 0) {
@@ -364,18 +429,19 @@ void add_unweighted_bones(std::string& bytes) {
       Eigen::Affine3d m = Eigen::Affine3d::Identity();
       if (node.contains("matrix")) {
         for (int i = 0; i < 16; ++i)
-          m.matrix()(i % 4, i / 4) = node["matrix"][static_cast<std::size_t>(i)].get<double>();
+          m.matrix()(i % 4, i / 4) = node.at("matrix").at(static_cast<std::size_t>(i)).get<double>();
         return m;
       }
       Eigen::Vector3d t = Eigen::Vector3d::Zero(), sc = Eigen::Vector3d::Ones();
       Eigen::Quaterniond r = Eigen::Quaterniond::Identity();
       for (int i = 0; i < 3; ++i) {
-        if (node.contains("translation")) t[i] = node["translation"][static_cast<std::size_t>(i)].get<double>();
-        if (node.contains("scale")) sc[i] = node["scale"][static_cast<std::size_t>(i)].get<double>();
+        if (node.contains("translation")) t[i] = node.at("translation").at(static_cast<std::size_t>(i)).get<double>();
+        if (node.contains("scale")) sc[i] = node.at("scale").at(static_cast<std::size_t>(i)).get<double>();
       }
       if (node.contains("rotation")) {
-        const auto& q = node["rotation"];
-        r = Eigen::Quaterniond(q[3].get<double>(), q[0].get<double>(), q[1].get<double>(), q[2].get<double>());
+        const auto& q = node.at("rotation");
+        r = Eigen::Quaterniond(q.at(3).get<double>(), q.at(0).get<double>(), q.at(1).get<double>(),
+                               q.at(2).get<double>());
       }
       m.linear() = r.normalized().toRotationMatrix() * sc.asDiagonal();
       m.translation() = t;
@@ -384,11 +450,11 @@ void add_unweighted_bones(std::string& bytes) {
     for (auto& skin : doc["skins"]) {
       if (!skin.contains("inverseBindMatrices")) continue;
       const auto& accessor = doc["accessors"].at(skin["inverseBindMatrices"].get<std::size_t>());
-      const auto& view = doc["bufferViews"].at(accessor["bufferView"].get<std::size_t>());
+      const auto& view = doc["bufferViews"].at(accessor.at("bufferView").get<std::size_t>());
       const std::size_t count = accessor.value("count", std::size_t{0});
       const std::size_t first = view.value("byteOffset", std::size_t{0}) + accessor.value("byteOffset", std::size_t{0});
-      if (accessor.value("componentType", 0) != 5126 || count != skin["joints"].size() ||
-          first + count * 64 > bin.size()) {
+      if (accessor.value("componentType", 0) != 5126 || count != skin.at("joints").size() || first > bin.size() ||
+          count > (bin.size() - first) / 64) {
         continue;
       }
       std::vector<float> matrices(count * 16);
@@ -581,7 +647,12 @@ Result<std::string> splice_animation(std::string_view bytes, const std::string& 
   if (!doc.contains("buffers") || doc["buffers"].empty())
     doc["buffers"] = nlohmann::json::array({nlohmann::json::object()});
   std::string bin = glb->bin;
-  resolve_images(doc, bin, std::filesystem::path(path).parent_path(), warnings);
+  try {
+    resolve_images(doc, bin, std::filesystem::path(path).parent_path(), warnings);
+  } catch (const nlohmann::json::exception& e) {
+    return fail(path, 0,
+                std::string("its images, textures or materials are not as glTF writes them (") + e.what() + ")");
+  }
   // An embedded image whose mimeType is not glTF's (Assimp's exporter writes
   // its format hint, "image/fbm" for an FBX's embedded texture) gets the one
   // its bytes say; nothing else in the model changes.

@@ -4,6 +4,7 @@
 #include <mocap/retarget/retarget.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -184,7 +185,9 @@ Result<void> map_skeletons(RetargetRig& rig, const Skeleton& skeleton, const std
           o.target.find_first_not_of("0123456789", 1) != std::string::npos) {
         continue;
       }
-      const int source = std::stoi(o.target.substr(1));
+      int source = -1;
+      const auto [end, error] = std::from_chars(o.target.data() + 1, o.target.data() + o.target.size(), source);
+      if (error != std::errc() || end != o.target.data() + o.target.size()) continue;  // out of range: named as it is
       for (std::size_t j = 0; j < rig.target_nodes.size(); ++j) {
         if (model.nodes[static_cast<std::size_t>(rig.target_nodes[j])].source == source) {
           o.target = rig.target_joints.names[j];
@@ -322,11 +325,20 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     while (t >= 0 && rig.hips_node >= 0 && !carries(rig.hips_node))
       rig.hips_node = rig.node_parents[static_cast<std::size_t>(rig.hips_node)];
   }
-  if (rig.hips_node < 0) rig.hips_node = named_hips;
+  // Not the scene's root (Assimp's own above several roots): the legs or
+  // the head are in another tree, and the hips alone are driven.
+  if (rig.hips_node < 0 || rig.node_parents[static_cast<std::size_t>(rig.hips_node)] < 0) rig.hips_node = named_hips;
+  // The carrier turns with the capture's root about the hips, not about its
+  // own origin: the named hips' place in its bind frame.
+  {
+    const auto c = static_cast<std::size_t>(rig.hips_node);
+    rig.hips_offset =
+        rig.bind_world_rotation[c].conjugate() * (tpos(named_hips) - tpos(rig.hips_node)) / rig.bind_world_scale[c];
+  }
   // Across the ground the hips go where the capture's root is (scaled), not
   // where the bind pose had them: the character stands where the capture
   // stands; up, the soles' lift (retarget_clip) sets the height.
-  rig.root_offset = tpos(rig.hips_node) - rig.scale * (rig.align * capture_rest_point(cap(Role::Hips)));
+  rig.root_offset = tpos(named_hips) - rig.scale * (rig.align * capture_rest_point(cap(Role::Hips)));
   rig.root_offset = rig.root_offset.dot(rig.up) * rig.up;
 
   // Where each capture bone ends in the rest pose (a leaf's tip).
@@ -520,12 +532,16 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
   };
   // Each limb joint and the one before it in its chain; an arm's first
   // joint and the chest, for an arm hanging beside the spine (from a control
-  // bone: oga_knight's torso_ctrl).
+  // bone: oga_knight's torso_ctrl), not one that hangs from a spine joint.
   std::vector<std::pair<int, int>> links;
   for (const auto& chain : kLimbChains) {
     for (std::size_t i = 0; i + 1 < chain.size(); ++i) links.emplace_back(tgt(chain[i]), tgt(chain[i + 1]));
     if (chain[0] == Role::ClavicleL || chain[0] == Role::ClavicleR) {
-      links.emplace_back(tgt(Role::Chest), tgt(chain[0]) >= 0 ? tgt(chain[0]) : tgt(chain[1]));
+      const int first = tgt(chain[0]) >= 0 ? tgt(chain[0]) : tgt(chain[1]);
+      const bool on_spine =
+          first >= 0 && std::any_of(rig.target_map.spine.begin(), rig.target_map.spine.end(),
+                                    [&](int j) { return below(first, rig.target_nodes[static_cast<std::size_t>(j)]); });
+      if (!on_spine) links.emplace_back(tgt(Role::Chest), first);
     }
   }
   // Controls beside a limb (an IK rig's hand_ctrl, LegIK.L, IK-foot.l: a
@@ -565,8 +581,17 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     const auto i = static_cast<std::size_t>(n);
     if (state[i] != 0) return;
     state[i] = 1;
+    // An attachment that would have to be placed after this node (it hangs
+    // below it, through parents or attachments) is dropped: the node keeps
+    // its parent's place.
+    if (const int a = rig.attach_of_node[i]; a >= 0 && state[static_cast<std::size_t>(a)] == 1) {
+      rig.attach_of_node[i] = -1;
+    }
     for (const int before : {rig.node_parents[i], rig.attach_of_node[i]}) {
       if (before >= 0 && state[static_cast<std::size_t>(before)] == 0) self(self, before);
+    }
+    if (const int a = rig.attach_of_node[i]; a >= 0 && state[static_cast<std::size_t>(a)] != 2) {
+      rig.attach_of_node[i] = -1;  // reached this node again through it
     }
     state[i] = 2;
     rig.order.push_back(n);
@@ -689,7 +714,8 @@ bool RetargetJob::run() const {
     }
     if (static_cast<int>(n) == r.hips_node) {
       const DrivenNode& d = r.driven[static_cast<std::size_t>(k)];
-      world_position[n] = r.scale * (r.align * J(d.owner)) + r.root_offset + lift * r.up + hips_shift;
+      world_position[n] = r.scale * (r.align * J(d.owner)) + r.root_offset + lift * r.up + hips_shift -
+                          world_rotation[n] * (r.bind_world_scale[n] * r.hips_offset);
       translation[n] = pr.conjugate() * (world_position[n] - pp) / ps;
     } else if (const int a = r.attach_of_node[n]; a >= 0) {
       const auto i = static_cast<std::size_t>(a);

@@ -200,7 +200,7 @@ std::vector<int> gltf_node_sources(const nlohmann::json& doc, const std::vector<
     }
     if (!same) return {};
   } catch (const std::exception&) {
-    return {};  // a document Assimp read but this walk cannot follow: matched by name instead
+    return {};  // a document Assimp read but this walk cannot follow: no node has a source
   }
   return source;
 }
@@ -279,6 +279,7 @@ Result<RiggedModel> read_rigged_model(const std::string& path, const ModelReadOp
         if (gltf_node.contains("skin") && gltf_node["skin"].is_number_integer()) {
           const auto skin = gltf_node["skin"].get<std::size_t>();
           if (gltf.doc.contains("skins") && skin < gltf.doc["skins"].size() &&
+              gltf.doc["skins"][skin].contains("joints") && gltf.doc["skins"][skin]["joints"].is_array() &&
               gltf.doc["skins"][skin]["joints"].size() == part->mNumBones) {
             skin_joints = &gltf.doc["skins"][skin]["joints"];
           }

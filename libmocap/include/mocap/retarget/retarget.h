@@ -164,10 +164,14 @@ struct RetargetRig {
   double floor = 0.0;  // where the soles go along `up`: the scene's ground, 0 (the capture's floor), model units
   int hips_node = -1;  // model node
   Eigen::Vector3d root_offset = Eigen::Vector3d::Zero();  // hips world = s * A * root + root_offset (along up)
-  std::vector<DrivenNode> driven;                         // parents first
-  std::vector<int> driven_of_node;                        // per model node: index into driven, or -1
-  std::vector<TwistNode> twists;                          // step 3b
-  std::vector<int> twist_of_node;                         // per model node: index into twists, or -1
+  // Where the named hips are in hips_node's bind frame (divided by its bind
+  // world scale): zero unless hips_node is a node above them that carries
+  // the legs or the spine too, which is placed so the hips land as above.
+  Eigen::Vector3d hips_offset = Eigen::Vector3d::Zero();
+  std::vector<DrivenNode> driven;   // parents first
+  std::vector<int> driven_of_node;  // per model node: index into driven, or -1
+  std::vector<TwistNode> twists;    // step 3b
+  std::vector<int> twist_of_node;   // per model node: index into twists, or -1
   // A limb joint that does not hang below the joint before it in its chain
   // (an IK rig's foot parented to the root, beside the shin), and a control
   // at a hand or foot in the bind pose that the limb does not carry (an IK

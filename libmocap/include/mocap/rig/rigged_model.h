@@ -28,7 +28,9 @@
 // exporter put the skeleton or the mesh under a rotated, 0.01-scaled node.
 // Where every joint's rest transform times its inverse bind is one same
 // transform X instead (a node added above a skeleton resting in its bind
-// pose), G_m(rest) is X: the character as the file's rest pose shows it.
+// pose), G_m(rest) is X: the character as the file's rest pose shows it;
+// where they agree on no X (joints resting in an animation's frame), on
+// the scale they share (their median), if not 1.
 // Bones are the skin's joints by index (names may repeat).
 //
 // A mesh that no bone deforms is bound rigidly to its node (a joint of its
