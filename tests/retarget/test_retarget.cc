@@ -666,8 +666,8 @@ TEST(Retarget, TheSameWorldUnderAnyParentChain) {
   REQUIRE_SHARED_MODELS();
   auto clip = read_cmu("16", "16_15");
   ASSERT_TRUE(clip);
-  Motion motion = clip->motion;  // a second of the walk: both feet land
-  const int kept = std::min(120, motion.frame_count());
+  Motion motion = clip->motion;  // 0.4 s of the walk: positions, not contacts, are compared
+  const int kept = std::min(48, motion.frame_count());
   motion.frame_numbers.resize(static_cast<std::size_t>(kept));
   motion.values.resize(static_cast<std::size_t>(kept) * static_cast<std::size_t>(motion.channel_count));
   std::vector<std::filesystem::path> models{khronos("CesiumMan.glb")};
