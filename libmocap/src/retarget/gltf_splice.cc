@@ -193,15 +193,14 @@ void bake_mesh_nodes(aiScene* scene) {
 // Makes every float WEIGHTS_0 element of a .glb sum to one (and its
 // accessor's min and max say so). Assimp's glb2 exporter can write a vertex
 // whose weights sum to 1.0065 (an FBX vertex weighted twice by one bone):
-// glTF asks for a sum of one, and its validator refuses the file. Leaves
-// bytes it cannot parse as they are.
-void normalise_weights(std::string& bytes) {
-  auto glb = parse_glb(bytes, "");
-  if (!glb || !glb->has_bin) return;
-  nlohmann::json doc = nlohmann::json::parse(glb->json, nullptr, false);
-  if (doc.is_discarded() || !doc.contains("meshes") || !doc.contains("accessors") || !doc.contains("bufferViews"))
-    return;
-  std::string& bin = glb->bin;
+// glTF asks for a sum of one, and its validator refuses the file. True
+// when it changed something; a document it cannot follow is left as it is.
+bool normalise_weights(nlohmann::json& document, std::string& buffer) {
+  if (!document.contains("meshes") || !document.contains("accessors") || !document.contains("bufferViews")) {
+    return false;
+  }
+  nlohmann::json doc = document;
+  std::string bin = buffer;
   bool changed = false;
   try {
     for (const auto& mesh : doc["meshes"]) {
@@ -248,9 +247,13 @@ void normalise_weights(std::string& bytes) {
       }
     }
   } catch (const nlohmann::json::exception&) {
-    return;  // an accessor the exporter did not write as glTF says: left as it is
+    return false;  // an accessor the exporter did not write as glTF says: left as it is
   }
-  if (changed) bytes = format_glb(doc, bin);
+  if (changed) {
+    document = std::move(doc);
+    buffer = std::move(bin);
+  }
+  return changed;
 }
 
 // `text` with its %XX escapes decoded (a URI's); malformed escapes stay.
@@ -416,12 +419,12 @@ void resolve_images(nlohmann::json& doc, std::string& bin, const std::filesystem
 // would no longer show them as bones of the character. Each new joint's
 // inverse bind is its bind world transform's inverse (the skin's space is the
 // world once bake_mesh_nodes has run): it weights nothing, so nothing moves.
-void add_unweighted_bones(std::string& bytes) {
-  auto glb = parse_glb(bytes, "");
-  if (!glb || !glb->has_bin) return;
-  nlohmann::json doc = nlohmann::json::parse(glb->json, nullptr, false);
-  if (doc.is_discarded() || !doc.contains("skins") || !doc.contains("nodes")) return;
-  std::string& bin = glb->bin;
+// True when it changed something; a document it cannot follow is left as
+// it is.
+bool add_unweighted_bones(nlohmann::json& document, std::string& buffer) {
+  if (!document.contains("skins") || !document.contains("nodes")) return false;
+  nlohmann::json doc = document;
+  std::string bin = buffer;
   bool changed = false;
   try {
     const auto& nodes = doc["nodes"];
@@ -492,12 +495,28 @@ void add_unweighted_bones(std::string& bytes) {
       changed = true;
     }
   } catch (const nlohmann::json::exception&) {
-    return;  // a document the exporter did not write as glTF says: left as it is
+    return false;  // a document the exporter did not write as glTF says: left as it is
   }
-  if (!changed) return;
-  align4(bin);
-  doc["buffers"][0]["byteLength"] = bin.size();
-  bytes = format_glb(doc, bin);
+  if (changed) {
+    document = std::move(doc);
+    buffer = std::move(bin);
+  }
+  return changed;
+}
+
+// Assimp's glb2 export mended in one parse of it: weights summing to one,
+// every bone a joint (above). Leaves bytes it cannot parse as they are.
+void mend_export(std::string& bytes) {
+  auto glb = parse_glb(bytes, "");
+  if (!glb || !glb->has_bin) return;
+  nlohmann::json doc = nlohmann::json::parse(glb->json, nullptr, false);
+  if (doc.is_discarded()) return;
+  const bool weights = normalise_weights(doc, glb->bin);
+  const bool bones = add_unweighted_bones(doc, glb->bin);
+  if (!weights && !bones) return;
+  align4(glb->bin);
+  doc["buffers"][0]["byteLength"] = glb->bin.size();
+  bytes = format_glb(doc, glb->bin);
 }
 
 std::string temp_glb_path() {
@@ -575,8 +594,7 @@ Result<std::string> model_as_glb(const std::string& path) {
   }
   std::string glb(static_cast<const char*>(blob->data), blob->size);
   zero_unreferenced_bytes(glb);
-  normalise_weights(glb);
-  add_unweighted_bones(glb);
+  mend_export(glb);
   return glb;
 }
 

@@ -308,6 +308,13 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
     const std::size_t stride = std::max<std::size_t>(1, (near.size() + 63) / 64);
     for (std::size_t i = 0; i < near.size(); i += stride) leg.sole.push_back(near[i]);
   }
+  // Whether `node` hangs below `ancestor` (not itself).
+  auto below = [&](int node, int ancestor) {
+    for (int p = rig.node_parents[static_cast<std::size_t>(node)]; p >= 0;
+         p = rig.node_parents[static_cast<std::size_t>(p)])
+      if (p == ancestor) return true;
+    return false;
+  };
   rig.hips_node = tgt(Role::Hips);
   // The root motion goes on the node that carries the hips, both legs and
   // the head: some rigs hang the legs or the spine beside the hips
@@ -317,12 +324,7 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
   const int named_hips = rig.hips_node;
   for (const Role carried : {Role::ThighL, Role::ThighR, Role::Head}) {
     const int t = tgt(carried);
-    auto carries = [&](int node) {
-      for (int n = t; n >= 0; n = rig.node_parents[static_cast<std::size_t>(n)])
-        if (n == node) return true;
-      return false;
-    };
-    while (t >= 0 && rig.hips_node >= 0 && !carries(rig.hips_node))
+    while (t >= 0 && rig.hips_node >= 0 && t != rig.hips_node && !below(t, rig.hips_node))
       rig.hips_node = rig.node_parents[static_cast<std::size_t>(rig.hips_node)];
   }
   // Not the scene's root (Assimp's own above several roots): the legs or
@@ -524,12 +526,6 @@ Result<RetargetRig> build_retarget_rig(const Skeleton& skeleton, const std::stri
   rig.attach_of_node.assign(nodes, -1);
   rig.attach_offset.assign(nodes, Vector3d::Zero());
   rig.attach_rotation.assign(nodes, Quaterniond::Identity());
-  auto below = [&](int node, int ancestor) {
-    for (int p = rig.node_parents[static_cast<std::size_t>(node)]; p >= 0;
-         p = rig.node_parents[static_cast<std::size_t>(p)])
-      if (p == ancestor) return true;
-    return false;
-  };
   // Each limb joint and the one before it in its chain; an arm's first
   // joint and the chest, for an arm hanging beside the spine (from a control
   // bone: oga_knight's torso_ctrl), not one that hangs from a spine joint.
